@@ -1,0 +1,14 @@
+// Hooks through which C++ glue calls into Rust (defined with #[no_mangle] in dialects/src).
+#pragma once
+#include "mlir-c/IR.h"
+#include "mlir-c/Rewrite.h"
+#include "mlir/IR/PatternMatch.h"
+
+extern "C" {
+bool tritium_verify_op(MlirOperation op);
+void tritium_add_canonicalization_patterns(MlirStringRef dialect, MlirRewritePatternSet set);
+}
+
+namespace tritium {
+void addRustCanonicalizationPatterns(llvm::StringRef dialect, mlir::RewritePatternSet &set);
+}

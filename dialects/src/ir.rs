@@ -1,0 +1,1 @@
+//! Typed helpers over melior for our types and ops.

@@ -1,0 +1,214 @@
+//! Rust passes in MLIR's own pass registry.
+//!
+//! A pass is one `static` [`PassDef`]: its flag, summary, anchor op, typed options with defaults,
+//! dependent dialects and run function. [`register_pass`] (one line per pass) makes it usable as a
+//! `triton-opt` flag, inside `--pass-pipeline` strings (`tt.func(my-pass{opt=1})`) and in `--help`.
+//! Options use MLIR's syntax (`{num-warps=8 target=cuda:90}`) and are parsed and checked by MLIR
+//! before `run` sees them. [`PipelineDef`] does the same for named pipelines.
+
+use crate::{diag::emit_error, ffi};
+use melior::{
+    dialect::DialectHandle,
+    ir::{Location, OperationRef, operation::OperationLike},
+};
+use mlir_sys::{MlirOperation, MlirStringRef};
+use std::{
+    ffi::{CString, c_void},
+    panic::{AssertUnwindSafe, catch_unwind},
+};
+
+/// The type of a pass or pipeline option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    String,
+    Int,
+    Bool,
+    Float,
+}
+
+/// One option: `name=value` in MLIR's option syntax.
+#[derive(Debug)]
+pub struct PassOption {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: OptionKind,
+    /// The default, written as it would be on the command line.
+    pub default: &'static str,
+}
+
+/// The option values a pass or pipeline runs with, already parsed and checked by MLIR.
+pub struct Options<'a> {
+    definitions: &'static [PassOption],
+    values: Vec<&'a str>,
+}
+
+impl<'a> Options<'a> {
+    /// The options of `definitions` at their defaults (for running a pass from Rust).
+    pub fn defaults(definitions: &'static [PassOption]) -> Options<'static> {
+        Options { definitions, values: definitions.iter().map(|option| option.default).collect() }
+    }
+
+    fn raw(&self, name: &str, kind: OptionKind) -> &'a str {
+        let index = self
+            .definitions
+            .iter()
+            .position(|option| option.name == name && option.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind:?} option named `{name}`"));
+        self.values[index]
+    }
+
+    pub fn string(&self, name: &str) -> &'a str {
+        self.raw(name, OptionKind::String)
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        self.raw(name, OptionKind::Int).parse().unwrap_or(0)
+    }
+
+    pub fn bool(&self, name: &str) -> bool {
+        self.raw(name, OptionKind::Bool) == "true"
+    }
+
+    pub fn float(&self, name: &str) -> f64 {
+        self.raw(name, OptionKind::Float).parse().unwrap_or(0.0)
+    }
+}
+
+/// A pass failed; its diagnostics have already been emitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassFailed;
+
+/// Emits `message` at `location` and returns the failure to propagate.
+pub fn fail(location: Location, message: &str) -> PassFailed {
+    emit_error(location, message);
+    PassFailed
+}
+
+pub type PassResult = Result<(), PassFailed>;
+
+/// A Rust pass.
+pub struct PassDef {
+    /// The flag, e.g. `triton-combine`.
+    pub argument: &'static str,
+    /// One line shown by `--help`.
+    pub summary: &'static str,
+    /// The op the pass runs on (`builtin.module`, `tt.func`), or `None` for any op.
+    pub anchor: Option<&'static str>,
+    pub options: &'static [PassOption],
+    /// Dialects whose ops the pass may create.
+    pub dependent_dialects: fn() -> Vec<DialectHandle>,
+    pub run: fn(OperationRef, &Options) -> PassResult,
+}
+
+/// No dependent dialects.
+pub fn no_dialects() -> Vec<DialectHandle> {
+    Vec::new()
+}
+
+/// A named pipeline: `build` turns option values into a textual pass pipeline.
+pub struct PipelineDef {
+    pub argument: &'static str,
+    pub summary: &'static str,
+    pub options: &'static [PassOption],
+    pub build: fn(&Options) -> Result<String, String>,
+}
+
+fn leak_c_string(text: &str) -> *const std::ffi::c_char {
+    CString::new(text).expect("pass metadata has no NUL").into_raw()
+}
+
+fn option_infos(options: &'static [PassOption]) -> &'static [ffi::TritiumOptionInfo] {
+    let infos: Vec<_> = options
+        .iter()
+        .map(|option| ffi::TritiumOptionInfo {
+            name: leak_c_string(option.name),
+            description: leak_c_string(option.description),
+            kind: match option.kind {
+                OptionKind::String => ffi::OPTION_STRING,
+                OptionKind::Int => ffi::OPTION_INT,
+                OptionKind::Bool => ffi::OPTION_BOOL,
+                OptionKind::Float => ffi::OPTION_FLOAT,
+            },
+            default_value: leak_c_string(option.default),
+        })
+        .collect();
+    Box::leak(infos.into_boxed_slice())
+}
+
+unsafe fn option_values<'a>(definitions: &'static [PassOption], values: *const MlirStringRef, count: usize) -> Options<'a> {
+    let raw = if count == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(values, count) } };
+    Options { definitions, values: raw.iter().map(|value| unsafe { ffi::string_ref_str(*value) }).collect() }
+}
+
+unsafe extern "C" fn run_pass(user_data: *const c_void, op: MlirOperation, values: *const MlirStringRef, count: usize) -> bool {
+    let def = unsafe { &*(user_data as *const PassDef) };
+    let op = unsafe { OperationRef::from_raw(op) };
+    let options = unsafe { option_values(def.options, values, count) };
+    match catch_unwind(AssertUnwindSafe(|| (def.run)(op, &options))) {
+        Ok(result) => result.is_ok(),
+        Err(payload) => {
+            let reason = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown");
+            emit_error(op.location(), &format!("internal error in pass '{}': {reason}", def.argument));
+            false
+        }
+    }
+}
+
+/// Registers `def` in MLIR's pass registry. Call once per process, before parsing command lines.
+pub fn register_pass(def: &'static PassDef) {
+    let options = option_infos(def.options);
+    let dialects: &'static [mlir_sys::MlirDialectHandle] =
+        Box::leak((def.dependent_dialects)().iter().map(|handle| handle.to_raw()).collect::<Vec<_>>().into_boxed_slice());
+    let info = ffi::TritiumPassInfo {
+        argument: leak_c_string(def.argument),
+        summary: leak_c_string(def.summary),
+        op_name: leak_c_string(def.anchor.unwrap_or("")),
+        options: options.as_ptr(),
+        num_options: options.len(),
+        dependent_dialects: dialects.as_ptr(),
+        num_dependent_dialects: dialects.len(),
+        run: run_pass,
+        user_data: def as *const PassDef as *const c_void,
+    };
+    unsafe { ffi::tritiumRegisterPass(&info) };
+}
+
+unsafe extern "C" fn build_pipeline(
+    user_data: *const c_void,
+    values: *const MlirStringRef,
+    count: usize,
+    append: ffi::AppendText,
+    out: *mut c_void,
+) -> bool {
+    let def = unsafe { &*(user_data as *const PipelineDef) };
+    let options = unsafe { option_values(def.options, values, count) };
+    match catch_unwind(AssertUnwindSafe(|| (def.build)(&options))) {
+        Ok(Ok(text)) => {
+            unsafe { append(MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }, out) };
+            true
+        }
+        Ok(Err(message)) => {
+            eprintln!("error: pipeline '{}': {message}", def.argument);
+            false
+        }
+        Err(_) => false,
+    }
+}
+
+/// Registers a named pipeline in MLIR's pass registry.
+pub fn register_pipeline(def: &'static PipelineDef) {
+    let options = option_infos(def.options);
+    let info = ffi::TritiumPipelineInfo {
+        argument: leak_c_string(def.argument),
+        summary: leak_c_string(def.summary),
+        options: options.as_ptr(),
+        num_options: options.len(),
+        build: build_pipeline,
+        user_data: def as *const PipelineDef as *const c_void,
+    };
+    unsafe { ffi::tritiumRegisterPipeline(&info) };
+}

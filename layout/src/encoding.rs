@@ -1,0 +1,1032 @@
+//! Triton 3.6 `#ttg.*` layout encodings as plain structs, and their
+//! conversion to [`LinearLayout`]s.
+//!
+//! Every distributed encoding lowers to a layout with in-dims
+//! `[register, lane, warp, block]` ([`DISTRIBUTED_IN_DIMS`]); every shared
+//! encoding to one with in-dims `[offset, block]` ([`SHARED_IN_DIMS`]). The
+//! out-dims are always `dim0, dim1, ..` in tensor order with sizes equal to
+//! the tensor shape. Shapes are per-dimension powers of two (Triton's
+//! requirement for tensors).
+//!
+//! ## How a CTA layout is fitted to a shape
+//!
+//! Each encoding first describes one CTA's *tile*: registers, lanes and
+//! warps, each laid out over the dims in some order. The tile is then fitted
+//! to the per-CTA shape (`shape / CTASplitNum`), one dim at a time:
+//!
+//! * tile smaller than the shape: more register bases are appended that
+//!   repeat the tile (stride = tile size); dims are visited in the
+//!   encoding's *repetition order* (for `blocked` its `order`, fastest
+//!   first), so the repeats of the fastest dim get the lower register bits;
+//! * tile larger than the shape: coordinates wrap (are reduced modulo the
+//!   shape), so lanes/warps whose coordinate falls outside become
+//!   broadcasts (zero bases) and the wrapped register bases become
+//!   duplicated registers (zero bases are kept, matching Triton's register
+//!   counts; `slice` later drops them).
+//!
+//! Finally the CGA layout (`block` in-dim) is multiplied in: along each dim,
+//! `CTASplitNum` CTAs take consecutive pieces, and the remaining
+//! `CTAsPerCGA / CTASplitNum` CTAs hold copies.
+
+use crate::error::LayoutError;
+use crate::linear::{
+    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, OFFSET, REGISTER, SHARED_IN_DIMS, WARP,
+    exact_log2, out_dim_name, standard_out_dim_names,
+};
+
+fn enc_err<T>(msg: impl Into<String>) -> Result<T, LayoutError> {
+    Err(LayoutError::InvalidEncoding(msg.into()))
+}
+
+fn check_pow2(what: &str, v: &[u32]) -> Result<(), LayoutError> {
+    if let Some(x) = v.iter().find(|x| exact_log2(**x).is_none()) {
+        return enc_err(format!("{what} = {v:?}: {x} is not a power of two"));
+    }
+    Ok(())
+}
+
+fn check_perm(what: &str, order: &[u32], rank: usize) -> Result<(), LayoutError> {
+    let mut seen = vec![false; rank];
+    if order.len() != rank {
+        return enc_err(format!("{what} = {order:?} does not have rank {rank}"));
+    }
+    for &o in order {
+        if o as usize >= rank || seen[o as usize] {
+            return enc_err(format!("{what} = {order:?} is not a permutation"));
+        }
+        seen[o as usize] = true;
+    }
+    Ok(())
+}
+
+fn check_shape(shape: &[u32], rank: usize) -> Result<(), LayoutError> {
+    if shape.len() != rank {
+        return Err(LayoutError::DimMismatch(format!(
+            "shape {shape:?} does not have the encoding's rank {rank}"
+        )));
+    }
+    if shape.is_empty() {
+        return enc_err("rank-0 shapes have no layout");
+    }
+    check_pow2("shape", shape)
+}
+
+/// `[rank-1, rank-2, .., 0]` (row-major, last dim fastest); with
+/// `row_major == false` the two fastest entries are swapped
+/// (`[rank-2, rank-1, rank-3, .., 0]`).
+pub fn matrix_order(rank: usize, row_major: bool) -> Vec<u32> {
+    let mut o: Vec<u32> = (0..rank as u32).rev().collect();
+    if !row_major && rank >= 2 {
+        o.swap(0, 1);
+    }
+    o
+}
+
+/// Product over `order` (fastest first) of `identity_1d(sizes[d], in_dim,
+/// dim_d)`: a row of `in_dim` indices filling the dims in that order.
+pub fn identity_nd(in_dim: &str, sizes: &[u32], order: &[u32]) -> LinearLayout {
+    let mut l = LinearLayout::empty();
+    for &d in order {
+        l *= LinearLayout::identity_1d(sizes[d as usize], in_dim, &out_dim_name(d as usize));
+    }
+    l
+}
+
+/// Like [`identity_nd`] but the `k_dim` factor is a broadcast
+/// (`zeros_1d`): used for dot operands, whose lanes/warps along K hold
+/// copies.
+fn broadcast_nd(in_dim: &str, sizes: &[u32], order: &[u32], k_dim: usize) -> LinearLayout {
+    let mut l = LinearLayout::empty();
+    for &d in order {
+        let n = out_dim_name(d as usize);
+        l *= if d as usize == k_dim {
+            LinearLayout::zeros_1d(sizes[d as usize], in_dim, &n)
+        } else {
+            LinearLayout::identity_1d(sizes[d as usize], in_dim, &n)
+        };
+    }
+    l
+}
+
+fn names_ref(names: &[String]) -> Vec<&str> {
+    names.iter().map(|s| s.as_str()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// CTA (CGA) layout
+// ---------------------------------------------------------------------------
+
+/// How CTAs of a cluster (CGA) split a tensor: Triton's `CTAsPerCGA`,
+/// `CTASplitNum`, `CTAOrder`. The default (all vectors empty) means a single
+/// CTA, for any rank — what an encoding without those parameters has.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CtaLayout {
+    /// CTAs along each dim.
+    pub ctas_per_cga: Vec<u32>,
+    /// Into how many pieces each dim is split (the other CTAs along the dim
+    /// hold copies). Divides `ctas_per_cga`.
+    pub cta_split_num: Vec<u32>,
+    /// Order of the CTA id over the dims, fastest first.
+    pub cta_order: Vec<u32>,
+}
+
+impl CtaLayout {
+    /// A single CTA (the default; printed as nothing).
+    pub fn single() -> CtaLayout {
+        CtaLayout::default()
+    }
+
+    pub fn new(ctas_per_cga: Vec<u32>, cta_split_num: Vec<u32>, cta_order: Vec<u32>) -> CtaLayout {
+        CtaLayout {
+            ctas_per_cga,
+            cta_split_num,
+            cta_order,
+        }
+    }
+
+    /// Whether the parameters are absent (single CTA, any rank).
+    pub fn is_default(&self) -> bool {
+        self.ctas_per_cga.is_empty() && self.cta_split_num.is_empty() && self.cta_order.is_empty()
+    }
+
+    /// Number of CTAs in the cluster.
+    pub fn num_ctas(&self) -> u32 {
+        self.ctas_per_cga.iter().product()
+    }
+
+    /// One CTA in the cluster.
+    pub fn is_single(&self) -> bool {
+        self.num_ctas() == 1
+    }
+
+    /// Checks the parameters against a tensor rank.
+    pub fn validate(&self, rank: usize) -> Result<(), LayoutError> {
+        if self.is_default() {
+            return Ok(());
+        }
+        if self.ctas_per_cga.len() != rank || self.cta_split_num.len() != rank {
+            return enc_err(format!("CTA layout {self:?} does not have rank {rank}"));
+        }
+        check_pow2("CTAsPerCGA", &self.ctas_per_cga)?;
+        check_pow2("CTASplitNum", &self.cta_split_num)?;
+        check_perm("CTAOrder", &self.cta_order, rank)?;
+        for (c, s) in self.ctas_per_cga.iter().zip(&self.cta_split_num) {
+            if c % s != 0 {
+                return enc_err(format!(
+                    "CTASplitNum {:?} does not divide CTAsPerCGA {:?}",
+                    self.cta_split_num, self.ctas_per_cga
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The part of `shape` one CTA holds: `max(1, shape[d] / split[d])`.
+    pub fn shape_per_cta(&self, shape: &[u32]) -> Vec<u32> {
+        if self.is_default() {
+            return shape.to_vec();
+        }
+        shape
+            .iter()
+            .zip(&self.cta_split_num)
+            .map(|(s, p)| (s / p).max(1))
+            .collect()
+    }
+
+    /// `block -> (dim0, ..)` for a rank-`rank` tensor: along each dim (in
+    /// `CTAOrder`), `split` CTAs take consecutive pieces and the remaining
+    /// CTAs broadcast. Out-dim sizes are the splits.
+    pub fn to_linear(&self, rank: usize) -> Result<LinearLayout, LayoutError> {
+        self.validate(rank)?;
+        let names = standard_out_dim_names(rank);
+        let order: Vec<u32> = if self.is_default() {
+            (0..rank as u32).rev().collect()
+        } else {
+            self.cta_order.clone()
+        };
+        let mut l = LinearLayout::empty();
+        for &d in &order {
+            let d = d as usize;
+            let (ctas, split) = if self.is_default() {
+                (1, 1)
+            } else {
+                (self.ctas_per_cga[d], self.cta_split_num[d])
+            };
+            l *= LinearLayout::identity_1d(split, BLOCK, &names[d]);
+            l *= LinearLayout::zeros_1d(ctas / split, BLOCK, &names[d]);
+        }
+        l.transpose_outs(&names_ref(&names))
+    }
+}
+
+/// Fits a one-CTA layout (out-dims: all tensor dims, in repetition order;
+/// first in-dim: register or offset) to `shape` and multiplies in the CGA
+/// layout. Returns out-dims in standard order and in-dims exactly `in_dims`.
+fn combine_cta_cga(
+    cta: LinearLayout,
+    cga: &CtaLayout,
+    shape: &[u32],
+    in_dims: &[&str],
+) -> Result<LinearLayout, LayoutError> {
+    let rank = shape.len();
+    let names = standard_out_dim_names(rank);
+    let mut cga_ll = cga.to_linear(rank)?;
+    for (d, n) in names.iter().enumerate() {
+        if cga_ll.out_dim_size(n) > shape[d] {
+            cga_ll = cga_ll.mod_out_dim(n, shape[d]);
+        }
+    }
+    let cta_order: Vec<String> = cta.out_dim_names().iter().map(|s| s.to_string()).collect();
+    let mut sorted = cta_order.clone();
+    sorted.sort();
+    let mut expect = names.clone();
+    expect.sort();
+    if sorted != expect {
+        return Err(LayoutError::DimMismatch(format!(
+            "CTA layout out-dims {cta_order:?} are not the tensor dims {names:?}"
+        )));
+    }
+    let first_in = in_dims[0];
+    let mut cta = cta;
+    for n in &cta_order {
+        let d: usize = n[3..].parse().expect("standard dim name");
+        let want = (shape[d] / cga_ll.out_dim_size(n)).max(1);
+        let have = cta.out_dim_size(n);
+        if have < want {
+            cta *= LinearLayout::identity_1d(want / have, first_in, n);
+        } else if have > want {
+            cta = cta.mod_out_dim(n, want);
+        }
+    }
+    let cga_t = cga_ll.transpose_outs(&names_ref(&cta_order))?;
+    let l = (cta * cga_t)
+        .transpose_outs(&names_ref(&names))?
+        .with_in_dims(in_dims)?;
+    for (d, n) in names.iter().enumerate() {
+        debug_assert_eq!(l.out_dim_size(n), shape[d]);
+    }
+    Ok(l)
+}
+
+// ---------------------------------------------------------------------------
+// Distributed encodings
+// ---------------------------------------------------------------------------
+
+/// `#ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}>`.
+///
+/// Each thread holds a `sizePerThread` block of elements, the lanes of a
+/// warp tile `threadsPerWarp` such blocks, and the warps tile
+/// `warpsPerCTA` warp tiles; `order` (fastest dim first) orders registers,
+/// lanes and warps alike. The CTA tile is `sizePerThread * threadsPerWarp *
+/// warpsPerCTA` per dim: larger shapes repeat it in registers (stride = tile
+/// size), smaller shapes make lanes/warps broadcast.
+///
+/// Register basis list for shape `S`, in order: the `sizePerThread` bases
+/// (dims in `order`), then the tile repeats (dims in `order`). Lanes and
+/// warps: their `threadsPerWarp`/`warpsPerCTA` bases in `order`, zeroed
+/// where the tile exceeds `S`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BlockedEncoding {
+    pub size_per_thread: Vec<u32>,
+    pub threads_per_warp: Vec<u32>,
+    pub warps_per_cta: Vec<u32>,
+    pub order: Vec<u32>,
+    pub cta_layout: CtaLayout,
+}
+
+impl BlockedEncoding {
+    /// A single-CTA blocked encoding.
+    pub fn new(
+        size_per_thread: Vec<u32>,
+        threads_per_warp: Vec<u32>,
+        warps_per_cta: Vec<u32>,
+        order: Vec<u32>,
+    ) -> BlockedEncoding {
+        BlockedEncoding {
+            size_per_thread,
+            threads_per_warp,
+            warps_per_cta,
+            order,
+            cta_layout: CtaLayout::default(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Warps per CTA in total.
+    pub fn num_warps(&self) -> u32 {
+        self.warps_per_cta.iter().product()
+    }
+
+    /// Lanes per warp in total.
+    pub fn num_lanes(&self) -> u32 {
+        self.threads_per_warp.iter().product()
+    }
+
+    /// The CTA tile `sizePerThread * threadsPerWarp * warpsPerCTA`.
+    pub fn tile_shape(&self) -> Vec<u32> {
+        (0..self.rank())
+            .map(|d| self.size_per_thread[d] * self.threads_per_warp[d] * self.warps_per_cta[d])
+            .collect()
+    }
+
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        let r = self.rank();
+        if self.size_per_thread.len() != r
+            || self.threads_per_warp.len() != r
+            || self.warps_per_cta.len() != r
+        {
+            return enc_err(format!("blocked parameters of different ranks: {self:?}"));
+        }
+        check_pow2("sizePerThread", &self.size_per_thread)?;
+        check_pow2("threadsPerWarp", &self.threads_per_warp)?;
+        check_pow2("warpsPerCTA", &self.warps_per_cta)?;
+        check_perm("order", &self.order, r)?;
+        self.cta_layout.validate(r)
+    }
+
+    /// The linear layout for a tensor of this shape.
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        self.validate()?;
+        check_shape(shape, self.rank())?;
+        let cta = identity_nd(REGISTER, &self.size_per_thread, &self.order)
+            * identity_nd(LANE, &self.threads_per_warp, &self.order)
+            * identity_nd(WARP, &self.warps_per_cta, &self.order);
+        combine_cta_cga(cta, &self.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+    }
+}
+
+/// `#ttg.slice<{dim, parent}>`: the parent layout of the tensor with a
+/// size-1 dim `dim` inserted, with that out-dim removed. Registers that
+/// become duplicates (zero bases) are dropped, so a thread's registers stay
+/// distinct; lanes/warps that spread along `dim` become broadcasts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SliceEncoding {
+    pub dim: u32,
+    pub parent: Box<Encoding>,
+}
+
+impl SliceEncoding {
+    pub fn new(dim: u32, parent: Encoding) -> SliceEncoding {
+        SliceEncoding {
+            dim,
+            parent: Box::new(parent),
+        }
+    }
+
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        if !self.parent.is_distributed() {
+            return enc_err("slice of a non-distributed parent");
+        }
+        let dim = self.dim as usize;
+        if dim > shape.len() {
+            return enc_err(format!(
+                "slice dim {dim} out of range for shape {shape:?}"
+            ));
+        }
+        let mut pshape = shape.to_vec();
+        pshape.insert(dim, 1);
+        let parent = self.parent.to_linear(&pshape)?;
+        let mut l = parent.remove_out_dim(&out_dim_name(dim));
+        for d in dim + 1..=shape.len() {
+            l = l.rename_out_dim(&out_dim_name(d), &out_dim_name(d - 1));
+        }
+        Ok(l.remove_zero_bases(REGISTER))
+    }
+}
+
+/// `#ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA, instrShape}>`:
+/// the accumulator layout of NVIDIA tensor-core instructions.
+///
+/// * v2 (`mma.sync.m16n8k*`, Ampere): `instrShape = [16, 8]` (or `[1, 16,
+///   8]` with a batch dim). In one warp, lane `t` holds rows `t/4` and
+///   `t/4 + 8`, columns `2*(t%4) + {0, 1}`: register bases `(0,1), (8,0)`,
+///   lane bases `(0,2), (0,4), (1,0), (2,0), (4,0)`. Warps tile the
+///   `16x8` warp tiles row-major (`warpsPerCTA[1]` fastest).
+/// * v3 (`wgmma.m64nNk*`, Hopper): `instrShape = [16, N, K]`, the per-warp
+///   slice of the warpgroup's 64xN tile: the v2 pattern repeated N/8 times
+///   along columns (extra register bases `(0,8), (0,16), ..`). Warps are
+///   ordered column-major (`warpsPerCTA[0]` fastest), so each group of 4
+///   consecutive warps (a warpgroup) covers 64 consecutive rows.
+///
+/// Tiles beyond the warps repeat in registers, columns first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NvidiaMmaEncoding {
+    pub version_major: u32,
+    pub version_minor: u32,
+    pub warps_per_cta: Vec<u32>,
+    pub instr_shape: Vec<u32>,
+    pub cta_layout: CtaLayout,
+}
+
+/// The register/lane tile shared by mma accumulators and operands
+/// (`kWidth` consecutive registers along the inner dim, then 4 lanes along
+/// inner, 8 lanes along outer, then register repeats along outer and inner).
+fn mma_tile(
+    tile_shape: &[u32],
+    k_width: u32,
+    inner: usize,
+    outer: usize,
+    rep_order: &[u32],
+) -> Result<LinearLayout, LayoutError> {
+    let m = tile_shape[outer];
+    let n = tile_shape[inner];
+    if m % 8 != 0 || n % (4 * k_width) != 0 {
+        return enc_err(format!(
+            "mma tile {tile_shape:?} incompatible with kWidth {k_width}"
+        ));
+    }
+    let rank = tile_shape.len();
+    let inner_n = out_dim_name(inner);
+    let outer_n = out_dim_name(outer);
+    Ok(identity_nd(REGISTER, &vec![1; rank], rep_order)
+        * LinearLayout::identity_1d(k_width, REGISTER, &inner_n)
+        * LinearLayout::identity_1d(4, LANE, &inner_n)
+        * LinearLayout::identity_1d(8, LANE, &outer_n)
+        * LinearLayout::identity_1d(m / 8, REGISTER, &outer_n)
+        * LinearLayout::identity_1d(n / (4 * k_width), REGISTER, &inner_n))
+}
+
+impl NvidiaMmaEncoding {
+    /// An Ampere `mma.sync` (v2) accumulator layout, `instrShape = [16, 8]`.
+    pub fn v2(warps_per_cta: Vec<u32>) -> NvidiaMmaEncoding {
+        let mut instr = vec![1; warps_per_cta.len().saturating_sub(2)];
+        instr.extend([16, 8]);
+        NvidiaMmaEncoding {
+            version_major: 2,
+            version_minor: 0,
+            warps_per_cta,
+            instr_shape: instr,
+            cta_layout: CtaLayout::default(),
+        }
+    }
+
+    /// A Hopper `wgmma` (v3) accumulator layout, `instrShape = [16, n, k]`.
+    pub fn v3(warps_per_cta: Vec<u32>, n: u32, k: u32) -> NvidiaMmaEncoding {
+        NvidiaMmaEncoding {
+            version_major: 3,
+            version_minor: 0,
+            warps_per_cta,
+            instr_shape: vec![16, n, k],
+            cta_layout: CtaLayout::default(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.warps_per_cta.len()
+    }
+
+    pub fn num_warps(&self) -> u32 {
+        self.warps_per_cta.iter().product()
+    }
+
+    pub fn is_ampere(&self) -> bool {
+        self.version_major == 2
+    }
+
+    pub fn is_hopper(&self) -> bool {
+        self.version_major == 3
+    }
+
+    /// Order of warp ids over dims: row-major for v2, column-major for v3.
+    pub fn warp_order(&self) -> Vec<u32> {
+        matrix_order(self.rank(), !self.is_hopper())
+    }
+
+    /// The per-warp accumulator tile `[.., M, N]`.
+    pub fn warp_tile(&self) -> Result<Vec<u32>, LayoutError> {
+        let rank = self.rank();
+        let mut tile = vec![1u32; rank];
+        match self.version_major {
+            2 => {
+                let is = &self.instr_shape;
+                if is.len() < 2 || is[is.len() - 2..] != [16, 8] {
+                    return enc_err(format!("mma v2 instrShape {is:?} is not [.., 16, 8]"));
+                }
+                tile[rank - 2] = 16;
+                tile[rank - 1] = 8;
+            }
+            3 => {
+                let is = &self.instr_shape;
+                if is.len() != 3 || is[0] != 16 || is[1] % 8 != 0 || !is[1].is_power_of_two() {
+                    return enc_err(format!(
+                        "mma v3 instrShape {is:?} is not [16, N, K] with N a power of two >= 8"
+                    ));
+                }
+                tile[rank - 2] = 16;
+                tile[rank - 1] = is[1];
+            }
+            v => return enc_err(format!("unsupported mma versionMajor {v}")),
+        }
+        Ok(tile)
+    }
+
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        let rank = self.rank();
+        if !(2..=3).contains(&rank) {
+            return enc_err(format!("mma warpsPerCTA {:?} must have rank 2 or 3", self.warps_per_cta));
+        }
+        if self.is_hopper() && (rank != 2 || self.warps_per_cta[0] % 4 != 0) {
+            return enc_err(format!(
+                "mma v3 needs rank 2 and warpsPerCTA[0] a multiple of 4 (whole warpgroups along M), got {:?}",
+                self.warps_per_cta
+            ));
+        }
+        check_pow2("warpsPerCTA", &self.warps_per_cta)?;
+        self.warp_tile()?;
+        self.cta_layout.validate(rank)
+    }
+
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        self.validate()?;
+        let rank = self.rank();
+        check_shape(shape, rank)?;
+        let tile = self.warp_tile()?;
+        let rep_order = matrix_order(rank, true);
+        let cta = mma_tile(&tile, 2, rank - 1, rank - 2, &rep_order)?;
+        let order = cta.out_dim_names().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let warps = identity_nd(WARP, &self.warps_per_cta, &self.warp_order())
+            .transpose_outs(&names_ref(&order))?;
+        combine_cta_cga(cta * warps, &self.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+    }
+}
+
+/// `#ttg.dot_op<{opIdx, parent, kWidth}>`: the register layout of a dot
+/// operand (`opIdx = 0`: A, `M x K`; `1`: B, `K x N`).
+///
+/// * `nvidia_mma` parent: the `mma.sync` fragment layout. Each lane holds
+///   `kWidth` consecutive K elements per register group; A's warp tile is
+///   `16 x 8*kWidth` (lane `t`: rows `t/4 (+8)`, K `kWidth*(t%4) + i (+
+///   4*kWidth)`), B's is `8*kWidth x 8`. Warps follow the parent's warp
+///   order and broadcast along K. Repeats go K first. For a v3 parent only
+///   A may live in registers.
+/// * `blocked` parent (FMA dots): the parent with the whole K extent in
+///   each thread's registers and the lanes/warps along K broadcast.
+///   `kWidth` is unused (0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DotOperandEncoding {
+    pub op_idx: u32,
+    pub parent: Box<Encoding>,
+    pub k_width: u32,
+}
+
+impl DotOperandEncoding {
+    pub fn new(op_idx: u32, parent: Encoding, k_width: u32) -> DotOperandEncoding {
+        DotOperandEncoding {
+            op_idx,
+            parent: Box::new(parent),
+            k_width,
+        }
+    }
+
+    /// Element order (fastest first): K fastest for mma parents, the
+    /// parent's order for blocked parents.
+    pub fn order(&self, rank: usize) -> Vec<u32> {
+        match &*self.parent {
+            Encoding::Blocked(b) => b.order.clone(),
+            _ => {
+                let mut o = matrix_order(rank, true);
+                if self.op_idx == 1 && rank >= 2 {
+                    o.swap(0, 1);
+                }
+                o
+            }
+        }
+    }
+
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        if self.op_idx > 1 {
+            return enc_err(format!("dot_op opIdx {} is not 0 or 1", self.op_idx));
+        }
+        let is_a = self.op_idx == 0;
+        match &*self.parent {
+            Encoding::NvidiaMma(p) => {
+                p.validate()?;
+                let rank = p.rank();
+                check_shape(shape, rank)?;
+                if p.is_hopper() && !is_a {
+                    return enc_err("wgmma takes operand B from shared memory only");
+                }
+                let kw = self.k_width;
+                if kw == 0 || !kw.is_power_of_two() {
+                    return enc_err(format!("dot_op kWidth {kw} must be a power of two >= 1"));
+                }
+                let mut tile = vec![1u32; rank];
+                let (k_dim, other) = if is_a {
+                    tile[rank - 2] = 16;
+                    tile[rank - 1] = 8 * kw;
+                    (rank - 1, rank - 2)
+                } else {
+                    tile[rank - 2] = 8 * kw;
+                    tile[rank - 1] = 8;
+                    (rank - 2, rank - 1)
+                };
+                let rep_order = self.order(rank);
+                let cta = mma_tile(&tile, kw, k_dim, other, &rep_order)?;
+                let order = cta.out_dim_names().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                let warps = broadcast_nd(WARP, &p.warps_per_cta, &p.warp_order(), k_dim)
+                    .transpose_outs(&names_ref(&order))?;
+                combine_cta_cga(cta * warps, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+            }
+            Encoding::Blocked(p) => {
+                p.validate()?;
+                let rank = p.rank();
+                check_shape(shape, rank)?;
+                if rank < 2 {
+                    return enc_err("dot operands need rank >= 2");
+                }
+                let k_dim = if is_a { rank - 1 } else { rank - 2 };
+                let per_cta = p.cta_layout.shape_per_cta(shape);
+                let mut thread = p.size_per_thread.clone();
+                thread[k_dim] = per_cta[k_dim];
+                let cta = identity_nd(REGISTER, &thread, &p.order)
+                    * broadcast_nd(LANE, &p.threads_per_warp, &p.order, k_dim)
+                    * broadcast_nd(WARP, &p.warps_per_cta, &p.order, k_dim);
+                combine_cta_cga(cta, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+            }
+            other => enc_err(format!("dot_op parent {other} is not nvidia_mma or blocked")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Shared encodings
+// ---------------------------------------------------------------------------
+
+/// `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>`.
+///
+/// The buffer is the tensor in `order` (fastest dim first). With `col =
+/// order[0]` and `row = order[1]`, element `(r, c)` is stored at
+/// `r * cols + (c ^ (vec * ((r / perPhase) % maxPhase)) % cols)`: groups of
+/// `vec` columns are XOR-permuted by the row's *phase*. As a linear layout
+/// `offset -> (row, col)`: column bits map to columns, row bit `2^i` maps to
+/// `(2^i, (vec * ((2^i / perPhase) % maxPhase)) % cols)`. Further dims
+/// (`order[2..]`) follow, less significant first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SwizzledSharedEncoding {
+    pub vec: u32,
+    pub per_phase: u32,
+    pub max_phase: u32,
+    pub order: Vec<u32>,
+    pub cta_layout: CtaLayout,
+}
+
+impl SwizzledSharedEncoding {
+    pub fn new(vec: u32, per_phase: u32, max_phase: u32, order: Vec<u32>) -> Self {
+        SwizzledSharedEncoding {
+            vec,
+            per_phase,
+            max_phase,
+            order,
+            cta_layout: CtaLayout::default(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        check_pow2("vec/perPhase/maxPhase", &[self.vec, self.per_phase, self.max_phase])?;
+        check_perm("order", &self.order, self.rank())?;
+        self.cta_layout.validate(self.rank())
+    }
+
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        self.validate()?;
+        let rank = self.rank();
+        check_shape(shape, rank)?;
+        let per_cta = self.cta_layout.shape_per_cta(shape);
+        let cta = if rank == 1 {
+            LinearLayout::identity_1d(per_cta[0], OFFSET, &out_dim_name(0))
+        } else {
+            let col = self.order[0] as usize;
+            let row = self.order[1] as usize;
+            let (cols, rows) = (per_cta[col], per_cta[row]);
+            let mut bases = vec![];
+            for i in 0..cols.trailing_zeros() {
+                bases.push(vec![0, 1 << i]);
+            }
+            for i in 0..rows.trailing_zeros() {
+                let r = 1u32 << i;
+                let swz = (self.vec as u64 * ((r / self.per_phase) % self.max_phase) as u64)
+                    % cols as u64;
+                bases.push(vec![r, swz as u32]);
+            }
+            let mut l = LinearLayout::from_bases(
+                vec![(OFFSET, bases)],
+                vec![(&out_dim_name(row), rows), (&out_dim_name(col), cols)],
+            )?;
+            for &d in &self.order[2..] {
+                l *= LinearLayout::identity_1d(per_cta[d as usize], OFFSET, &out_dim_name(d as usize));
+            }
+            l
+        };
+        combine_cta_cga(cta, &self.cta_layout, shape, &SHARED_IN_DIMS)
+    }
+}
+
+/// `#ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>`:
+/// the shared layout read by `wgmma`/written by TMA.
+///
+/// The contiguous dim is the last (`transposed = false`) or the
+/// second-to-last (`transposed = true`). For a swizzle width `S` of 32, 64
+/// or 128 bytes the buffer is made of *atoms* of 8 rows x `S` bytes; in an
+/// atom, the 16-byte chunk `j` of row `r` is stored at chunk `j ^ ((r /
+/// (128/S)) % (S/16))` (the CUTLASS `Swizzle<log2(S/16), 4, 3>` pattern). Atoms
+/// stack along the rows first, then along the contiguous dim; leading
+/// (batch/multi-buffer) dims are outermost. `S = 0` is plain row-major. The
+/// per-CTA shape must be at least one atom.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NvmmaSharedEncoding {
+    pub swizzling_byte_width: u32,
+    pub transposed: bool,
+    pub element_bit_width: u32,
+    /// FP4 padded layouts are parsed but not supported by `to_linear`.
+    pub fp4_padded: bool,
+    pub cta_layout: CtaLayout,
+}
+
+impl NvmmaSharedEncoding {
+    pub fn new(swizzling_byte_width: u32, transposed: bool, element_bit_width: u32) -> Self {
+        NvmmaSharedEncoding {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded: false,
+            cta_layout: CtaLayout::default(),
+        }
+    }
+
+    /// The dim that is contiguous in memory.
+    pub fn contiguous_dim(&self, rank: usize) -> usize {
+        if rank >= 2 && self.transposed {
+            rank - 2
+        } else {
+            rank - 1
+        }
+    }
+
+    /// Element order (fastest first).
+    pub fn order(&self, rank: usize) -> Vec<u32> {
+        if rank < 2 {
+            return vec![0];
+        }
+        let mut o = matrix_order(rank, !self.transposed);
+        o.truncate(2);
+        o.extend((0..rank as u32 - 2).rev());
+        o
+    }
+
+    /// `(vec, perPhase, maxPhase)` of the equivalent swizzle.
+    pub fn swizzle_params(&self) -> Result<(u32, u32, u32), LayoutError> {
+        let bits = self.element_bit_width;
+        if ![8, 16, 32, 64].contains(&bits) {
+            return enc_err(format!("nvmma_shared elementBitWidth {bits} unsupported"));
+        }
+        let vec = 128 / bits;
+        match self.swizzling_byte_width {
+            0 => Ok((vec, 1, 1)),
+            s @ (32 | 64 | 128) => Ok((vec, 128 / s, s / 16)),
+            s => enc_err(format!("nvmma_shared swizzlingByteWidth {s} unsupported")),
+        }
+    }
+
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        if self.fp4_padded {
+            return enc_err("nvmma_shared with fp4Padded is not supported");
+        }
+        let (vec, per_phase, max_phase) = self.swizzle_params()?;
+        let rank = shape.len();
+        check_shape(shape, rank)?;
+        self.cta_layout.validate(rank)?;
+        let per_cta = self.cta_layout.shape_per_cta(shape);
+        if rank == 1 {
+            let l = LinearLayout::identity_1d(per_cta[0], OFFSET, &out_dim_name(0));
+            return combine_cta_cga(l, &self.cta_layout, shape, &SHARED_IN_DIMS);
+        }
+        let col = self.contiguous_dim(rank);
+        let row = if col == rank - 1 { rank - 2 } else { rank - 1 };
+        let (cols, rows) = (per_cta[col], per_cta[row]);
+        let s = self.swizzling_byte_width;
+        let (tile_cols, tile_rows) = if s == 0 {
+            (cols, 1)
+        } else {
+            (8 * s / self.element_bit_width, 8)
+        };
+        if cols < tile_cols || rows < tile_rows {
+            return enc_err(format!(
+                "shape {shape:?} is smaller than one {tile_rows}x{tile_cols} nvmma_shared atom"
+            ));
+        }
+        let mut bases = vec![];
+        for i in 0..tile_cols.trailing_zeros() {
+            bases.push(vec![0, 1 << i]);
+        }
+        for i in 0..rows.trailing_zeros() {
+            let r = 1u32 << i;
+            let swz = if r < tile_rows {
+                vec * ((r / per_phase) % max_phase)
+            } else {
+                0
+            };
+            bases.push(vec![r, swz]);
+        }
+        for i in tile_cols.trailing_zeros()..cols.trailing_zeros() {
+            bases.push(vec![0, 1 << i]);
+        }
+        let mut l = LinearLayout::from_bases(
+            vec![(OFFSET, bases)],
+            vec![(&out_dim_name(row), rows), (&out_dim_name(col), cols)],
+        )?;
+        for d in (0..rank - 2).rev() {
+            l *= LinearLayout::identity_1d(per_cta[d], OFFSET, &out_dim_name(d));
+        }
+        combine_cta_cga(l, &self.cta_layout, shape, &SHARED_IN_DIMS)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The sum type
+// ---------------------------------------------------------------------------
+
+/// Any supported `#ttg.*` layout encoding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    Blocked(BlockedEncoding),
+    Slice(SliceEncoding),
+    NvidiaMma(NvidiaMmaEncoding),
+    DotOperand(DotOperandEncoding),
+    SwizzledShared(SwizzledSharedEncoding),
+    NvmmaShared(NvmmaSharedEncoding),
+}
+
+impl From<BlockedEncoding> for Encoding {
+    fn from(e: BlockedEncoding) -> Self {
+        Encoding::Blocked(e)
+    }
+}
+impl From<SliceEncoding> for Encoding {
+    fn from(e: SliceEncoding) -> Self {
+        Encoding::Slice(e)
+    }
+}
+impl From<NvidiaMmaEncoding> for Encoding {
+    fn from(e: NvidiaMmaEncoding) -> Self {
+        Encoding::NvidiaMma(e)
+    }
+}
+impl From<DotOperandEncoding> for Encoding {
+    fn from(e: DotOperandEncoding) -> Self {
+        Encoding::DotOperand(e)
+    }
+}
+impl From<SwizzledSharedEncoding> for Encoding {
+    fn from(e: SwizzledSharedEncoding) -> Self {
+        Encoding::SwizzledShared(e)
+    }
+}
+impl From<NvmmaSharedEncoding> for Encoding {
+    fn from(e: NvmmaSharedEncoding) -> Self {
+        Encoding::NvmmaShared(e)
+    }
+}
+
+impl Encoding {
+    /// The linear layout for a tensor (distributed encodings: `[register,
+    /// lane, warp, block] -> dims`) or buffer (shared encodings: `[offset,
+    /// block] -> dims`) of this shape.
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        match self {
+            Encoding::Blocked(e) => e.to_linear(shape),
+            Encoding::Slice(e) => e.to_linear(shape),
+            Encoding::NvidiaMma(e) => e.to_linear(shape),
+            Encoding::DotOperand(e) => e.to_linear(shape),
+            Encoding::SwizzledShared(e) => e.to_linear(shape),
+            Encoding::NvmmaShared(e) => e.to_linear(shape),
+        }
+    }
+
+    /// Register layouts (values live in threads).
+    pub fn is_distributed(&self) -> bool {
+        !self.is_shared()
+    }
+
+    /// Shared-memory layouts.
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_))
+    }
+
+    /// The tensor rank the encoding is written for (`None` for
+    /// `nvmma_shared`, which fits any rank >= 1).
+    pub fn rank(&self) -> Option<usize> {
+        match self {
+            Encoding::Blocked(e) => Some(e.rank()),
+            Encoding::Slice(e) => e.parent.rank().map(|r| r - 1),
+            Encoding::NvidiaMma(e) => Some(e.rank()),
+            Encoding::DotOperand(e) => e.parent.rank(),
+            Encoding::SwizzledShared(e) => Some(e.rank()),
+            Encoding::NvmmaShared(_) => None,
+        }
+    }
+
+    /// Element order, fastest-varying dim first (Triton's `getOrder`).
+    pub fn order(&self, rank: usize) -> Vec<u32> {
+        match self {
+            Encoding::Blocked(e) => e.order.clone(),
+            Encoding::Slice(e) => e
+                .parent
+                .order(rank + 1)
+                .into_iter()
+                .filter(|&d| d != e.dim)
+                .map(|d| if d > e.dim { d - 1 } else { d })
+                .collect(),
+            Encoding::NvidiaMma(_) => matrix_order(rank, true),
+            Encoding::DotOperand(e) => e.order(rank),
+            Encoding::SwizzledShared(e) => e.order.clone(),
+            Encoding::NvmmaShared(e) => e.order(rank),
+        }
+    }
+
+    /// The CGA layout (a slice/dot operand uses its parent's).
+    pub fn cta_layout(&self) -> &CtaLayout {
+        match self {
+            Encoding::Blocked(e) => &e.cta_layout,
+            Encoding::Slice(e) => e.parent.cta_layout(),
+            Encoding::NvidiaMma(e) => &e.cta_layout,
+            Encoding::DotOperand(e) => e.parent.cta_layout(),
+            Encoding::SwizzledShared(e) => &e.cta_layout,
+            Encoding::NvmmaShared(e) => &e.cta_layout,
+        }
+    }
+
+    /// Warps per CTA of a distributed encoding.
+    pub fn num_warps(&self) -> Option<u32> {
+        match self {
+            Encoding::Blocked(e) => Some(e.num_warps()),
+            Encoding::Slice(e) => e.parent.num_warps(),
+            Encoding::NvidiaMma(e) => Some(e.num_warps()),
+            Encoding::DotOperand(e) => e.parent.num_warps(),
+            _ => None,
+        }
+    }
+
+    fn distributed(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        if !self.is_distributed() {
+            return enc_err(format!("{self} is not a distributed encoding"));
+        }
+        self.to_linear(shape)
+    }
+
+    /// Registers per thread (including duplicated registers, if any).
+    pub fn total_elems_per_thread(&self, shape: &[u32]) -> Result<u32, LayoutError> {
+        Ok(self.distributed(shape)?.in_dim_size(REGISTER))
+    }
+
+    /// Per dim, how many distinct coordinates along that dim one thread's
+    /// registers cover. The product can be below
+    /// [`Encoding::total_elems_per_thread`] when registers are duplicated.
+    pub fn elems_per_thread(&self, shape: &[u32]) -> Result<Vec<u32>, LayoutError> {
+        let l = self.distributed(shape)?;
+        Ok((0..shape.len())
+            .map(|d| l.projected_size(REGISTER, &out_dim_name(d)))
+            .collect())
+    }
+
+    /// Per dim, the length of the aligned run of consecutive elements each
+    /// thread holds (Triton's `getContigPerThread`); see
+    /// [`LinearLayout::contiguous_run`].
+    pub fn contig_per_thread(&self, shape: &[u32]) -> Result<Vec<u32>, LayoutError> {
+        let l = self.distributed(shape)?;
+        Ok((0..shape.len())
+            .map(|d| l.contiguous_run(REGISTER, &out_dim_name(d)))
+            .collect())
+    }
+
+    /// The vector width of a global access with this layout when memory is
+    /// contiguous along `order[0]`: consecutive registers that map to
+    /// consecutive elements (see [`LinearLayout::num_consecutive_in_out`]).
+    pub fn vector_width(&self, shape: &[u32]) -> Result<u32, LayoutError> {
+        let l = self.distributed(shape)?;
+        let fastest = self.order(shape.len())[0] as usize;
+        Ok(l.num_consecutive_in_out(REGISTER, &out_dim_name(fastest)))
+    }
+}
+
+impl LinearLayout {
+    /// The number of distinct `out_dim` coordinates reached by `in_dim`
+    /// alone: `2^rank` of its bases projected onto `out_dim`.
+    pub fn projected_size(&self, in_dim: &str, out_dim: &str) -> u32 {
+        let cols: Vec<u64> = self
+            .bases(in_dim)
+            .iter()
+            .map(|b| match self.out_dim_names().iter().position(|n| *n == out_dim) {
+                Some(j) => b[j] as u64,
+                None => 0,
+            })
+            .collect();
+        1 << crate::linear::Echelon::new(&cols).rank()
+    }
+}

@@ -1,0 +1,8 @@
+//! Test-only passes (`-test-tritium-*`), like MLIR's `-test-*` passes: they exercise the pass API
+//! and analyses from lit tests and are not part of any pipeline.
+
+mod op_count;
+
+use tritium_dialects::pass::PassDef;
+
+pub static PASSES: &[&PassDef] = &[&op_count::PASS];

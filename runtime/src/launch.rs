@@ -1,0 +1,398 @@
+//! Modules (PTX or cubin loaded into a context), kernels and launches.
+
+use std::ffi::{CString, c_void};
+use std::path::Path;
+use std::sync::Arc;
+
+use cudarc::driver::sys;
+
+use crate::device::{Device, DeviceBuffer, Stream, check, error_text};
+use crate::error::{Result, RuntimeError};
+use crate::metadata::{ArgKind, KernelMetadata};
+
+/// Kernels using more dynamic shared memory than this must opt in through
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`.
+pub const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
+
+struct ModuleInner {
+    device: Device,
+    raw: sys::CUmodule,
+}
+
+// SAFETY: module handles may be used from any thread once their context is current.
+unsafe impl Send for ModuleInner {}
+unsafe impl Sync for ModuleInner {}
+
+impl Drop for ModuleInner {
+    fn drop(&mut self) {
+        if self.device.bind().is_ok() {
+            // SAFETY: loaded by cuModuleLoadDataEx and unloaded once, after every Kernel using
+            // it (they hold this Arc) is gone.
+            unsafe {
+                sys::cuModuleUnload(self.raw);
+            }
+        }
+    }
+}
+
+/// A loaded module. Cheap to clone.
+#[derive(Clone)]
+pub struct Module {
+    inner: Arc<ModuleInner>,
+}
+
+const LOG_BYTES: usize = 64 * 1024;
+
+impl Module {
+    /// JIT-compiles PTX text for `device` and loads it. A JIT failure comes back as
+    /// [`RuntimeError::ModuleLoad`] with ptxas's error log.
+    pub fn load_ptx(device: &Device, ptx: &str) -> Result<Module> {
+        let text = CString::new(ptx).map_err(|_| {
+            RuntimeError::InvalidArgument("PTX text contains a NUL byte".into())
+        })?;
+        Self::load_image(device, text.as_ptr() as *const c_void)
+    }
+
+    /// Loads a cubin (or fatbin) image for `device`.
+    pub fn load_cubin(device: &Device, image: &[u8]) -> Result<Module> {
+        // The driver reads the ELF header to find the image size; an 8-byte-aligned copy keeps
+        // it happy whatever the caller's buffer alignment.
+        if image.len() < 16 || &image[..4] != b"\x7fELF" && &image[..4] != b"\x50\xed\x55\xba" {
+            return Err(RuntimeError::InvalidArgument(
+                "not a cubin (ELF) or fatbin image".into(),
+            ));
+        }
+        let mut aligned = vec![0u64; image.len().div_ceil(8)];
+        // SAFETY: `aligned` has at least `image.len()` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                image.as_ptr(),
+                aligned.as_mut_ptr() as *mut u8,
+                image.len(),
+            );
+        }
+        Self::load_image(device, aligned.as_ptr() as *const c_void)
+    }
+
+    /// Reads and loads `path`: PTX when it ends in `.ptx`, otherwise a cubin/fatbin.
+    pub fn load_file(device: &Device, path: impl AsRef<Path>) -> Result<Module> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| RuntimeError::io(path, e))?;
+        if path.extension().is_some_and(|e| e == "ptx") {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                RuntimeError::InvalidArgument(format!("{} is not UTF-8", path.display()))
+            })?;
+            Self::load_ptx(device, &text)
+        } else {
+            Self::load_cubin(device, &bytes)
+        }
+    }
+
+    fn load_image(device: &Device, image: *const c_void) -> Result<Module> {
+        device.bind()?;
+        let mut err_log = vec![0u8; LOG_BYTES];
+        let mut info_log = vec![0u8; LOG_BYTES];
+        use sys::CUjit_option as O;
+        let mut opts = [
+            O::CU_JIT_ERROR_LOG_BUFFER,
+            O::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            O::CU_JIT_INFO_LOG_BUFFER,
+            O::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // Option values are passed in pointer-sized slots; sizes go in by value.
+        let mut vals: [*mut c_void; 4] = [
+            err_log.as_mut_ptr() as *mut c_void,
+            LOG_BYTES as *mut c_void,
+            info_log.as_mut_ptr() as *mut c_void,
+            LOG_BYTES as *mut c_void,
+        ];
+        let mut raw: sys::CUmodule = std::ptr::null_mut();
+        // SAFETY: `image` points to a NUL-terminated PTX string or an aligned cubin; the log
+        // buffers outlive the call and their sizes are given.
+        let res = unsafe {
+            sys::cuModuleLoadDataEx(
+                &mut raw,
+                image,
+                opts.len() as u32,
+                opts.as_mut_ptr(),
+                vals.as_mut_ptr(),
+            )
+        };
+        if res != sys::CUresult::CUDA_SUCCESS {
+            let end = err_log.iter().position(|&b| b == 0).unwrap_or(LOG_BYTES);
+            return Err(RuntimeError::ModuleLoad {
+                code: res as u32,
+                message: error_text(res),
+                log: String::from_utf8_lossy(&err_log[..end]).into_owned(),
+            });
+        }
+        Ok(Module {
+            inner: Arc::new(ModuleInner {
+                device: device.clone(),
+                raw,
+            }),
+        })
+    }
+
+    /// The device the module is loaded on.
+    pub fn device(&self) -> &Device {
+        &self.inner.device
+    }
+}
+
+/// One launch argument. Scalars are passed by value; buffers as their device address.
+#[derive(Debug, Clone, Copy)]
+pub enum KernelArg<'a> {
+    /// A device buffer (its element type, if tagged, is checked against typed pointers).
+    Buffer(&'a DeviceBuffer),
+    /// A raw device address (e.g. 0 for an unused scratch pointer); never type-checked.
+    Ptr(u64),
+    /// `i1`.
+    I1(bool),
+    /// `i32`.
+    I32(i32),
+    /// `i64`.
+    I64(i64),
+    /// `f32`.
+    F32(f32),
+    /// `f64`.
+    F64(f64),
+}
+
+impl KernelArg<'_> {
+    /// What the signature check sees.
+    pub fn kind(&self) -> ArgKind {
+        match self {
+            KernelArg::Buffer(b) => ArgKind::Ptr(b.elem().cloned()),
+            KernelArg::Ptr(_) => ArgKind::Ptr(None),
+            KernelArg::I1(_) => ArgKind::I1,
+            KernelArg::I32(_) => ArgKind::I32,
+            KernelArg::I64(_) => ArgKind::I64,
+            KernelArg::F32(_) => ArgKind::F32,
+            KernelArg::F64(_) => ArgKind::F64,
+        }
+    }
+
+    /// The argument's bytes in a zero-padded 8-byte slot (little endian, as the driver reads
+    /// parameters: it copies exactly the parameter's size from the start of the slot).
+    fn slot(&self) -> u64 {
+        match *self {
+            KernelArg::Buffer(b) => b.device_ptr(),
+            KernelArg::Ptr(p) => p,
+            KernelArg::I1(v) => v as u64,
+            KernelArg::I32(v) => v as u32 as u64,
+            KernelArg::I64(v) => v as u64,
+            KernelArg::F32(v) => v.to_bits() as u64,
+            KernelArg::F64(v) => v.to_bits(),
+        }
+    }
+}
+
+/// Static attributes of a loaded kernel, as the driver reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelAttributes {
+    /// Registers per thread.
+    pub num_regs: u32,
+    /// Largest block the kernel can be launched with.
+    pub max_threads_per_block: u32,
+    /// Statically declared shared memory, bytes.
+    pub static_shared_bytes: u32,
+    /// Local memory per thread (register spills), bytes.
+    pub local_bytes: u32,
+}
+
+/// A kernel: a function in a loaded module plus its launch metadata.
+pub struct Kernel {
+    module: Module,
+    func: sys::CUfunction,
+    metadata: KernelMetadata,
+    attributes: KernelAttributes,
+}
+
+// SAFETY: function handles are usable from any thread once their context is current; the
+// module (kept alive by `module`) owns them.
+unsafe impl Send for Kernel {}
+unsafe impl Sync for Kernel {}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("metadata", &self.metadata)
+            .field("attributes", &self.attributes)
+            .finish()
+    }
+}
+
+impl Kernel {
+    /// Looks up `metadata.name` in `module`, reads its attributes, and opts in to more than
+    /// 48 KiB of dynamic shared memory when `metadata.shared` needs it.
+    pub fn new(module: &Module, metadata: KernelMetadata) -> Result<Kernel> {
+        metadata.validate()?;
+        let device = module.device();
+        device.bind()?;
+        let name = CString::new(metadata.name.as_str()).map_err(|_| {
+            RuntimeError::Metadata(format!("kernel name {:?} contains NUL", metadata.name))
+        })?;
+        let mut func: sys::CUfunction = std::ptr::null_mut();
+        // SAFETY: module is loaded; valid out pointer and C string.
+        let res = unsafe { sys::cuModuleGetFunction(&mut func, module.inner.raw, name.as_ptr()) };
+        if res == sys::CUresult::CUDA_ERROR_NOT_FOUND {
+            return Err(RuntimeError::Metadata(format!(
+                "the module has no kernel named `{}`",
+                metadata.name
+            )));
+        }
+        check(res, "cuModuleGetFunction")?;
+
+        let get = |a: sys::CUfunction_attribute| -> Result<u32> {
+            let mut v = 0;
+            // SAFETY: valid function and out pointer.
+            check(
+                unsafe { sys::cuFuncGetAttribute(&mut v, a, func) },
+                "cuFuncGetAttribute",
+            )?;
+            Ok(v.max(0) as u32)
+        };
+        use sys::CUfunction_attribute as F;
+        let attributes = KernelAttributes {
+            num_regs: get(F::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+            max_threads_per_block: get(F::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            static_shared_bytes: get(F::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+            local_bytes: get(F::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+        };
+        if metadata.threads_per_block() > attributes.max_threads_per_block {
+            return Err(RuntimeError::Metadata(format!(
+                "kernel `{}` is launched with {} threads (num_warps {}) but can run at most {} \
+                 per block (its .maxntid or register use)",
+                metadata.name,
+                metadata.threads_per_block(),
+                metadata.num_warps,
+                attributes.max_threads_per_block
+            )));
+        }
+        if metadata.shared > DEFAULT_SHARED_LIMIT {
+            let limit = device.max_shared_per_block_optin();
+            if metadata.shared + attributes.static_shared_bytes > limit {
+                return Err(RuntimeError::Metadata(format!(
+                    "kernel `{}` needs {} bytes of dynamic (+{} static) shared memory; {} allows \
+                     at most {limit} per block",
+                    metadata.name,
+                    metadata.shared,
+                    attributes.static_shared_bytes,
+                    device.name()
+                )));
+            }
+            // SAFETY: valid function; the value is within the device's opt-in limit.
+            check(
+                unsafe {
+                    sys::cuFuncSetAttribute(
+                        func,
+                        F::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        metadata.shared as i32,
+                    )
+                },
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+            )?;
+        }
+        Ok(Kernel {
+            module: module.clone(),
+            func,
+            metadata,
+            attributes,
+        })
+    }
+
+    /// JIT-loads `ptx` and looks up the kernel described by `metadata`.
+    pub fn from_ptx(device: &Device, ptx: &str, metadata: KernelMetadata) -> Result<Kernel> {
+        let module = Module::load_ptx(device, ptx)?;
+        Kernel::new(&module, metadata)
+    }
+
+    /// Loads `DIR/NAME.ptx` with `DIR/NAME.json`.
+    pub fn load(device: &Device, dir: impl AsRef<Path>, name: &str) -> Result<Kernel> {
+        let dir = dir.as_ref();
+        let metadata = KernelMetadata::load(dir, name)?;
+        let module = Module::load_file(device, dir.join(format!("{name}.ptx")))?;
+        Kernel::new(&module, metadata)
+    }
+
+    /// The launch metadata.
+    pub fn metadata(&self) -> &KernelMetadata {
+        &self.metadata
+    }
+
+    /// Attributes the driver reports for the kernel.
+    pub fn attributes(&self) -> KernelAttributes {
+        self.attributes
+    }
+
+    /// The module holding the kernel.
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// Enqueues one launch on `stream`: `grid` blocks of `32 * num_warps` threads with
+    /// `shared` bytes of dynamic shared memory. `args` are checked against the metadata's
+    /// signature first (when it has one).
+    pub fn launch(&self, stream: &Stream, grid: (u32, u32, u32), args: &[KernelArg]) -> Result<()> {
+        let kinds: Vec<ArgKind> = args.iter().map(KernelArg::kind).collect();
+        self.metadata.check_args(&kinds)?;
+        let device = self.module.device();
+        for (i, a) in args.iter().enumerate() {
+            if let KernelArg::Buffer(b) = a
+                && !b.device().same_context(device)
+            {
+                return Err(RuntimeError::InvalidArgument(format!(
+                    "argument {i}: buffer lives on another device"
+                )));
+            }
+        }
+        if !stream.device().same_context(device) {
+            return Err(RuntimeError::InvalidArgument(
+                "the stream belongs to another device".into(),
+            ));
+        }
+        if grid.0 == 0 || grid.1 == 0 || grid.2 == 0 {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "empty grid {grid:?}"
+            )));
+        }
+        if grid.1 > 65535 || grid.2 > 65535 {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "grid {grid:?}: y and z are limited to 65535"
+            )));
+        }
+        device.bind()?;
+        let mut slots: Vec<u64> = args.iter().map(KernelArg::slot).collect();
+        let mut params: Vec<*mut c_void> = slots
+            .iter_mut()
+            .map(|s| s as *mut u64 as *mut c_void)
+            .collect();
+        let params_ptr = if params.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            params.as_mut_ptr()
+        };
+        let block = self.metadata.threads_per_block();
+        // SAFETY: the function is loaded; every parameter pointer points to an 8-byte slot that
+        // outlives the call (the driver copies parameters before returning); the argument
+        // count and kinds were checked against the signature when one is recorded.
+        let res = unsafe {
+            sys::cuLaunchKernel(
+                self.func,
+                grid.0,
+                grid.1,
+                grid.2,
+                block,
+                1,
+                1,
+                self.metadata.shared,
+                stream.raw,
+                params_ptr,
+                std::ptr::null_mut(),
+            )
+        };
+        check(res, "cuLaunchKernel")
+    }
+}
+

@@ -1,0 +1,567 @@
+//! Kernel launch metadata (`K.json` beside `K.ptx`) and the kernel signature check.
+//!
+//! The JSON is a superset of what Triton writes (`{"name", "num_warps", "shared"}`): Tritium adds
+//! `arch`, `signature` and optionally `arg_names`. Unknown fields are ignored, so Triton's own
+//! metadata files load too (without a signature, arguments are not type-checked).
+//!
+//! ```json
+//! {"name": "add_kernel", "num_warps": 4, "shared": 0, "arch": "sm_90a",
+//!  "signature": ["*f32", "*f32", "*f32", "i32"], "arg_names": ["x_ptr", "y_ptr", "out_ptr", "n"]}
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, RuntimeError};
+
+/// Element type of the memory a pointer parameter points to (or a buffer holds).
+///
+/// Spelled as in the `tt` dialect (`f16`, `bf16`, `f32`, `i32`, `fp8e4nv`, ...); Triton's
+/// `fp16`/`fp32`/`fp64` spellings are accepted when parsing. Anything else is kept verbatim as
+/// [`ElemType::Other`] and only matches the identical spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ElemType {
+    /// `i1` (stored as one byte).
+    I1,
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+    /// IEEE half.
+    F16,
+    /// bfloat16.
+    BF16,
+    /// IEEE single.
+    F32,
+    /// IEEE double.
+    F64,
+    /// 8-bit float e4m3 (NVIDIA flavour, `f8E4M3FN`).
+    Fp8E4Nv,
+    /// 8-bit float e5m2.
+    Fp8E5,
+    /// Triton's e4m3 with bias 15.
+    Fp8E4B15,
+    /// e4m3 with bias 8 (AMD flavour, `f8E4M3FNUZ`).
+    Fp8E4B8,
+    /// e5m2 with bias 16 (AMD flavour, `f8E5M2FNUZ`).
+    Fp8E5B16,
+    /// Any other spelling, kept as written.
+    Other(String),
+}
+
+impl ElemType {
+    /// The canonical spelling.
+    pub fn name(&self) -> &str {
+        match self {
+            ElemType::I1 => "i1",
+            ElemType::I8 => "i8",
+            ElemType::I16 => "i16",
+            ElemType::I32 => "i32",
+            ElemType::I64 => "i64",
+            ElemType::U8 => "u8",
+            ElemType::U16 => "u16",
+            ElemType::U32 => "u32",
+            ElemType::U64 => "u64",
+            ElemType::F16 => "f16",
+            ElemType::BF16 => "bf16",
+            ElemType::F32 => "f32",
+            ElemType::F64 => "f64",
+            ElemType::Fp8E4Nv => "fp8e4nv",
+            ElemType::Fp8E5 => "fp8e5",
+            ElemType::Fp8E4B15 => "fp8e4b15",
+            ElemType::Fp8E4B8 => "fp8e4b8",
+            ElemType::Fp8E5B16 => "fp8e5b16",
+            ElemType::Other(s) => s,
+        }
+    }
+
+    /// Size of one element in bytes, when known.
+    pub fn size_bytes(&self) -> Option<usize> {
+        Some(match self {
+            ElemType::I1 | ElemType::I8 | ElemType::U8 => 1,
+            ElemType::Fp8E4Nv
+            | ElemType::Fp8E5
+            | ElemType::Fp8E4B15
+            | ElemType::Fp8E4B8
+            | ElemType::Fp8E5B16 => 1,
+            ElemType::I16 | ElemType::U16 | ElemType::F16 | ElemType::BF16 => 2,
+            ElemType::I32 | ElemType::U32 | ElemType::F32 => 4,
+            ElemType::I64 | ElemType::U64 | ElemType::F64 => 8,
+            ElemType::Other(_) => return None,
+        })
+    }
+
+    /// Parses a spelling; never fails (unknown spellings become [`ElemType::Other`]).
+    pub fn parse(s: &str) -> ElemType {
+        match s.trim() {
+            "i1" | "u1" | "bool" => ElemType::I1,
+            "i8" => ElemType::I8,
+            "i16" => ElemType::I16,
+            "i32" => ElemType::I32,
+            "i64" => ElemType::I64,
+            "u8" => ElemType::U8,
+            "u16" => ElemType::U16,
+            "u32" => ElemType::U32,
+            "u64" => ElemType::U64,
+            "f16" | "fp16" => ElemType::F16,
+            "bf16" => ElemType::BF16,
+            "f32" | "fp32" => ElemType::F32,
+            "f64" | "fp64" => ElemType::F64,
+            "fp8e4nv" | "f8E4M3FN" => ElemType::Fp8E4Nv,
+            "fp8e5" | "f8E5M2" => ElemType::Fp8E5,
+            "fp8e4b15" => ElemType::Fp8E4B15,
+            "fp8e4b8" | "f8E4M3FNUZ" => ElemType::Fp8E4B8,
+            "fp8e5b16" | "f8E5M2FNUZ" => ElemType::Fp8E5B16,
+            other => ElemType::Other(other.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for ElemType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The type of one kernel parameter, serialized as a string: `"ptr"` (pointer, element type not
+/// recorded), `"*f32"`, `"*f16"`, `"*bf16"`, `"*i32"`, `"*fp8e4nv"`, ... (typed pointer), or one
+/// of the scalars `"i1"`, `"i32"`, `"i64"`, `"f32"`, `"f64"`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum ParamType {
+    /// A global-memory pointer, optionally with its element type.
+    Ptr(Option<ElemType>),
+    /// `i1`, passed as one byte.
+    I1,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+}
+
+impl ParamType {
+    /// Whether an argument of kind `arg` may be passed for this parameter. Pointers match
+    /// pointers; element types must agree when both sides know theirs.
+    pub fn accepts(&self, arg: &ArgKind) -> bool {
+        match (self, arg) {
+            (ParamType::Ptr(want), ArgKind::Ptr(have)) => match (want, have) {
+                (Some(w), Some(h)) => w == h,
+                _ => true,
+            },
+            (ParamType::I1, ArgKind::I1)
+            | (ParamType::I32, ArgKind::I32)
+            | (ParamType::I64, ArgKind::I64)
+            | (ParamType::F32, ArgKind::F32)
+            | (ParamType::F64, ArgKind::F64) => true,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for ParamType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamType::Ptr(None) => f.write_str("ptr"),
+            ParamType::Ptr(Some(e)) => write!(f, "*{e}"),
+            ParamType::I1 => f.write_str("i1"),
+            ParamType::I32 => f.write_str("i32"),
+            ParamType::I64 => f.write_str("i64"),
+            ParamType::F32 => f.write_str("f32"),
+            ParamType::F64 => f.write_str("f64"),
+        }
+    }
+}
+
+impl FromStr for ParamType {
+    type Err = RuntimeError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        let s = s.trim();
+        if let Some(elem) = s.strip_prefix('*') {
+            if elem.trim().is_empty() {
+                return Err(RuntimeError::Metadata(format!(
+                    "pointer parameter type `{s}` has no element type (write `ptr` or e.g. `*f32`)"
+                )));
+            }
+            return Ok(ParamType::Ptr(Some(ElemType::parse(elem))));
+        }
+        Ok(match s {
+            "ptr" => ParamType::Ptr(None),
+            "i1" => ParamType::I1,
+            "i32" => ParamType::I32,
+            "i64" => ParamType::I64,
+            "f32" | "fp32" => ParamType::F32,
+            "f64" | "fp64" => ParamType::F64,
+            other => {
+                return Err(RuntimeError::Metadata(format!(
+                    "unknown parameter type `{other}` (expected ptr, *ELEM, i1, i32, i64, f32 or f64)"
+                )));
+            }
+        })
+    }
+}
+
+impl TryFrom<String> for ParamType {
+    type Error = RuntimeError;
+    fn try_from(s: String) -> Result<Self> {
+        s.parse()
+    }
+}
+
+impl From<ParamType> for String {
+    fn from(p: ParamType) -> String {
+        p.to_string()
+    }
+}
+
+/// What a launch argument is, for the signature check (see [`crate::KernelArg::kind`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A device pointer, with the element type its buffer was tagged with, if any.
+    Ptr(Option<ElemType>),
+    /// `bool`.
+    I1,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+}
+
+impl fmt::Display for ArgKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgKind::Ptr(None) => f.write_str("a pointer"),
+            ArgKind::Ptr(Some(e)) => write!(f, "*{e}"),
+            ArgKind::I1 => f.write_str("i1"),
+            ArgKind::I32 => f.write_str("i32"),
+            ArgKind::I64 => f.write_str("i64"),
+            ArgKind::F32 => f.write_str("f32"),
+            ArgKind::F64 => f.write_str("f64"),
+        }
+    }
+}
+
+/// Launch metadata of one compiled kernel (`K.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelMetadata {
+    /// Entry symbol in the PTX (`.entry NAME`).
+    pub name: String,
+    /// Warps per block: the launch uses `32 * num_warps` threads.
+    pub num_warps: u32,
+    /// Dynamic shared memory in bytes, passed to the launch.
+    #[serde(default)]
+    pub shared: u32,
+    /// Target architecture, e.g. `sm_90a`; empty when not recorded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub arch: String,
+    /// Parameter types in order; empty when not recorded (then arguments are not checked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signature: Vec<ParamType>,
+    /// Parameter names in order (optional, used in error messages).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arg_names: Vec<String>,
+}
+
+impl KernelMetadata {
+    /// Metadata with the given entry name and warps, no dynamic shared memory, nothing else.
+    pub fn new(name: impl Into<String>, num_warps: u32) -> Self {
+        KernelMetadata {
+            name: name.into(),
+            num_warps,
+            shared: 0,
+            arch: String::new(),
+            signature: Vec::new(),
+            arg_names: Vec::new(),
+        }
+    }
+
+    /// Parses and validates JSON text.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let md: KernelMetadata =
+            serde_json::from_str(text).map_err(|e| RuntimeError::Metadata(e.to_string()))?;
+        md.validate()?;
+        Ok(md)
+    }
+
+    /// Pretty JSON, as written beside the PTX.
+    pub fn to_json(&self) -> String {
+        // Serializing a struct of strings and integers cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a metadata file.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| RuntimeError::io(path, e))?;
+        Self::from_json(&text)
+            .map_err(|e| RuntimeError::Metadata(format!("{}: {}", path.display(), strip(&e))))
+    }
+
+    /// Reads `DIR/KERNEL.json`.
+    pub fn load(dir: impl AsRef<Path>, kernel: &str) -> Result<Self> {
+        Self::from_file(dir.as_ref().join(format!("{kernel}.json")))
+    }
+
+    /// Threads per block (`32 * num_warps`).
+    pub fn threads_per_block(&self) -> u32 {
+        32 * self.num_warps
+    }
+
+    /// Checks internal consistency: a non-empty name, 1..=32 warps, names matching the signature.
+    pub fn validate(&self) -> Result<()> {
+        if self.name.trim().is_empty() {
+            return Err(RuntimeError::Metadata("empty kernel name".into()));
+        }
+        if self.num_warps == 0 || self.num_warps > 32 {
+            return Err(RuntimeError::Metadata(format!(
+                "num_warps = {} (must be 1..=32: at most 1024 threads per block)",
+                self.num_warps
+            )));
+        }
+        if !self.arg_names.is_empty() && self.arg_names.len() != self.signature.len() {
+            return Err(RuntimeError::Metadata(format!(
+                "{} arg_names for {} signature entries",
+                self.arg_names.len(),
+                self.signature.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn param_label(&self, i: usize) -> String {
+        match self.arg_names.get(i) {
+            Some(n) => format!("argument {i} (`{n}`)"),
+            None => format!("argument {i}"),
+        }
+    }
+
+    /// Checks launch arguments against [`Self::signature`]: count, kinds, and pointer element
+    /// types where both sides know them. Indices in messages start at 0. With no recorded
+    /// signature everything is accepted.
+    pub fn check_args(&self, args: &[ArgKind]) -> Result<()> {
+        if self.signature.is_empty() {
+            return Ok(());
+        }
+        if args.len() != self.signature.len() {
+            let params: Vec<String> = self
+                .signature
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match self.arg_names.get(i) {
+                    Some(n) => format!("{n}: {t}"),
+                    None => t.to_string(),
+                })
+                .collect();
+            return Err(RuntimeError::Signature(format!(
+                "kernel `{}` takes {} arguments ({}), got {}",
+                self.name,
+                self.signature.len(),
+                params.join(", "),
+                args.len()
+            )));
+        }
+        for (i, (want, have)) in self.signature.iter().zip(args).enumerate() {
+            if !want.accepts(have) {
+                let want_s = match want {
+                    ParamType::Ptr(None) => "a pointer".to_string(),
+                    t => t.to_string(),
+                };
+                let have_s = match (want, have) {
+                    // A typed buffer against a typed pointer: say which element types disagree.
+                    (ParamType::Ptr(_), ArgKind::Ptr(Some(e))) => format!("a buffer of {e}"),
+                    _ => have.to_string(),
+                };
+                return Err(RuntimeError::Signature(format!(
+                    "{}: kernel `{}` expects {want_s}, got {have_s}",
+                    self.param_label(i),
+                    self.name
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The message of an error without its category prefix.
+fn strip(e: &RuntimeError) -> String {
+    match e {
+        RuntimeError::Metadata(m) => m.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_triton_metadata_and_ignores_unknown_fields() {
+        let md = KernelMetadata::from_json(
+            r#"{"name": "matmul_kernel", "num_warps": 8, "shared": 147456, "num_stages": 3, "cluster_dims": [1,1,1]}"#,
+        )
+        .unwrap();
+        assert_eq!(md.name, "matmul_kernel");
+        assert_eq!(md.num_warps, 8);
+        assert_eq!(md.shared, 147456);
+        assert_eq!(md.arch, "");
+        assert!(md.signature.is_empty());
+        assert_eq!(md.threads_per_block(), 256);
+    }
+
+    #[test]
+    fn signature_roundtrip() {
+        let text = r#"{"name":"k","num_warps":4,"shared":0,"arch":"sm_90a",
+            "signature":["*f32","*fp16","ptr","*bf16","*fp8e4nv","*i8","*i64","*weird","i1","i32","i64","f32","f64"],
+            "arg_names":["a","b","c","d","e","f","g","h","i","j","k","l","m"]}"#;
+        let md = KernelMetadata::from_json(text).unwrap();
+        assert_eq!(
+            md.signature,
+            vec![
+                ParamType::Ptr(Some(ElemType::F32)),
+                ParamType::Ptr(Some(ElemType::F16)),
+                ParamType::Ptr(None),
+                ParamType::Ptr(Some(ElemType::BF16)),
+                ParamType::Ptr(Some(ElemType::Fp8E4Nv)),
+                ParamType::Ptr(Some(ElemType::I8)),
+                ParamType::Ptr(Some(ElemType::I64)),
+                ParamType::Ptr(Some(ElemType::Other("weird".into()))),
+                ParamType::I1,
+                ParamType::I32,
+                ParamType::I64,
+                ParamType::F32,
+                ParamType::F64,
+            ]
+        );
+        let json = md.to_json();
+        assert!(json.contains("\"*f16\""), "{json}");
+        assert!(json.contains("\"ptr\""), "{json}");
+        let back = KernelMetadata::from_json(&json).unwrap();
+        assert_eq!(back, md);
+    }
+
+    #[test]
+    fn bad_metadata_is_an_error() {
+        for bad in [
+            r#"{"name":"k"}"#,
+            r#"{"name":"","num_warps":4}"#,
+            r#"{"name":"k","num_warps":0}"#,
+            r#"{"name":"k","num_warps":64}"#,
+            r#"{"name":"k","num_warps":4,"signature":["u32"]}"#,
+            r#"{"name":"k","num_warps":4,"signature":["*"]}"#,
+            r#"{"name":"k","num_warps":4,"signature":["i32"],"arg_names":["a","b"]}"#,
+            "not json",
+        ] {
+            let e = KernelMetadata::from_json(bad).unwrap_err();
+            assert!(matches!(e, RuntimeError::Metadata(_)), "{bad}: {e}");
+        }
+    }
+
+    fn add_md() -> KernelMetadata {
+        KernelMetadata::from_json(
+            r#"{"name":"add_kernel","num_warps":4,"signature":["*f32","*f32","*f32","i32"],
+                "arg_names":["x_ptr","y_ptr","out_ptr","n"]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn check_args_accepts_matching_arguments() {
+        let md = add_md();
+        let f32p = ArgKind::Ptr(Some(ElemType::F32));
+        md.check_args(&[f32p.clone(), ArgKind::Ptr(None), f32p, ArgKind::I32])
+            .unwrap();
+    }
+
+    #[test]
+    fn check_args_reports_kind_mismatch_with_name() {
+        let md = add_md();
+        let p = ArgKind::Ptr(None);
+        let e = md
+            .check_args(&[p.clone(), p.clone(), p, ArgKind::F32])
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, RuntimeError::Signature(_)));
+        assert!(
+            msg.contains("argument 3 (`n`)") && msg.contains("expects i32, got f32"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn check_args_reports_count_and_elem_mismatch() {
+        let md = add_md();
+        let e = md.check_args(&[ArgKind::Ptr(None)]).unwrap_err().to_string();
+        assert!(e.contains("takes 4 arguments") && e.contains("got 1"), "{e}");
+        let e = md
+            .check_args(&[
+                ArgKind::Ptr(Some(ElemType::F16)),
+                ArgKind::Ptr(None),
+                ArgKind::Ptr(None),
+                ArgKind::I32,
+            ])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("argument 0 (`x_ptr`)") && e.contains("expects *f32, got a buffer of f16"),
+            "{e}"
+        );
+        let e = md
+            .check_args(&[ArgKind::I64, ArgKind::Ptr(None), ArgKind::Ptr(None), ArgKind::I32])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expects *f32, got i64"), "{e}");
+    }
+
+    #[test]
+    fn untyped_pointer_param_accepts_any_buffer_and_no_signature_accepts_all() {
+        assert!(ParamType::Ptr(None).accepts(&ArgKind::Ptr(Some(ElemType::BF16))));
+        assert!(!ParamType::Ptr(None).accepts(&ArgKind::I64));
+        let md = KernelMetadata::new("k", 4);
+        md.check_args(&[ArgKind::F64, ArgKind::I1]).unwrap();
+    }
+
+    #[test]
+    fn load_from_dir() {
+        let dir = std::env::temp_dir().join(format!("tritium-md-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("add.json"), add_md().to_json()).unwrap();
+        assert_eq!(KernelMetadata::load(&dir, "add").unwrap(), add_md());
+        let e = KernelMetadata::load(&dir, "missing").unwrap_err();
+        assert!(matches!(e, RuntimeError::Io { .. }), "{e}");
+        std::fs::write(dir.join("bad.json"), "{").unwrap();
+        let e = KernelMetadata::load(&dir, "bad").unwrap_err().to_string();
+        assert!(e.contains("bad.json"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn elem_sizes() {
+        assert_eq!(ElemType::parse("fp16").size_bytes(), Some(2));
+        assert_eq!(ElemType::parse("fp8e4nv").size_bytes(), Some(1));
+        assert_eq!(ElemType::parse("f64").size_bytes(), Some(8));
+        assert_eq!(ElemType::parse("x").size_bytes(), None);
+    }
+}

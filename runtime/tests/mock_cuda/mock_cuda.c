@@ -1,0 +1,288 @@
+/* A stand-in libcuda.so for tests on machines without a GPU.
+ *
+ * It implements exactly the driver functions tritium-runtime calls. "Device memory" is host
+ * memory (a CUdeviceptr is a malloc'd address), and cuLaunchKernel runs a C version of the four
+ * benchmark kernels, chosen by entry name, over the blocks of the grid it is given, reading the
+ * parameters the way the real driver would (one pointer per parameter, the parameter's bytes at
+ * that address). So a wrong grid, a wrong parameter order or type, or a missing launch shows up
+ * as a wrong result in the caller's check.
+ *
+ * Knobs (environment):
+ *   MOCK_CUDA_NO_DEVICE=1   cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   MOCK_CUDA_BUG=NAME      the kernel NAME (add, softmax, rmsnorm, matmul) leaves its last
+ *                           output element unwritten
+ *   MOCK_CUDA_LOG=PATH      append one line per launch: "NAME grid=X,Y,Z block=X,Y,Z shared=S"
+ * A PTX text containing MOCK_JIT_ERROR fails to load with CUDA_ERROR_INVALID_PTX and a log.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+
+typedef struct { char *text; } Module;
+typedef struct { char name[256]; int max_dyn_shared; } Function;
+typedef struct { double ms; } Event;
+
+enum {
+    OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, NO_DEVICE = 100, INVALID_DEVICE = 101,
+    INVALID_PTX = 218, NOT_FOUND = 500, OUT_OF_RESOURCES = 701,
+};
+
+static int inited;
+
+static const char *bug(void) { const char *b = getenv("MOCK_CUDA_BUG"); return b ? b : ""; }
+
+CUresult cuInit(unsigned flags) {
+    (void)flags;
+    if (getenv("MOCK_CUDA_NO_DEVICE")) return NO_DEVICE;
+    inited = 1;
+    return OK;
+}
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
+CUresult cuGetErrorName(CUresult e, const char **s) {
+    switch (e) {
+    case INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
+    case NO_DEVICE: *s = "CUDA_ERROR_NO_DEVICE"; break;
+    case INVALID_PTX: *s = "CUDA_ERROR_INVALID_PTX"; break;
+    case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; break;
+    default: *s = "CUDA_ERROR_UNKNOWN"; break;
+    }
+    return OK;
+}
+CUresult cuGetErrorString(CUresult e, const char **s) {
+    *s = e == NO_DEVICE ? "no CUDA-capable device is detected" : "mock driver error";
+    return OK;
+}
+CUresult cuDeviceGetCount(int *c) { if (!inited) return NOT_INITIALIZED; *c = 1; return OK; }
+CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+    if (ordinal != 0) return INVALID_DEVICE;
+    *d = 0;
+    return OK;
+}
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    (void)d;
+    snprintf(name, (size_t)len, "Mock GPU");
+    return OK;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+    (void)d;
+    switch (attr) {
+    case 75: *v = 9; break;       /* compute capability major */
+    case 76: *v = 0; break;       /* minor */
+    case 16: *v = 132; break;     /* SMs */
+    case 97: *v = 232448; break;  /* max shared per block, opt-in */
+    default: *v = 0; break;
+    }
+    return OK;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) { (void)d; *bytes = (size_t)141 << 30; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; *ctx = (void *)0x1000; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; return OK; }
+CUresult cuCtxSetCurrent(void *ctx) { return ctx == (void *)0x1000 ? OK : INVALID_VALUE; }
+CUresult cuCtxSynchronize(void) { return OK; }
+
+CUresult cuModuleLoadDataEx(Module **m, const void *image, unsigned n, int *opts, void **vals) {
+    const char *text = image;
+    if (strstr(text, "MOCK_JIT_ERROR")) {
+        char *log = NULL;
+        size_t size = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (opts[i] == 5) log = vals[i];
+            if (opts[i] == 6) size = (size_t)(uintptr_t)vals[i];
+        }
+        if (log && size) snprintf(log, size, "ptxas mock: syntax error at line 3");
+        return INVALID_PTX;
+    }
+    Module *mod = calloc(1, sizeof *mod);
+    mod->text = strdup(text);
+    *m = mod;
+    return OK;
+}
+CUresult cuModuleUnload(Module *m) { free(m->text); free(m); return OK; }
+CUresult cuModuleGetFunction(Function **f, Module *m, const char *name) {
+    char pat[300];
+    snprintf(pat, sizeof pat, ".entry %s(", name);
+    if (!strstr(m->text, pat)) return NOT_FOUND;
+    Function *fn = calloc(1, sizeof *fn);
+    snprintf(fn->name, sizeof fn->name, "%s", name);
+    fn->max_dyn_shared = 48 * 1024;
+    *f = fn; /* leaked: functions live as long as their module in the real driver */
+    return OK;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, Function *f) {
+    switch (attr) {
+    case 0: *v = 1024; break;
+    case 4: *v = 40; break;
+    case 8: *v = f->max_dyn_shared; break;
+    default: *v = 0; break;
+    }
+    return OK;
+}
+CUresult cuFuncSetAttribute(Function *f, int attr, int value) {
+    if (attr != 8 || value > 232448) return INVALID_VALUE;
+    f->max_dyn_shared = value;
+    return OK;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
+    if (n == 0) return INVALID_VALUE;
+    void *m = malloc(n);
+    if (!m) return 2; /* out of memory */
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return OK;
+}
+CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+    memcpy((void *)(uintptr_t)dst, src, n);
+    return OK;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    return OK;
+}
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char c, size_t n) {
+    memset((void *)(uintptr_t)dst, c, n);
+    return OK;
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char c, size_t n, void *s) {
+    (void)s;
+    return cuMemsetD8_v2(dst, c, n);
+}
+
+CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(1); return OK; }
+CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
+CUresult cuStreamSynchronize(void *s) { (void)s; return OK; }
+
+CUresult cuEventCreate(Event **e, unsigned flags) { (void)flags; *e = calloc(1, sizeof **e); return OK; }
+CUresult cuEventDestroy_v2(Event *e) { free(e); return OK; }
+CUresult cuEventRecord(Event *e, void *s) {
+    (void)s;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    e->ms = t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+    return OK;
+}
+CUresult cuEventSynchronize(Event *e) { (void)e; return OK; }
+CUresult cuEventElapsedTime(float *ms, Event *a, Event *b) { *ms = (float)(b->ms - a->ms); return OK; }
+
+/* ------------------------------------------------------------------ the benchmark kernels */
+
+#define P(i, T) (*(T *)params[i])
+
+static void add(unsigned gx, void **params) {
+    const float *x = P(0, const float *), *y = P(1, const float *);
+    float *out = P(2, float *);
+    int n = P(3, int);
+    long end = (long)gx * 1024 < n ? (long)gx * 1024 : n;
+    if (!strcmp(bug(), "add")) end = n - 1;
+    for (long i = 0; i < end; i++) out[i] = x[i] + y[i];
+}
+
+static void softmax(unsigned gx, void **params) {
+    float *out = P(0, float *);
+    const float *in = P(1, const float *);
+    int in_stride = P(2, int), out_stride = P(3, int), n = P(4, int);
+    for (unsigned r = 0; r < gx; r++) {
+        const float *x = in + (long)r * in_stride;
+        float *o = out + (long)r * out_stride;
+        float m = -INFINITY, s = 0;
+        for (int j = 0; j < n; j++) m = fmaxf(m, x[j]);
+        for (int j = 0; j < n; j++) s += expf(x[j] - m);
+        int end = (r == gx - 1 && !strcmp(bug(), "softmax")) ? n - 1 : n;
+        for (int j = 0; j < end; j++) o[j] = expf(x[j] - m) / s;
+    }
+}
+
+static void rmsnorm(unsigned gx, void **params) {
+    const float *X = P(0, const float *);
+    float *Y = P(1, float *);
+    const float *W = P(2, const float *);
+    int stride = P(3, int), n = P(4, int);
+    float eps = P(5, float);
+    for (unsigned r = 0; r < gx; r++) {
+        const float *x = X + (long)r * stride;
+        double ss = 0;
+        for (int j = 0; j < n; j++) ss += (double)x[j] * x[j];
+        float rs = 1.0f / sqrtf((float)(ss / n) + eps);
+        int end = (r == gx - 1 && !strcmp(bug(), "rmsnorm")) ? n - 1 : n;
+        for (int j = 0; j < end; j++) Y[(long)r * stride + j] = x[j] * rs * W[j];
+    }
+}
+
+static void matmul(unsigned gx, void **params) {
+    const _Float16 *a = P(0, const _Float16 *), *b = P(1, const _Float16 *);
+    _Float16 *c = P(2, _Float16 *);
+    int M = P(3, int), N = P(4, int), K = P(5, int);
+    int sam = P(6, int), sbk = P(7, int), scm = P(8, int);
+    /* Tiles of 128x256 with GROUP_M 8, as the real kernel maps program ids. */
+    int num_pid_m = (M + 127) / 128, num_pid_n = (N + 255) / 256;
+    float *acc = malloc(sizeof(float) * 128 * 256);
+    for (unsigned pid = 0; pid < gx; pid++) {
+        int in_group = 8 * num_pid_n, group = (int)pid / in_group, first_m = group * 8;
+        int gsize = num_pid_m - first_m < 8 ? num_pid_m - first_m : 8;
+        if (gsize <= 0) continue;
+        int pid_m = first_m + ((int)pid % in_group) % gsize;
+        int pid_n = ((int)pid % in_group) / gsize;
+        memset(acc, 0, sizeof(float) * 128 * 256);
+        for (int i = 0; i < 128; i++) {
+            int m = pid_m * 128 + i;
+            if (m >= M) break;
+            for (int k = 0; k < K; k++) {
+                float av = (float)a[(long)m * sam + k];
+                const _Float16 *brow = b + (long)k * sbk;
+                for (int j = 0; j < 256; j++) {
+                    int n = pid_n * 256 + j;
+                    if (n < N) acc[i * 256 + j] += av * (float)brow[n];
+                }
+            }
+        }
+        for (int i = 0; i < 128; i++)
+            for (int j = 0; j < 256; j++) {
+                long m = pid_m * 128 + i, n = pid_n * 256 + j;
+                if (m >= M || n >= N) continue;
+                if (m == M - 1 && n == N - 1 && !strcmp(bug(), "matmul")) continue;
+                c[m * scm + n] = (_Float16)acc[i * 256 + j];
+            }
+    }
+    free(acc);
+}
+
+CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned shared, void *stream, void **params,
+                        void **extra) {
+    (void)stream;
+    if (extra) return INVALID_VALUE;
+    if (!gx || !gy || !gz || bx * by * bz == 0 || bx * by * bz > 1024) return INVALID_VALUE;
+    if ((int)shared > f->max_dyn_shared) return OUT_OF_RESOURCES;
+    const char *log = getenv("MOCK_CUDA_LOG");
+    if (log) {
+        FILE *fp = fopen(log, "a");
+        if (fp) {
+            fprintf(fp, "%s grid=%u,%u,%u block=%u,%u,%u shared=%u\n", f->name, gx, gy, gz, bx,
+                    by, bz, shared);
+            fclose(fp);
+        }
+    }
+    if (!strcmp(f->name, "add_kernel")) add(gx, params);
+    else if (!strcmp(f->name, "softmax_kernel")) softmax(gx, params);
+    else if (!strcmp(f->name, "rmsnorm_kernel")) rmsnorm(gx, params);
+    else if (!strcmp(f->name, "matmul_kernel")) matmul(gx, params);
+    else if (!strcmp(f->name, "fill_kernel")) {
+        /* fill_kernel(out *f32, n i32, value f32, flag i1, big i64, d f64): used by API tests */
+        float *out = P(0, float *);
+        int n = P(1, int);
+        float v = P(2, float);
+        unsigned char flag = P(3, unsigned char);
+        long long big = P(4, long long);
+        double d = P(5, double);
+        for (int i = 0; i < n; i++) out[i] = v + (flag ? 1.0f : 0.0f);
+        if (n > 2) { out[n - 2] = (float)big; out[n - 1] = (float)d; }
+    }
+    return OK;
+}

@@ -1,0 +1,27 @@
+//! `triton-opt`: MLIR's `mlir-opt` driver (MlirOptMain) with every upstream dialect, extension and
+//! pass, plus Tritium's `tt`/`ttg`/`ttng` dialects and Rust passes. Every mlir-opt flag works.
+
+use mlir_sys::{MlirDialectRegistry, mlirRegisterAllDialects, mlirRegisterAllPasses};
+use std::ffi::{CString, c_char, c_int};
+
+unsafe extern "C" {
+    fn tritiumOptMain(argc: c_int, argv: *mut *mut c_char, register: extern "C" fn(MlirDialectRegistry)) -> c_int;
+}
+
+extern "C" fn register_dialects(registry: MlirDialectRegistry) {
+    unsafe { mlirRegisterAllDialects(registry) };
+    tritium_dialects::register_dialects_raw(registry);
+}
+
+fn main() {
+    unsafe { mlirRegisterAllPasses() };
+    tritium_passes::register_all();
+    tritium_lowering::register_all();
+    let args: Vec<CString> = std::env::args_os()
+        .map(|arg| CString::new(arg.into_encoded_bytes()).unwrap_or_default())
+        .collect();
+    let mut argv: Vec<*mut c_char> = args.iter().map(|arg| arg.as_ptr() as *mut c_char).collect();
+    argv.push(std::ptr::null_mut());
+    let code = unsafe { tritiumOptMain(args.len() as c_int, argv.as_mut_ptr(), register_dialects) };
+    std::process::exit(code);
+}
