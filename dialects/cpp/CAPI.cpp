@@ -192,3 +192,29 @@ extern "C" void tritiumRegisterPipeline(const TritiumPipelineInfo *info) {
       });
 }
 
+
+//===----------------------------------------------------------------------===//
+// `tt` types
+//===----------------------------------------------------------------------===//
+
+extern "C" bool tritiumTypeIsPointer(MlirType type) { return llvm::isa<mlir::triton::PointerType>(unwrap(type)); }
+
+extern "C" MlirType tritiumPointerTypeGet(MlirType pointee, int addressSpace) {
+  return wrap(mlir::triton::PointerType::get(unwrap(pointee), addressSpace));
+}
+
+extern "C" MlirType tritiumPointerTypeGetPointee(MlirType type) {
+  return wrap(llvm::cast<mlir::triton::PointerType>(unwrap(type)).getPointeeType());
+}
+
+extern "C" int tritiumPointerTypeGetAddressSpace(MlirType type) {
+  return llvm::cast<mlir::triton::PointerType>(unwrap(type)).getAddressSpace();
+}
+
+extern "C" bool tritiumTypeIsTensorDesc(MlirType type) {
+  return llvm::isa<mlir::triton::TensorDescType>(unwrap(type));
+}
+
+extern "C" MlirType tritiumTensorDescTypeGetBlockType(MlirType type) {
+  return wrap(llvm::cast<mlir::triton::TensorDescType>(unwrap(type)).getBlockType());
+}

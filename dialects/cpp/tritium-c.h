@@ -52,3 +52,16 @@ void tritiumRegisterPipeline(const TritiumPipelineInfo *info);
 #ifdef __cplusplus
 }
 #endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+bool tritiumTypeIsPointer(MlirType type);
+MlirType tritiumPointerTypeGet(MlirType pointee, int addressSpace);
+MlirType tritiumPointerTypeGetPointee(MlirType type);
+int tritiumPointerTypeGetAddressSpace(MlirType type);
+bool tritiumTypeIsTensorDesc(MlirType type);
+MlirType tritiumTensorDescTypeGetBlockType(MlirType type);
+#ifdef __cplusplus
+}
+#endif

@@ -1,1 +1,124 @@
-//! Typed helpers over melior for our types and ops.
+//! Typed helpers over melior for our types and for reading ops.
+
+use crate::ffi;
+use melior::ir::{
+    Attribute, Type, TypeLike, attribute::AttributeLike,
+    operation::OperationLike,
+    r#type::RankedTensorType,
+};
+
+/// `!tt.ptr<pointee, address_space>`.
+pub fn pointer_type<'c>(pointee: Type<'c>, address_space: i32) -> Type<'c> {
+    unsafe { Type::from_raw(ffi::tritiumPointerTypeGet(pointee.to_raw(), address_space)) }
+}
+
+/// If `ty` is `!tt.ptr<T, AS>`: `(T, AS)`.
+pub fn as_pointer(ty: Type) -> Option<(Type, i32)> {
+    unsafe {
+        ffi::tritiumTypeIsPointer(ty.to_raw()).then(|| {
+            (
+                Type::from_raw(ffi::tritiumPointerTypeGetPointee(ty.to_raw())),
+                ffi::tritiumPointerTypeGetAddressSpace(ty.to_raw()),
+            )
+        })
+    }
+}
+
+/// If `ty` is `!tt.tensordesc<tensor<...>>`: the block type.
+pub fn as_tensor_desc(ty: Type) -> Option<Type> {
+    unsafe {
+        ffi::tritiumTypeIsTensorDesc(ty.to_raw())
+            .then(|| Type::from_raw(ffi::tritiumTensorDescTypeGetBlockType(ty.to_raw())))
+    }
+}
+
+/// Shape, element type and encoding of a ranked tensor type.
+pub struct TensorInfo<'c> {
+    pub shape: Vec<i64>,
+    pub element: Type<'c>,
+    pub encoding: Option<Attribute<'c>>,
+}
+
+/// If `ty` is a ranked tensor: its shape, element type and encoding.
+pub fn as_tensor(ty: Type) -> Option<TensorInfo> {
+    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let rank = unsafe { mlir_sys::mlirShapedTypeGetRank(ty.to_raw()) };
+    let shape = (0..rank).map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(ty.to_raw(), i as isize) }).collect();
+    let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) };
+    Some(TensorInfo { shape, element, encoding: tensor.encoding() })
+}
+
+/// The element type of a tensor, or the type itself for a scalar.
+pub fn element_type(ty: Type) -> Type {
+    as_tensor(ty).map(|info| info.element).unwrap_or(ty)
+}
+
+/// The shape of a tensor, or `[]` for a scalar.
+pub fn shape_of(ty: Type) -> Vec<i64> {
+    as_tensor(ty).map(|info| info.shape).unwrap_or_default()
+}
+
+/// An op's name as an owned string.
+pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_owned()
+}
+
+/// The integer value of an integer attribute (`axis = 1 : i32`), if it is one.
+pub fn int_attr<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<i64> {
+    let attribute = op.attribute(name).ok()?;
+    unsafe {
+        mlir_sys::mlirAttributeIsAInteger(attribute.to_raw())
+            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attribute.to_raw()))
+    }
+}
+
+/// The values of a `array<i32: ...>` attribute, if it is one.
+pub fn i32_array_attr<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<Vec<i32>> {
+    let attribute = op.attribute(name).ok()?;
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsADenseI32Array(raw).then(|| {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
+                .collect()
+        })
+    }
+}
+
+/// The printed form of a type (for diagnostics).
+pub fn type_text(ty: Type) -> String {
+    ty.to_string()
+}
+
+/// Element types as the bit width an element occupies in memory (pointers: 64).
+pub fn bit_width(ty: Type) -> Option<u32> {
+    if as_pointer(ty).is_some() {
+        return Some(64);
+    }
+    unsafe {
+        let raw = ty.to_raw();
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            return Some(mlir_sys::mlirIntegerTypeGetWidth(raw));
+        }
+        if mlir_sys::mlirTypeIsAFloat(raw) {
+            return Some(mlir_sys::mlirFloatTypeGetWidth(raw));
+        }
+        if mlir_sys::mlirTypeIsAIndex(raw) {
+            return Some(64);
+        }
+    }
+    None
+}
+
+/// Whether `ty` is a (scalar) float type.
+pub fn is_float(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
+}
+
+/// Whether `ty` is a (scalar) integer type of `width` bits (any width when `None`).
+pub fn is_integer(ty: Type, width: Option<u32>) -> bool {
+    unsafe {
+        mlir_sys::mlirTypeIsAInteger(ty.to_raw())
+            && width.is_none_or(|w| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()) == w)
+    }
+}

@@ -8,6 +8,7 @@
 //!   registers in MLIR's own pass registry, and [`pass::PipelineDef`] a named pipeline.
 //! - [`ir`] holds small typed helpers over melior for reading and building our ops.
 
+pub mod build;
 pub mod context;
 pub mod diag;
 pub mod ffi;

@@ -49,7 +49,9 @@ fn normalize(
             )));
         }
     }
-    let d = dst.with_in_dims(&DISTRIBUTED_IN_DIMS)?.transpose_outs(&outs)?;
+    let d = dst
+        .with_in_dims(&DISTRIBUTED_IN_DIMS)?
+        .transpose_outs(&outs)?;
     for n in [LANE, WARP, BLOCK] {
         if s.in_dim_size(n) != d.in_dim_size(n) {
             return Err(LayoutError::DimMismatch(format!(
@@ -110,7 +112,10 @@ pub fn classify_conversion(
 }
 
 /// Whether the conversion needs data from another CTA of the cluster.
-pub fn conversion_crosses_ctas(src: &LinearLayout, dst: &LinearLayout) -> Result<bool, LayoutError> {
+pub fn conversion_crosses_ctas(
+    src: &LinearLayout,
+    dst: &LinearLayout,
+) -> Result<bool, LayoutError> {
     let (s, d) = normalize(src, dst)?;
     Ok(!reachable(&s, &d, &[REGISTER, LANE, WARP]))
 }

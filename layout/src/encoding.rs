@@ -382,9 +382,7 @@ impl SliceEncoding {
         }
         let dim = self.dim as usize;
         if dim > shape.len() {
-            return enc_err(format!(
-                "slice dim {dim} out of range for shape {shape:?}"
-            ));
+            return enc_err(format!("slice dim {dim} out of range for shape {shape:?}"));
         }
         let mut pshape = shape.to_vec();
         pshape.insert(dim, 1);
@@ -433,7 +431,7 @@ fn mma_tile(
 ) -> Result<LinearLayout, LayoutError> {
     let m = tile_shape[outer];
     let n = tile_shape[inner];
-    if m % 8 != 0 || n % (4 * k_width) != 0 {
+    if !m.is_multiple_of(8) || !n.is_multiple_of(4 * k_width) {
         return enc_err(format!(
             "mma tile {tile_shape:?} incompatible with kWidth {k_width}"
         ));
@@ -510,7 +508,11 @@ impl NvidiaMmaEncoding {
             }
             3 => {
                 let is = &self.instr_shape;
-                if is.len() != 3 || is[0] != 16 || is[1] % 8 != 0 || !is[1].is_power_of_two() {
+                if is.len() != 3
+                    || is[0] != 16
+                    || !is[1].is_multiple_of(8)
+                    || !is[1].is_power_of_two()
+                {
                     return enc_err(format!(
                         "mma v3 instrShape {is:?} is not [16, N, K] with N a power of two >= 8"
                     ));
@@ -526,9 +528,12 @@ impl NvidiaMmaEncoding {
     pub fn validate(&self) -> Result<(), LayoutError> {
         let rank = self.rank();
         if !(2..=3).contains(&rank) {
-            return enc_err(format!("mma warpsPerCTA {:?} must have rank 2 or 3", self.warps_per_cta));
+            return enc_err(format!(
+                "mma warpsPerCTA {:?} must have rank 2 or 3",
+                self.warps_per_cta
+            ));
         }
-        if self.is_hopper() && (rank != 2 || self.warps_per_cta[0] % 4 != 0) {
+        if self.is_hopper() && (rank != 2 || !self.warps_per_cta[0].is_multiple_of(4)) {
             return enc_err(format!(
                 "mma v3 needs rank 2 and warpsPerCTA[0] a multiple of 4 (whole warpgroups along M), got {:?}",
                 self.warps_per_cta
@@ -546,7 +551,11 @@ impl NvidiaMmaEncoding {
         let tile = self.warp_tile()?;
         let rep_order = matrix_order(rank, true);
         let cta = mma_tile(&tile, 2, rank - 1, rank - 2, &rep_order)?;
-        let order = cta.out_dim_names().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let order = cta
+            .out_dim_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>();
         let warps = identity_nd(WARP, &self.warps_per_cta, &self.warp_order())
             .transpose_outs(&names_ref(&order))?;
         combine_cta_cga(cta * warps, &self.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
@@ -625,7 +634,11 @@ impl DotOperandEncoding {
                 };
                 let rep_order = self.order(rank);
                 let cta = mma_tile(&tile, kw, k_dim, other, &rep_order)?;
-                let order = cta.out_dim_names().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                let order = cta
+                    .out_dim_names()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>();
                 let warps = broadcast_nd(WARP, &p.warps_per_cta, &p.warp_order(), k_dim)
                     .transpose_outs(&names_ref(&order))?;
                 combine_cta_cga(cta * warps, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
@@ -646,7 +659,9 @@ impl DotOperandEncoding {
                     * broadcast_nd(WARP, &p.warps_per_cta, &p.order, k_dim);
                 combine_cta_cga(cta, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
             }
-            other => enc_err(format!("dot_op parent {other} is not nvidia_mma or blocked")),
+            other => enc_err(format!(
+                "dot_op parent {other} is not nvidia_mma or blocked"
+            )),
         }
     }
 }
@@ -689,7 +704,10 @@ impl SwizzledSharedEncoding {
     }
 
     pub fn validate(&self) -> Result<(), LayoutError> {
-        check_pow2("vec/perPhase/maxPhase", &[self.vec, self.per_phase, self.max_phase])?;
+        check_pow2(
+            "vec/perPhase/maxPhase",
+            &[self.vec, self.per_phase, self.max_phase],
+        )?;
         check_perm("order", &self.order, self.rank())?;
         self.cta_layout.validate(self.rank())
     }
@@ -720,7 +738,11 @@ impl SwizzledSharedEncoding {
                 vec![(&out_dim_name(row), rows), (&out_dim_name(col), cols)],
             )?;
             for &d in &self.order[2..] {
-                l *= LinearLayout::identity_1d(per_cta[d as usize], OFFSET, &out_dim_name(d as usize));
+                l *= LinearLayout::identity_1d(
+                    per_cta[d as usize],
+                    OFFSET,
+                    &out_dim_name(d as usize),
+                );
             }
             l
         };
@@ -973,6 +995,29 @@ impl Encoding {
         }
     }
 
+    /// Splits a shared-memory allocation shape into its buffers: the
+    /// encoding describes one buffer (its rank for `swizzled_shared`, the
+    /// last two dims for `nvmma_shared`) and any leading dims — e.g. the
+    /// `3` of a 3-stage `!ttg.memdesc<3x128x64xf16, #shared>`, which need
+    /// not be a power of two — count buffers laid out back to back. Returns
+    /// `(number of buffers, layout of one buffer)`; buffer `i` starts at
+    /// element offset `i * (product of the buffer shape)`.
+    pub fn shared_buffers(&self, alloc_shape: &[u32]) -> Result<(u64, LinearLayout), LayoutError> {
+        let rank = match self {
+            Encoding::SwizzledShared(e) => e.rank(),
+            Encoding::NvmmaShared(_) => alloc_shape.len().min(2),
+            _ => return enc_err(format!("{self} is not a shared encoding")),
+        };
+        if alloc_shape.len() < rank {
+            return Err(LayoutError::DimMismatch(format!(
+                "allocation shape {alloc_shape:?} has fewer dims than {self}"
+            )));
+        }
+        let (lead, buf) = alloc_shape.split_at(alloc_shape.len() - rank);
+        let n = lead.iter().map(|&d| d as u64).product();
+        Ok((n, self.to_linear(buf)?))
+    }
+
     fn distributed(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
         if !self.is_distributed() {
             return enc_err(format!("{self} is not a distributed encoding"));
@@ -1022,10 +1067,12 @@ impl LinearLayout {
         let cols: Vec<u64> = self
             .bases(in_dim)
             .iter()
-            .map(|b| match self.out_dim_names().iter().position(|n| *n == out_dim) {
-                Some(j) => b[j] as u64,
-                None => 0,
-            })
+            .map(
+                |b| match self.out_dim_names().iter().position(|n| *n == out_dim) {
+                    Some(j) => b[j] as u64,
+                    None => 0,
+                },
+            )
             .collect();
         1 << crate::linear::Echelon::new(&cols).rank()
     }

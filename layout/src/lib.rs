@@ -31,7 +31,7 @@
 //!
 //! ## Worked example: `add`'s blocked layout
 //!
-//! The `add` kernel (`/work/shared/kernels/add.ttgir`) computes on
+//! The `add` kernel (`shared/kernels/add.ttgir`) computes on
 //! `tensor<1024xf32, #blocked>` with
 //!
 //! ```text
@@ -58,8 +58,9 @@
 //! where out dims are: [dim0 (size 1024)]
 //! ```
 //!
-//! (exactly what `format!("{}", layout)` prints). Register 6 (`0b110`) of lane
-//! 5 (`0b101`) of warp 2 (`0b10`) holds `2 ^ 512 ^ 4 ^ 16 ^ 256 = 790`,
+//! (`Display` prints exactly these lines, without the comments). Register
+//! 6 (`0b110`) of lane 5 (`0b101`) of warp 2 (`0b10`) holds
+//! `2 ^ 512 ^ 4 ^ 16 ^ 256 = 790`,
 //! i.e. `(r & 3) + 4*lane + 128*warp + 512*(r >> 2)`. The first two register
 //! bases are `1, 2` in the contiguous dim, so loads vectorise 4-wide
 //! ([`LinearLayout::get_num_consecutive_in_out`] returns 4). In Rust:
@@ -106,13 +107,17 @@
 //! * **Default/coalesced layouts:** [`default_blocked`] and
 //!   [`coalesced_blocked`] reproduce the encodings Triton's
 //!   `convert-triton-to-tritongpu` and `coalesce` passes assign.
+//!
+//! Everything is re-exported at the crate root; the modules
+//! ([`linear`], [`encoding`], [`heuristics`], [`conversion`], [`text`],
+//! [`error`]) are public too.
 
-mod conversion;
-mod encoding;
-mod error;
-mod heuristics;
-mod linear;
-mod text;
+pub mod conversion;
+pub mod encoding;
+pub mod error;
+pub mod heuristics;
+pub mod linear;
+pub mod text;
 
 #[cfg(test)]
 mod tests;
@@ -130,7 +135,7 @@ pub use heuristics::{
     order_from_contiguity,
 };
 pub use linear::{
-    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_TOTAL_BITS, OFFSET,
-    REGISTER, SHARED_IN_DIMS, WARP, exact_log2, out_dim_name, standard_out_dim_names,
+    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_TOTAL_BITS, OFFSET, REGISTER,
+    SHARED_IN_DIMS, WARP, exact_log2, out_dim_name, standard_out_dim_names,
 };
 pub use text::{parse_aliases, parse_encoding, parse_encoding_with};

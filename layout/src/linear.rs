@@ -183,10 +183,10 @@ impl Echelon {
         // kernel-pivot (= free) bit; the result is the unique element of the
         // coset x + ker with those bits clear, which is its minimum.
         for b in (0..64).rev() {
-            if x >> b & 1 == 1 {
-                if let Some(k) = self.kernel[b] {
-                    x ^= k;
-                }
+            if x >> b & 1 == 1
+                && let Some(k) = self.kernel[b]
+            {
+                x ^= k;
             }
         }
         Some(x)
@@ -490,18 +490,6 @@ impl LinearLayout {
 
     // ----- packing -----
 
-    fn in_offsets(&self) -> Vec<u32> {
-        let mut acc = 0;
-        self.ins
-            .iter()
-            .map(|d| {
-                let o = acc;
-                acc += d.bases.len() as u32;
-                o
-            })
-            .collect()
-    }
-
     fn out_offsets(&self) -> Vec<u32> {
         let mut acc = 0;
         self.outs
@@ -762,7 +750,9 @@ impl LinearLayout {
     /// Whether the restriction to these dims maps everything to zero.
     pub fn sublayout_is_zero(&self, in_dims: &[&str], out_dims: &[&str]) -> bool {
         let s = self.sublayout(in_dims, out_dims);
-        s.ins.iter().all(|d| d.bases.iter().flatten().all(|&c| c == 0))
+        s.ins
+            .iter()
+            .all(|d| d.bases.iter().flatten().all(|&c| c == 0))
     }
 
     /// How many consecutive values of `in_dim` (starting at 0) map to
@@ -836,9 +826,11 @@ impl LinearLayout {
         }
         loop {
             let low = (1u64 << k) - 1;
-            let clash = self.ins.iter().enumerate().any(|(ii, d)| {
-                ii != i && d.bases.iter().any(|b| (b[j] as u64) & low != 0)
-            });
+            let clash = self
+                .ins
+                .iter()
+                .enumerate()
+                .any(|(ii, d)| ii != i && d.bases.iter().any(|b| (b[j] as u64) & low != 0));
             if !clash || k == 0 {
                 break;
             }
@@ -1099,13 +1091,13 @@ impl LinearLayout {
     /// `size`: bases whose coordinate wraps become broadcasts.
     pub fn mod_out_dim(mut self, out_dim: &str, size: u32) -> LinearLayout {
         let m = log2_or_panic(size, "mod_out_dim");
-        if let Some(j) = self.out_index(out_dim) {
-            if m < self.outs[j].log2 {
-                self.outs[j].log2 = m;
-                for d in &mut self.ins {
-                    for b in &mut d.bases {
-                        b[j] &= size - 1;
-                    }
+        if let Some(j) = self.out_index(out_dim)
+            && m < self.outs[j].log2
+        {
+            self.outs[j].log2 = m;
+            for d in &mut self.ins {
+                for b in &mut d.bases {
+                    b[j] &= size - 1;
                 }
             }
         }
@@ -1413,8 +1405,16 @@ impl Mul for &LinearLayout {
             &outer.ins.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
         );
         let out_names = supremum(
-            &inner.outs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
-            &outer.outs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+            &inner
+                .outs
+                .iter()
+                .map(|d| d.name.clone())
+                .collect::<Vec<_>>(),
+            &outer
+                .outs
+                .iter()
+                .map(|d| d.name.clone())
+                .collect::<Vec<_>>(),
         );
         let shift: Vec<u32> = out_names
             .iter()
@@ -1439,8 +1439,11 @@ impl Mul for &LinearLayout {
         let ins = in_names
             .iter()
             .map(|n| {
-                let mut bases: Vec<Vec<u32>> =
-                    inner.bases(n).iter().map(|b| lift(inner, b, false)).collect();
+                let mut bases: Vec<Vec<u32>> = inner
+                    .bases(n)
+                    .iter()
+                    .map(|b| lift(inner, b, false))
+                    .collect();
                 bases.extend(outer.bases(n).iter().map(|b| lift(outer, b, true)));
                 InDim {
                     name: n.clone(),

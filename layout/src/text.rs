@@ -72,7 +72,11 @@ impl fmt::Display for BlockedEncoding {
 
 impl fmt::Display for SliceEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#ttg.slice<{{dim = {}, parent = {}}}>", self.dim, self.parent)
+        write!(
+            f,
+            "#ttg.slice<{{dim = {}, parent = {}}}>",
+            self.dim, self.parent
+        )
     }
 }
 
@@ -92,7 +96,11 @@ impl fmt::Display for NvidiaMmaEncoding {
 
 impl fmt::Display for DotOperandEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#ttg.dot_op<{{opIdx = {}, parent = {}", self.op_idx, self.parent)?;
+        write!(
+            f,
+            "#ttg.dot_op<{{opIdx = {}, parent = {}",
+            self.op_idx, self.parent
+        )?;
         if self.k_width != 0 {
             write!(f, ", kWidth = {}", self.k_width)?;
         }
@@ -297,7 +305,10 @@ impl Fields {
     fn int(&mut self, k: &str) -> Result<u32, LayoutError> {
         match self.take(k) {
             Some(Value::Int(v)) => Self::uint(v, k),
-            Some(other) => perr(format!("{}: {k} must be an integer, got {other:?}", self.what)),
+            Some(other) => perr(format!(
+                "{}: {k} must be an integer, got {other:?}",
+                self.what
+            )),
             None => perr(format!("{}: missing {k}", self.what)),
         }
     }
@@ -329,7 +340,10 @@ impl Fields {
     fn attr(&mut self, k: &str) -> Result<Encoding, LayoutError> {
         match self.take(k) {
             Some(Value::Attr(e)) => Ok(e),
-            Some(other) => perr(format!("{}: {k} must be an attribute, got {other:?}", self.what)),
+            Some(other) => perr(format!(
+                "{}: {k} must be an attribute, got {other:?}",
+                self.what
+            )),
             None => perr(format!("{}: missing {k}", self.what)),
         }
     }

@@ -207,7 +207,10 @@ impl Cache {
             fs::create_dir(&tmp).map_err(|e| RuntimeError::io(&tmp, e))?;
             write_file(&tmp.join(PTX_FILE), ptx.as_bytes())?;
             write_file(&tmp.join(JSON_FILE), json.as_bytes())?;
-            write_file(&tmp.join(CHECKSUM_FILE), checksum_text(ptx, json).as_bytes())
+            write_file(
+                &tmp.join(CHECKSUM_FILE),
+                checksum_text(ptx, json).as_bytes(),
+            )
         })();
         if let Err(e) = written {
             let _ = fs::remove_dir_all(&tmp);
@@ -271,7 +274,8 @@ mod tests {
     struct TempDir(PathBuf);
     impl TempDir {
         fn new(tag: &str) -> TempDir {
-            let p = std::env::temp_dir().join(format!("tritium-cache-test-{tag}-{}", unique_suffix()));
+            let p =
+                std::env::temp_dir().join(format!("tritium-cache-test-{tag}-{}", unique_suffix()));
             fs::create_dir_all(&p).unwrap();
             TempDir(p)
         }
@@ -283,7 +287,8 @@ mod tests {
     }
 
     const JSON: &str = r#"{"name":"add_kernel","num_warps":4,"shared":0,"arch":"sm_90a","signature":["*f32","*f32","*f32","i32"]}"#;
-    const PTX: &str = ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry add_kernel() { ret; }\n";
+    const PTX: &str =
+        ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry add_kernel() { ret; }\n";
 
     fn entries(root: &Path) -> Vec<String> {
         let mut v: Vec<String> = fs::read_dir(root)
@@ -304,17 +309,14 @@ mod tests {
         assert_ne!(k, Cache::key("ir", "opts", "sm_80", "0.1.0"));
         assert_ne!(k, Cache::key("ir", "opts", "sm_90a", "0.1.1"));
         // Pinned: the key must not change between builds or platforms.
-        assert_eq!(
-            Cache::key("", "", "", ""),
-            {
-                let mut h = Sha256::new();
-                h.update_field(b"tritium-cache-v1");
-                for _ in 0..4 {
-                    h.update_field(b"");
-                }
-                hex(&h.finalize())
+        assert_eq!(Cache::key("", "", "", ""), {
+            let mut h = Sha256::new();
+            h.update_field(b"tritium-cache-v1");
+            for _ in 0..4 {
+                h.update_field(b"");
             }
-        );
+            hex(&h.finalize())
+        });
     }
 
     #[test]
@@ -343,15 +345,31 @@ mod tests {
         let t = TempDir::new("corrupt");
         let cache = Cache::open(&t.0).unwrap();
         let key = Cache::key("k", "", "sm_90a", "test");
-        let corruptions: Vec<(&str, Box<dyn Fn(&Path)>)> = vec![
-            ("missing ptx", Box::new(|d: &Path| fs::remove_file(d.join(PTX_FILE)).unwrap())),
-            ("missing json", Box::new(|d: &Path| fs::remove_file(d.join(JSON_FILE)).unwrap())),
-            ("missing checksum", Box::new(|d: &Path| fs::remove_file(d.join(CHECKSUM_FILE)).unwrap())),
-            ("truncated ptx", Box::new(|d: &Path| fs::write(d.join(PTX_FILE), &PTX[..10]).unwrap())),
-            ("bad json (checksum updated)", Box::new(|d: &Path| {
-                fs::write(d.join(JSON_FILE), "{oops").unwrap();
-                fs::write(d.join(CHECKSUM_FILE), checksum_text(PTX, "{oops")).unwrap();
-            })),
+        type Corrupt = Box<dyn Fn(&Path)>;
+        let corruptions: Vec<(&str, Corrupt)> = vec![
+            (
+                "missing ptx",
+                Box::new(|d: &Path| fs::remove_file(d.join(PTX_FILE)).unwrap()),
+            ),
+            (
+                "missing json",
+                Box::new(|d: &Path| fs::remove_file(d.join(JSON_FILE)).unwrap()),
+            ),
+            (
+                "missing checksum",
+                Box::new(|d: &Path| fs::remove_file(d.join(CHECKSUM_FILE)).unwrap()),
+            ),
+            (
+                "truncated ptx",
+                Box::new(|d: &Path| fs::write(d.join(PTX_FILE), &PTX[..10]).unwrap()),
+            ),
+            (
+                "bad json (checksum updated)",
+                Box::new(|d: &Path| {
+                    fs::write(d.join(JSON_FILE), "{oops").unwrap();
+                    fs::write(d.join(CHECKSUM_FILE), checksum_text(PTX, "{oops")).unwrap();
+                }),
+            ),
         ];
         for (what, corrupt) in corruptions {
             let e = cache.put(&key, PTX, JSON).unwrap();
@@ -402,7 +420,11 @@ mod tests {
         }
         let e = cache.put("k", PTX, "{not json").unwrap_err();
         assert!(matches!(e, RuntimeError::Metadata(_)), "{e}");
-        assert!(entries(cache.root()).is_empty(), "{:?}", entries(cache.root()));
+        assert!(
+            entries(cache.root()).is_empty(),
+            "{:?}",
+            entries(cache.root())
+        );
     }
 
     #[test]
@@ -431,7 +453,11 @@ mod tests {
             for r in &results {
                 assert_eq!(r, &winner, "round {round}: a writer saw a different entry");
             }
-            assert_eq!(entries(cache.root()), vec![key.clone()], "round {round}: leftovers");
+            assert_eq!(
+                entries(cache.root()),
+                vec![key.clone()],
+                "round {round}: leftovers"
+            );
             cache.remove(&key);
         }
     }

@@ -66,7 +66,11 @@ static HAS_ELAPSED_V2: OnceLock<bool> = OnceLock::new();
 fn has_symbol(name: &str) -> bool {
     // SAFETY: only called after `is_culib_present()` returned true, so `culib()` finds the
     // library and does not panic; looking a symbol up has no side effects.
-    unsafe { sys::culib().get::<unsafe extern "C" fn()>(name.as_bytes()).is_ok() }
+    unsafe {
+        sys::culib()
+            .get::<unsafe extern "C" fn()>(name.as_bytes())
+            .is_ok()
+    }
 }
 
 fn load_driver() -> DriverState {
@@ -376,7 +380,10 @@ impl Device {
         self.bind()?;
         let mut raw: sys::CUstream = std::ptr::null_mut();
         // SAFETY: valid out pointer; context current.
-        check(unsafe { sys::cuStreamCreate(&mut raw, 0) }, "cuStreamCreate")?;
+        check(
+            unsafe { sys::cuStreamCreate(&mut raw, 0) },
+            "cuStreamCreate",
+        )?;
         Ok(Stream {
             device: self.clone(),
             raw,
@@ -558,7 +565,7 @@ impl DeviceBuffer {
     /// waiting for all work on the device.
     pub fn download<T: Element + Default>(&self) -> Result<Vec<T>> {
         let sz = size_of::<T>();
-        if self.bytes % sz != 0 {
+        if !self.bytes.is_multiple_of(sz) {
             return Err(RuntimeError::InvalidArgument(format!(
                 "buffer of {} bytes is not a whole number of {sz}-byte elements",
                 self.bytes
@@ -608,6 +615,19 @@ pub struct Stream {
     device: Device,
     pub(crate) raw: sys::CUstream,
     owned: bool,
+}
+
+// SAFETY: driver streams may be used from any thread; every use binds the context first.
+unsafe impl Send for Stream {}
+unsafe impl Sync for Stream {}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("raw", &self.raw)
+            .field("owned", &self.owned)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Drop for Stream {
@@ -680,7 +700,9 @@ pub fn time_launches<F>(device: &Device, launch: F, warmup: usize, reps: usize) 
 where
     F: FnMut(&Stream) -> Result<()>,
 {
-    device.create_stream()?.time_launches(launch, warmup, reps, None)
+    device
+        .create_stream()?
+        .time_launches(launch, warmup, reps, None)
 }
 
 /// Median of a sample (mean of the middle two for even sizes); `None` when empty. NaNs sort last.
@@ -702,6 +724,18 @@ pub fn median(samples: &[f32]) -> Option<f32> {
 pub struct Event {
     device: Device,
     raw: sys::CUevent,
+}
+
+// SAFETY: as for streams.
+unsafe impl Send for Event {}
+unsafe impl Sync for Event {}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event")
+            .field("raw", &self.raw)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Drop for Event {
@@ -769,6 +803,7 @@ impl Event {
 
 /// Evicts the L2 cache between timed runs by writing a large buffer (256 MiB by default, far
 /// above the H200's 60 MiB L2), as Triton's `do_bench` does.
+#[derive(Debug)]
 pub struct L2Flush {
     buf: DeviceBuffer,
 }

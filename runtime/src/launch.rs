@@ -41,15 +41,22 @@ pub struct Module {
     inner: Arc<ModuleInner>,
 }
 
+impl std::fmt::Debug for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Module")
+            .field("raw", &self.inner.raw)
+            .finish_non_exhaustive()
+    }
+}
+
 const LOG_BYTES: usize = 64 * 1024;
 
 impl Module {
     /// JIT-compiles PTX text for `device` and loads it. A JIT failure comes back as
     /// [`RuntimeError::ModuleLoad`] with ptxas's error log.
     pub fn load_ptx(device: &Device, ptx: &str) -> Result<Module> {
-        let text = CString::new(ptx).map_err(|_| {
-            RuntimeError::InvalidArgument("PTX text contains a NUL byte".into())
-        })?;
+        let text = CString::new(ptx)
+            .map_err(|_| RuntimeError::InvalidArgument("PTX text contains a NUL byte".into()))?;
         Self::load_image(device, text.as_ptr() as *const c_void)
     }
 
@@ -395,4 +402,3 @@ impl Kernel {
         check(res, "cuLaunchKernel")
     }
 }
-

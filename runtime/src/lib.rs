@@ -14,7 +14,7 @@
 //! * [`cache`]: the on-disk compile cache (`$TRITIUM_CACHE_DIR`, else the XDG cache directory),
 //!   keyed by a SHA-256 of IR, options, target and compiler version, with atomic, race-safe
 //!   writes and self-healing of corrupt entries.
-//! * [`reference`]: CPU references for the benchmark kernels (add, softmax, rmsnorm, f16
+//! * [`reference`](mod@reference): CPU references for the benchmark kernels (add, softmax, rmsnorm, f16
 //!   matmul), f16 conversion, a seeded RNG and element-by-element comparison.
 //! * [`suite`]: the GPU check run by the `tritium-gpu-check` binary, which needs no Rust
 //!   toolchain on the GPU machine (see the crate README).

@@ -513,8 +513,14 @@ mod tests {
     #[test]
     fn check_args_reports_count_and_elem_mismatch() {
         let md = add_md();
-        let e = md.check_args(&[ArgKind::Ptr(None)]).unwrap_err().to_string();
-        assert!(e.contains("takes 4 arguments") && e.contains("got 1"), "{e}");
+        let e = md
+            .check_args(&[ArgKind::Ptr(None)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("takes 4 arguments") && e.contains("got 1"),
+            "{e}"
+        );
         let e = md
             .check_args(&[
                 ArgKind::Ptr(Some(ElemType::F16)),
@@ -529,7 +535,12 @@ mod tests {
             "{e}"
         );
         let e = md
-            .check_args(&[ArgKind::I64, ArgKind::Ptr(None), ArgKind::Ptr(None), ArgKind::I32])
+            .check_args(&[
+                ArgKind::I64,
+                ArgKind::Ptr(None),
+                ArgKind::Ptr(None),
+                ArgKind::I32,
+            ])
             .unwrap_err()
             .to_string();
         assert!(e.contains("expects *f32, got i64"), "{e}");

@@ -111,21 +111,63 @@ impl Rng {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// Standard normal (Box–Muller).
-    pub fn normal(&mut self) -> f64 {
+    /// Two independent standard normals (Box–Muller).
+    pub fn normal_pair(&mut self) -> (f64, f64) {
         let u1 = 1.0 - self.next_f64(); // (0, 1]: ln is finite
         let u2 = self.next_f64();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+        let r = (-2.0 * u1.ln()).sqrt();
+        let (s, c) = (2.0 * std::f64::consts::PI * u2).sin_cos();
+        (r * c, r * s)
     }
 
-    /// `n` standard normal f32 values (like `torch.randn`).
+    /// One standard normal.
+    pub fn normal(&mut self) -> f64 {
+        self.normal_pair().0
+    }
+
+    /// `n` standard normal f32 values (like `torch.randn`). Large requests are generated in
+    /// parallel, in chunks seeded from this generator, so the result depends only on the seed.
     pub fn normal_f32(&mut self, n: usize) -> Vec<f32> {
-        (0..n).map(|_| self.normal() as f32).collect()
+        const CHUNK: usize = 1 << 20;
+        let mut v = vec![0f32; n];
+        let seeds: Vec<u64> = (0..n.div_ceil(CHUNK)).map(|_| self.next_u64()).collect();
+        let fill = |chunk: &mut [f32], seed: u64| {
+            let mut r = Rng::new(seed);
+            for pair in chunk.chunks_mut(2) {
+                let (a, b) = r.normal_pair();
+                pair[0] = a as f32;
+                if let Some(x) = pair.get_mut(1) {
+                    *x = b as f32;
+                }
+            }
+        };
+        let threads = std::thread::available_parallelism()
+            .map(|t| t.get())
+            .unwrap_or(1);
+        if threads == 1 || seeds.len() <= 1 {
+            for (chunk, &seed) in v.chunks_mut(CHUNK).zip(&seeds) {
+                fill(chunk, seed);
+            }
+            return v;
+        }
+        let work = std::sync::Mutex::new(v.chunks_mut(CHUNK).zip(seeds.iter().copied()));
+        std::thread::scope(|s| {
+            for _ in 0..threads.min(seeds.len()) {
+                s.spawn(|| {
+                    loop {
+                        let next = work.lock().unwrap_or_else(|p| p.into_inner()).next();
+                        let Some((chunk, seed)) = next else { break };
+                        fill(chunk, seed);
+                    }
+                });
+            }
+        });
+        v
     }
 
     /// `n` standard normal values rounded to f16, as bits.
     pub fn normal_f16(&mut self, n: usize) -> Vec<u16> {
-        (0..n).map(|_| f32_to_f16(self.normal() as f32)).collect()
+        self.normal_f32(n).into_iter().map(f32_to_f16).collect()
     }
 }
 
@@ -186,10 +228,8 @@ pub fn matmul_f16_acc(a: &[u16], b: &[u16], m: usize, n: usize, k: usize) -> Vec
         .map(|t| t.get())
         .unwrap_or(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let chunks: Vec<std::sync::Mutex<&mut [f32]>> = c
-        .chunks_mut(ROWS * n)
-        .map(std::sync::Mutex::new)
-        .collect();
+    let chunks: Vec<std::sync::Mutex<&mut [f32]>> =
+        c.chunks_mut(ROWS * n).map(std::sync::Mutex::new).collect();
     std::thread::scope(|s| {
         for _ in 0..threads.min(chunks.len()) {
             s.spawn(|| {
@@ -451,13 +491,20 @@ mod tests {
         assert!(mean.abs() < 0.01, "mean {mean}");
         assert!((var - 1.0).abs() < 0.02, "var {var}");
         assert!(v.iter().all(|x| x.is_finite()));
+        // Chunked (parallel) generation depends only on the seed.
+        let n = (1 << 20) + 5;
+        let (p, q) = (Rng::new(11).normal_f32(n), Rng::new(11).normal_f32(n));
+        assert!(p == q && p[n - 1] != p[n - 2]);
         let h = Rng::new(7).normal_f16(1000);
         assert!(h.iter().all(|&x| f16_to_f32(x).is_finite()));
     }
 
     #[test]
     fn add_reference() {
-        assert_eq!(add(&[1.0, 2.5, -1.0], &[0.5, 0.5, 1.0]), vec![1.5, 3.0, 0.0]);
+        assert_eq!(
+            add(&[1.0, 2.5, -1.0], &[0.5, 0.5, 1.0]),
+            vec![1.5, 3.0, 0.0]
+        );
     }
 
     #[test]
@@ -471,7 +518,11 @@ mod tests {
             assert!(r.iter().all(|&v| v > 0.0));
         }
         let shifted: Vec<f32> = x.iter().map(|v| v + 100.0).collect();
-        let c = compare(&softmax_rows(&shifted, rows, cols), &y, Tolerance::new(0.0, 1e-4));
+        let c = compare(
+            &softmax_rows(&shifted, rows, cols),
+            &y,
+            Tolerance::new(0.0, 1e-4),
+        );
         assert!(c.passed(), "{c}");
         // Large inputs do not overflow (max is subtracted first).
         let big = softmax_rows(&[1000.0, 1000.0], 1, 2);
@@ -509,7 +560,10 @@ mod tests {
                     .map(|l| f16_to_f32(a[i * k + l]) as f64 * f16_to_f32(b[l * n + j]) as f64)
                     .sum();
                 let got = c[i * n + j] as f64;
-                assert!((got - want).abs() < 1e-4 * (1.0 + want.abs()), "{i},{j}: {got} {want}");
+                assert!(
+                    (got - want).abs() < 1e-4 * (1.0 + want.abs()),
+                    "{i},{j}: {got} {want}"
+                );
             }
         }
         let h = matmul_f16(&a, &b, m, n, k);

@@ -82,12 +82,20 @@ pub struct CaseReport {
 }
 
 impl CaseReport {
-    /// `PASS add ...`, `FAIL add ...` or `SKIP: add: reason`.
+    /// `PASS add ...`, `FAIL add ...` or `SKIP: add: reason`, always a single line (line
+    /// breaks in the detail, e.g. a JIT log, become ` | `).
     pub fn line(&self) -> String {
+        let detail = self
+            .detail
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" | ");
         match self.outcome {
-            Outcome::Pass => format!("PASS {} {}", self.kernel, self.detail),
-            Outcome::Fail => format!("FAIL {} {}", self.kernel, self.detail),
-            Outcome::Skip => format!("SKIP: {}: {}", self.kernel, self.detail),
+            Outcome::Pass => format!("PASS {} {detail}", self.kernel),
+            Outcome::Fail => format!("FAIL {} {detail}", self.kernel),
+            Outcome::Skip => format!("SKIP: {}: {detail}", self.kernel),
         }
     }
 }
@@ -247,8 +255,8 @@ fn err(e: RuntimeError) -> String {
 fn load(ctx: &Ctx, kernel: &str) -> Result<Loaded, String> {
     let dir = &ctx.opts.dir;
     let ptx_path = dir.join(format!("{kernel}.ptx"));
-    let ptx = std::fs::read_to_string(&ptx_path)
-        .map_err(|e| format!("{}: {e}", ptx_path.display()))?;
+    let ptx =
+        std::fs::read_to_string(&ptx_path).map_err(|e| format!("{}: {e}", ptx_path.display()))?;
     let mut md = KernelMetadata::load(dir, kernel).map_err(err)?;
     let expected = expected_params(kernel);
     let declared = ptx_param_count(&ptx, &md.name).ok_or_else(|| {
@@ -416,7 +424,7 @@ const BN: usize = 256;
 
 fn case_matmul(ctx: &mut Ctx) -> CaseResult {
     let s = ctx.opts.matmul_size;
-    if s == 0 || s % 16 != 0 || s > 16384 {
+    if s == 0 || !s.is_multiple_of(16) || s > 16384 {
         return Err(format!(
             "matmul size {s} must be a positive multiple of 16 up to 16384"
         ));
@@ -598,7 +606,10 @@ mod tests {
     #[test]
     fn counts_ptx_entry_params() {
         assert_eq!(ptx_param_count(TRITON_ADD_PTX_HEAD, "add_kernel"), Some(6));
-        assert_eq!(ptx_param_count(TRITON_ADD_PTX_HEAD, "add_kernel_2"), Some(1));
+        assert_eq!(
+            ptx_param_count(TRITON_ADD_PTX_HEAD, "add_kernel_2"),
+            Some(1)
+        );
         assert_eq!(ptx_param_count(TRITON_ADD_PTX_HEAD, "add"), None);
         assert_eq!(ptx_param_count(".entry k()\n{}", "k"), Some(0));
     }
@@ -620,7 +631,9 @@ mod tests {
         assert_eq!(names("rmsnorm"), ["X", "Y", "W", "stride", "N", "eps"]);
         assert_eq!(
             names("matmul"),
-            ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "sam", "sbk", "scm"]
+            [
+                "a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "sam", "sbk", "scm"
+            ]
         );
         assert_eq!(expected_params("rmsnorm")[5].1, ParamType::F32);
     }
@@ -662,7 +675,11 @@ mod tests {
         assert!(e.contains("not a directory"), "{e}");
         let mut o = SuiteOptions::new(&d);
         o.only = Some(vec!["conv".into()]);
-        assert!(run_suite(&o, &mut |_| {}).unwrap_err().contains("unknown kernel"));
+        assert!(
+            run_suite(&o, &mut |_| {})
+                .unwrap_err()
+                .contains("unknown kernel")
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -682,7 +699,10 @@ mod tests {
         assert_eq!(s.line(), "0 passed, 0 failed, 2 skipped");
         assert_eq!(s.exit_code(), 0);
         assert_eq!(lines.len(), 2);
-        assert!(lines[0].starts_with("SKIP: add: no CUDA driver"), "{lines:?}");
+        assert!(
+            lines[0].starts_with("SKIP: add: no CUDA driver"),
+            "{lines:?}"
+        );
         assert!(lines[1].starts_with("SKIP: matmul: "), "{lines:?}");
         std::fs::remove_dir_all(&d).unwrap();
     }

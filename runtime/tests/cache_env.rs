@@ -19,7 +19,10 @@ fn env_var_relocates_the_default_cache() {
         .unwrap();
     assert!(dir.join(&key).join("kernel.ptx").is_file());
     // A second handle opened the same way sees the entry.
-    assert_eq!(Cache::open_default().unwrap().get(&key).unwrap().ptx, "// ptx\n");
+    assert_eq!(
+        Cache::open_default().unwrap().get(&key).unwrap().ptx,
+        "// ptx\n"
+    );
     // SAFETY: as above.
     unsafe { std::env::remove_var(Cache::ENV_VAR) };
     assert_ne!(Cache::default_dir(), dir);

@@ -47,7 +47,10 @@ fn skips_every_present_kernel_without_a_driver() {
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(lines.len(), 4, "{stdout}");
         for (line, k) in lines.iter().zip(["add", "softmax", "rmsnorm"]) {
-            assert!(line.starts_with(&format!("SKIP: {k}: no CUDA driver")), "{line}");
+            assert!(
+                line.starts_with(&format!("SKIP: {k}: no CUDA driver")),
+                "{line}"
+            );
         }
         assert_eq!(lines[3], "0 passed, 0 failed, 3 skipped");
     }

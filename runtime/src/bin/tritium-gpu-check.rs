@@ -60,33 +60,35 @@ fn parse(args: &[String]) -> Result<SuiteOptions, String> {
     Ok(opts)
 }
 
+/// Prints a line and flushes (progress stays visible); a closed stdout is not an error.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opts = match parse(&args) {
         Ok(o) => o,
         Err(e) => {
             if e.is_empty() {
-                println!("{USAGE}");
+                say(USAGE);
                 return ExitCode::SUCCESS;
             }
             eprintln!("tritium-gpu-check: {e}\n\n{USAGE}");
-            println!("0 passed, 0 failed, 0 skipped");
+            say("0 passed, 0 failed, 0 skipped");
             return ExitCode::from(2);
         }
     };
-    let mut stdout = std::io::stdout();
-    let mut emit = |line: &str| {
-        let _ = writeln!(stdout, "{line}");
-        let _ = stdout.flush();
-    };
-    match run_suite(&opts, &mut emit) {
+    match run_suite(&opts, &mut |line| say(line)) {
         Ok(summary) => {
-            println!("{}", summary.line());
+            say(&summary.line());
             ExitCode::from(summary.exit_code() as u8)
         }
         Err(e) => {
             eprintln!("tritium-gpu-check: {e}");
-            println!("0 passed, 0 failed, 0 skipped");
+            say("0 passed, 0 failed, 0 skipped");
             ExitCode::from(2)
         }
     }

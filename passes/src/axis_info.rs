@@ -1,0 +1,347 @@
+//! Axis-info analysis: for every integer or pointer value (scalar or tensor), per dimension,
+//! - `contiguity`: length of runs of consecutive values (+1 each step) along the dim,
+//! - `divisibility`: largest power of two dividing the first value of each run (bytes for pointers),
+//! - `constancy`: length of runs of equal values along the dim.
+//!
+//! Seeded by `tt.divisibility`/`tt.contiguity`/`tt.constancy` on function arguments, propagated
+//! forward through constants, make_range, splat, broadcast, expand_dims, arith, addptr, select,
+//! and `scf.for`/`scf.if` (to a fixed point over loop-carried values).
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::collections::HashMap;
+use std::ffi::CString;
+
+/// The largest divisibility tracked (2^30), standing for "divisible by anything we care about".
+pub const MAX_DIVISIBILITY: u64 = 1 << 30;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AxisInfo {
+    pub contiguity: Vec<u64>,
+    pub divisibility: Vec<u64>,
+    pub constancy: Vec<u64>,
+    /// The value, when it is a known constant (scalar or splat).
+    pub constant: Option<i64>,
+}
+
+impl AxisInfo {
+    fn unknown(rank: usize) -> AxisInfo {
+        let rank = rank.max(1);
+        AxisInfo { contiguity: vec![1; rank], divisibility: vec![1; rank], constancy: vec![1; rank], constant: None }
+    }
+
+    fn constant_of(value: i64, shape: &[i64]) -> AxisInfo {
+        let rank = shape.len().max(1);
+        let dims: Vec<u64> = if shape.is_empty() { vec![1] } else { shape.iter().map(|&s| s as u64).collect() };
+        AxisInfo { contiguity: vec![1; rank], divisibility: vec![pow2_divisor(value); rank], constancy: dims, constant: Some(value) }
+    }
+
+    fn rank(&self) -> usize {
+        self.contiguity.len()
+    }
+
+    /// Merge of two possible values (loop back-edges, scf.if branches): the weaker facts.
+    fn join(&self, other: &AxisInfo) -> AxisInfo {
+        let rank = self.rank().min(other.rank());
+        AxisInfo {
+            contiguity: (0..rank).map(|d| gcd(self.contiguity[d], other.contiguity[d])).collect(),
+            divisibility: (0..rank).map(|d| gcd(self.divisibility[d], other.divisibility[d])).collect(),
+            constancy: (0..rank).map(|d| gcd(self.constancy[d], other.constancy[d])).collect(),
+            constant: if self.constant == other.constant { self.constant } else { None },
+        }
+    }
+}
+
+pub fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn pow2_divisor(value: i64) -> u64 {
+    if value == 0 { MAX_DIVISIBILITY } else { (1u64 << value.unsigned_abs().trailing_zeros()).min(MAX_DIVISIBILITY) }
+}
+
+/// Axis info of every value in a function (or module).
+pub struct AxisInfoAnalysis {
+    infos: HashMap<usize, AxisInfo>,
+}
+
+impl AxisInfoAnalysis {
+    /// Runs the analysis over everything nested in `root`.
+    pub fn run(root: MlirOperation) -> AxisInfoAnalysis {
+        let mut analysis = AxisInfoAnalysis { infos: HashMap::new() };
+        // Loop-carried values converge in a few rounds: facts only get weaker.
+        for _ in 0..8 {
+            let before = analysis.infos.clone();
+            analysis.visit(root);
+            if before == analysis.infos {
+                break;
+            }
+        }
+        analysis
+    }
+
+    /// The facts about `value` (unknown values get the weakest facts).
+    pub fn get(&self, value: MlirValue) -> AxisInfo {
+        self.infos.get(&key(value)).cloned().unwrap_or_else(|| AxisInfo::unknown(shape(value_type(value)).len()))
+    }
+
+    fn set(&mut self, value: MlirValue, info: AxisInfo) {
+        self.infos.insert(key(value), info);
+    }
+
+    /// For loop-carried and region values: join with what is already known.
+    fn merge(&mut self, value: MlirValue, info: AxisInfo) {
+        let merged = match self.infos.get(&key(value)) {
+            Some(old) => old.join(&info),
+            None => info,
+        };
+        self.set(value, merged);
+    }
+
+    fn visit(&mut self, root: MlirOperation) {
+        for op in collect_ops(root) {
+            self.visit_op(op);
+        }
+    }
+
+    fn seed_function_arguments(&mut self, func: MlirOperation) {
+        let Some(entry) = blocks_of(func).first().copied() else { return };
+        for (i, arg) in block_args(entry).into_iter().enumerate() {
+            let rank = shape(value_type(arg)).len().max(1);
+            let mut info = AxisInfo::unknown(rank);
+            if let Some(d) = arg_attr_int(func, i, "tt.divisibility") {
+                info.divisibility = vec![d as u64; rank];
+            }
+            if let Some(c) = arg_attr_int(func, i, "tt.contiguity") {
+                info.contiguity = vec![c as u64; rank];
+            }
+            if let Some(c) = arg_attr_int(func, i, "tt.constancy") {
+                info.constancy = vec![c as u64; rank];
+            }
+            self.set(arg, info);
+        }
+    }
+
+    fn visit_op(&mut self, op: MlirOperation) {
+        let name = op_name(op);
+        let ins = operands(op);
+        let outs = results(op);
+        let out_shape = outs.first().map(|v| shape(value_type(*v))).unwrap_or_default();
+        let rank = out_shape.len().max(1);
+        let get = |s: &Self, i: usize| s.get(ins[i]);
+        let info = match name.as_str() {
+            "tt.func" | "func.func" => {
+                self.seed_function_arguments(op);
+                return;
+            }
+            "arith.constant" => match constant_int(outs[0]) {
+                Some(value) => AxisInfo::constant_of(value, &out_shape),
+                None => AxisInfo::unknown(rank),
+            },
+            "tt.make_range" => {
+                let start = int_attr(op, "start").unwrap_or(0);
+                let end = int_attr(op, "end").unwrap_or(start + 1);
+                AxisInfo { contiguity: vec![(end - start) as u64], divisibility: vec![pow2_divisor(start)], constancy: vec![1], constant: None }
+            }
+            "tt.splat" => {
+                let src = get(self, 0);
+                let dims: Vec<u64> = out_shape.iter().map(|&s| s as u64).collect();
+                AxisInfo { contiguity: vec![1; rank], divisibility: vec![src.divisibility[0]; rank], constancy: dims, constant: src.constant }
+            }
+            "tt.broadcast" => {
+                let src = get(self, 0);
+                let src_shape = shape(value_type(ins[0]));
+                let mut info = src.clone();
+                for d in 0..rank.min(src.rank()) {
+                    if src_shape.get(d) == Some(&1) && out_shape[d] != 1 {
+                        info.contiguity[d] = 1;
+                        info.constancy[d] = out_shape[d] as u64;
+                    }
+                }
+                info
+            }
+            "tt.expand_dims" => {
+                let src = get(self, 0);
+                let axis = int_attr(op, "axis").unwrap_or(0) as usize;
+                let mut info = src.clone();
+                let src_rank = shape(value_type(ins[0])).len();
+                if src_rank == 0 {
+                    info = AxisInfo::unknown(rank);
+                } else {
+                    info.contiguity.insert(axis, 1);
+                    info.divisibility.insert(axis, src.divisibility.iter().copied().max().unwrap_or(1));
+                    info.constancy.insert(axis, 1);
+                }
+                info
+            }
+            "ttg.convert_layout" | "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast" | "tt.int_to_ptr"
+            | "tt.ptr_to_int" | "tt.bitcast" => get(self, 0),
+            "arith.addi" | "arith.subi" | "tt.addptr" => self.add_like(&name, &ins, rank),
+            "arith.muli" => {
+                let (a, b) = (get(self, 0), get(self, 1));
+                let constant = a.constant.zip(b.constant).map(|(x, y)| x.wrapping_mul(y));
+                let mut info = AxisInfo::unknown(rank);
+                for d in 0..rank {
+                    info.divisibility[d] = (a.divisibility[d].saturating_mul(b.divisibility[d])).min(MAX_DIVISIBILITY);
+                    info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+                    if a.constant == Some(1) {
+                        info.contiguity[d] = b.contiguity[d];
+                    } else if b.constant == Some(1) {
+                        info.contiguity[d] = a.contiguity[d];
+                    }
+                }
+                info.constant = constant;
+                info
+            }
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
+            | "arith.shli" | "arith.shrsi" | "arith.shrui" | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
+                let (a, b) = (get(self, 0), get(self, 1));
+                let mut info = AxisInfo::unknown(rank);
+                for d in 0..rank {
+                    info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+                }
+                if name == "arith.remsi" || name == "arith.remui" {
+                    // x % c keeps runs of contiguity that do not cross multiples of c.
+                    if let Some(c) = b.constant.filter(|c| *c > 0) {
+                        for d in 0..rank {
+                            info.contiguity[d] = gcd(a.contiguity[d], c as u64);
+                            info.divisibility[d] = gcd(a.divisibility[d], c as u64);
+                        }
+                    }
+                }
+                if name == "arith.divsi" || name == "arith.divui" {
+                    if let Some(c) = b.constant.filter(|c| *c > 0) {
+                        for d in 0..rank {
+                            // Runs of `c` values starting at multiples of `c` divide to the same value.
+                            let run = gcd(a.contiguity[d], gcd(a.divisibility[d], c as u64));
+                            info.constancy[d] = info.constancy[d].max(run.min(c as u64));
+                        }
+                    }
+                }
+                info
+            }
+            "arith.cmpi" => {
+                let (a, b) = (get(self, 0), get(self, 1));
+                let mut info = AxisInfo::unknown(rank);
+                for d in 0..rank {
+                    let mut constancy = gcd(a.constancy[d], b.constancy[d]);
+                    // A contiguous run compared with a constant flips at most at the constant, so it is
+                    // constant over blocks aligned to both divisibilities.
+                    if b.constancy[d] > 1 && a.contiguity[d] > 1 {
+                        constancy = constancy.max(gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])).min(b.constancy[d]));
+                    } else if a.constancy[d] > 1 && b.contiguity[d] > 1 {
+                        constancy = constancy.max(gcd(b.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])).min(a.constancy[d]));
+                    }
+                    info.constancy[d] = constancy;
+                }
+                info
+            }
+            "arith.select" => {
+                let (c, a, b) = (get(self, 0), get(self, 1), get(self, 2));
+                let mut info = a.join(&b);
+                for d in 0..rank.min(info.rank()) {
+                    info.constancy[d] = gcd(info.constancy[d], c.constancy[d]);
+                    info.contiguity[d] = gcd(info.contiguity[d], c.constancy[d]);
+                }
+                info
+            }
+            "scf.for" => {
+                // Region args: iv is unknown; iter_args join the inits and the yielded values.
+                let body = blocks_of(op)[0];
+                let args = block_args(body);
+                let yielded = terminator_operands(body);
+                for (i, init) in ins.iter().skip(3).enumerate() {
+                    let init_info = self.get(*init);
+                    self.merge(args[i + 1], init_info.clone());
+                    if let Some(y) = yielded.get(i) {
+                        if self.infos.contains_key(&key(*y)) {
+                            let info = self.get(*y);
+                            self.merge(args[i + 1], info.clone());
+                            self.merge(outs[i], info);
+                        }
+                    }
+                    self.merge(outs[i], init_info);
+                }
+                return;
+            }
+            "scf.if" => {
+                for block in blocks_of(op) {
+                    for (i, y) in terminator_operands(block).into_iter().enumerate() {
+                        if self.infos.contains_key(&key(y)) {
+                            let info = self.get(y);
+                            self.merge(outs[i], info);
+                        }
+                    }
+                }
+                return;
+            }
+            _ => AxisInfo::unknown(rank),
+        };
+        for out in outs {
+            self.set(out, info.clone());
+        }
+    }
+
+    fn add_like(&mut self, name: &str, ins: &[MlirValue], rank: usize) -> AxisInfo {
+        let (a, b) = (self.get(ins[0]), self.get(ins[1]));
+        // Pointer offsets count elements; pointer divisibility counts bytes.
+        let scale = if name == "tt.addptr" { pointee_bytes(value_type(ins[0])) } else { 1 };
+        let mut info = AxisInfo::unknown(rank);
+        for d in 0..rank.min(a.rank()).min(b.rank()) {
+            info.contiguity[d] = if name == "arith.subi" {
+                gcd(a.contiguity[d], b.constancy[d]).max(if b.constancy[d] > 1 { 1 } else { 1 })
+            } else {
+                gcd(a.contiguity[d], b.constancy[d]).max(gcd(a.constancy[d], b.contiguity[d]))
+            };
+            info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d].saturating_mul(scale)).min(MAX_DIVISIBILITY);
+            info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+        }
+        info.constant = match (name, a.constant, b.constant) {
+            ("arith.addi", Some(x), Some(y)) => Some(x.wrapping_add(y)),
+            ("arith.subi", Some(x), Some(y)) => Some(x.wrapping_sub(y)),
+            _ => None,
+        };
+        info
+    }
+}
+
+fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
+    unsafe {
+        let term = mlirBlockGetTerminator(block);
+        if term.ptr.is_null() { Vec::new() } else { operands(term) }
+    }
+}
+
+/// Bytes of the pointee of a pointer or tensor of pointers (1 when unknown).
+pub fn pointee_bytes(ty: MlirType) -> u64 {
+    let element = element_type(ty);
+    unsafe {
+        if tritium_dialects::ffi::tritiumTypeIsPointer(element) {
+            let pointee = tritium_dialects::ffi::tritiumPointerTypeGetPointee(element);
+            if mlirTypeIsAInteger(pointee) {
+                return (mlirIntegerTypeGetWidth(pointee) as u64).div_ceil(8).max(1);
+            }
+            if mlirTypeIsAFloat(pointee) {
+                return (mlirFloatTypeGetWidth(pointee) as u64).div_ceil(8).max(1);
+            }
+            if tritium_dialects::ffi::tritiumTypeIsPointer(pointee) {
+                return 8;
+            }
+        }
+    }
+    1
+}
+
+fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
+    let key = CString::new("arg_attrs").unwrap();
+    let name = CString::new(name).unwrap();
+    unsafe {
+        let attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        if attrs.ptr.is_null() || !mlirAttributeIsAArray(attrs) || index as isize >= mlirArrayAttrGetNumElements(attrs) {
+            return None;
+        }
+        let dict = mlirArrayAttrGetElement(attrs, index as isize);
+        let value = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name.as_ptr()));
+        (!value.ptr.is_null() && mlirAttributeIsAInteger(value)).then(|| mlirIntegerAttrGetValueInt(value))
+    }
+}

@@ -1,0 +1,77 @@
+//! `-tritongpu-coalesce`: gives each global load and store the blocked layout that makes its
+//! accesses coalesced and vectorized: threads own `vec` consecutive elements along the pointer's
+//! most contiguous dimension, where `vec` is what axis info proves aligned and contiguous (up to
+//! 16 bytes). Operands are converted to that layout and the result converted back; 
+//! `-tritongpu-remove-layout-conversions` then propagates the layout.
+
+use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
+use crate::ir_util::*;
+use mlir_sys::*;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_layout::encoding::Encoding;
+use tritium_layout::heuristics::{coalesced_blocked, mem_access_elems_per_thread, order_from_contiguity};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-coalesce",
+    summary: "Pick coalesced, vectorized layouts for global loads and stores",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+/// Warps and threads per warp recorded on the module.
+pub fn module_warps(module: MlirOperation) -> (u32, u32) {
+    (
+        int_attr(module, "ttg.num-warps").unwrap_or(4) as u32,
+        int_attr(module, "ttg.threads-per-warp").unwrap_or(32) as u32,
+    )
+}
+
+/// The coalesced encoding for an access through `ptr`.
+pub fn coalesced_encoding(analysis: &AxisInfoAnalysis, ptr: MlirValue, num_warps: u32, threads: u32) -> Option<Encoding> {
+    let ty = value_type(ptr);
+    if !is_tensor(ty) {
+        return None;
+    }
+    let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
+    let info = analysis.get(ptr);
+    let order = order_from_contiguity(&info.contiguity);
+    let fastest = order[0] as usize;
+    let elem_bits = (pointee_bytes(ty) * 8) as u32;
+    let per_thread = mem_access_elems_per_thread(elem_bits, info.divisibility[fastest], info.contiguity[fastest], dims[fastest]);
+    Some(Encoding::Blocked(coalesced_blocked(&dims, &order, per_thread, num_warps, threads)))
+}
+
+fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
+    let module = module_ref.to_raw();
+    let ctx = context_of(module);
+    let (num_warps, threads) = module_warps(module);
+    let analysis = AxisInfoAnalysis::run(module);
+    for op in collect_ops(module) {
+        let name = op_name(op);
+        if name != "tt.load" && name != "tt.store" {
+            continue;
+        }
+        let ins = operands(op);
+        let Some(encoding) = coalesced_encoding(&analysis, ins[0], num_warps, threads) else { continue };
+        if encoding_of(value_type(ins[0])).as_ref() == Some(&encoding) {
+            continue;
+        }
+        let attr = encoding_to_attr(ctx, &encoding);
+        for (i, operand) in ins.iter().enumerate() {
+            let ty = value_type(*operand);
+            if is_tensor(ty) {
+                let converted = insert_convert_before(op, *operand, with_encoding(ty, attr));
+                unsafe { mlirOperationSetOperand(op, i as isize, converted) };
+            }
+        }
+        for result in results(op) {
+            let old = value_type(result);
+            unsafe { mlirValueSetType(result, with_encoding(old, attr)) };
+            convert_all_uses_after(result, old);
+        }
+    }
+    Ok(())
+}

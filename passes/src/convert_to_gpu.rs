@@ -1,0 +1,153 @@
+//! `-convert-triton-to-tritongpu{target num-warps threads-per-warp num-ctas}`: gives every tensor a
+//! layout. Each tensor gets Triton's default blocked encoding for its shape; ops whose operands
+//! must be in a layout derived from another (reductions produce slices of their operand's layout,
+//! expand_dims consumes a slice of its result's layout) get `ttg.convert_layout`s, which
+//! `-tritongpu-remove-layout-conversions` removes where it can.
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::collections::HashMap;
+use std::ffi::CString;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
+use tritium_layout::encoding::{Encoding, SliceEncoding};
+use tritium_layout::heuristics::default_blocked;
+
+pub static PASS: PassDef = PassDef {
+    argument: "convert-triton-to-tritongpu",
+    summary: "Assign Triton's default blocked layouts to every tensor (TTIR to TTGIR)",
+    anchor: Some("builtin.module"),
+    options: &[
+        PassOption { name: "target", description: "Target, e.g. cuda:90", kind: OptionKind::String, default: "cuda:90" },
+        PassOption { name: "num-warps", description: "Warps per program", kind: OptionKind::Int, default: "4" },
+        PassOption { name: "threads-per-warp", description: "Threads per warp", kind: OptionKind::Int, default: "32" },
+        PassOption { name: "num-ctas", description: "CTAs per program (cluster size)", kind: OptionKind::Int, default: "1" },
+    ],
+    dependent_dialects: || vec![tritium_dialects::ttg_handle()],
+    run,
+};
+
+pub(crate) fn set_module_attr(module: MlirOperation, name: &str, attr: MlirAttribute) {
+    let name = CString::new(name).unwrap();
+    unsafe { mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString(name.as_ptr()), attr) };
+}
+
+fn run(module_ref: OperationRef, options: &Options) -> PassResult {
+    let module = module_ref.to_raw();
+    let ctx = context_of(module);
+    let num_warps = options.int("num-warps");
+    let threads = options.int("threads-per-warp");
+    let num_ctas = options.int("num-ctas");
+    let target = options.string("target");
+    if num_warps <= 0 || (num_warps & (num_warps - 1)) != 0 {
+        return Err(fail(module_ref.location(), &format!("num-warps must be a power of two, got {num_warps}")));
+    }
+    if threads <= 0 || (threads & (threads - 1)) != 0 {
+        return Err(fail(module_ref.location(), &format!("threads-per-warp must be a power of two, got {threads}")));
+    }
+    if num_ctas <= 0 || (num_ctas & (num_ctas - 1)) != 0 {
+        return Err(fail(module_ref.location(), &format!("num-ctas must be a power of two, got {num_ctas}")));
+    }
+    unsafe {
+        let i32_type = mlirIntegerTypeGet(ctx, 32);
+        set_module_attr(module, "ttg.num-ctas", mlirIntegerAttrGet(i32_type, num_ctas));
+        set_module_attr(module, "ttg.num-warps", mlirIntegerAttrGet(i32_type, num_warps));
+        let target = CString::new(target).unwrap();
+        set_module_attr(module, "ttg.target", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(target.as_ptr())));
+        set_module_attr(module, "ttg.threads-per-warp", mlirIntegerAttrGet(i32_type, threads));
+    }
+
+    let mut defaults: HashMap<Vec<i64>, (Encoding, MlirAttribute)> = HashMap::new();
+    let mut default_for = |tensor_shape: &[i64]| -> (Encoding, MlirAttribute) {
+        defaults
+            .entry(tensor_shape.to_vec())
+            .or_insert_with(|| {
+                let dims: Vec<u32> = tensor_shape.iter().map(|&d| d.max(1) as u32).collect();
+                let encoding = Encoding::Blocked(default_blocked(&dims, num_warps as u32, threads as u32, num_ctas as u32));
+                let attr = encoding_to_attr(ctx, &encoding);
+                (encoding, attr)
+            })
+            .clone()
+    };
+
+    let ops = collect_ops(module);
+    for &op in &ops {
+        for block in blocks_of(op) {
+            for arg in block_args(block) {
+                let ty = value_type(arg);
+                if is_tensor(ty) && encoding_attr(ty).is_none() {
+                    unsafe { mlirValueSetType(arg, with_encoding(ty, default_for(&shape(ty)).1)) };
+                }
+            }
+        }
+        for result in results(op) {
+            let ty = value_type(result);
+            if is_tensor(ty) && encoding_attr(ty).is_none() {
+                let new_type = with_encoding(ty, default_for(&shape(ty)).1);
+                unsafe { mlirValueSetType(result, new_type) };
+                if op_name(op) == "arith.constant" {
+                    retype_dense_constant(op, new_type);
+                }
+            }
+        }
+    }
+
+    // Layout relations between operands and results.
+    for &op in &ops {
+        match op_name(op).as_str() {
+            "tt.reduce" => {
+                let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                let Some(src_encoding) = encoding_of(value_type(operands(op)[0])) else { continue };
+                for result in results(op) {
+                    let ty = value_type(result);
+                    if !is_tensor(ty) {
+                        continue;
+                    }
+                    let default = value_type(result);
+                    let slice = Encoding::Slice(SliceEncoding::new(axis, src_encoding.clone()));
+                    unsafe { mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice))) };
+                    convert_all_uses_after(result, default);
+                }
+            }
+            "tt.expand_dims" => {
+                let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                let result_type = value_type(results(op)[0]);
+                let Some(result_encoding) = encoding_of(result_type) else { continue };
+                let operand = operands(op)[0];
+                let wanted = Encoding::Slice(SliceEncoding::new(axis, result_encoding));
+                let wanted_type = with_encoding(value_type(operand), encoding_to_attr(ctx, &wanted));
+                if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
+                    let converted = insert_convert_before(op, operand, wanted_type);
+                    unsafe { mlirOperationSetOperand(op, 0, converted) };
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// An `arith.constant` whose result type changed needs its dense value retyped.
+fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
+    let name = CString::new("value").unwrap();
+    unsafe {
+        let value_name = mlirStringRefCreateFromCString(name.as_ptr());
+        let attr = mlirOperationGetAttributeByName(op, value_name);
+        if !mlirAttributeIsADenseElements(attr) {
+            return;
+        }
+        let retyped = if mlirDenseElementsAttrIsSplat(attr) {
+            mlirDenseElementsAttrSplatGet(new_type, mlirDenseElementsAttrGetSplatValue(attr))
+        } else {
+            let data = mlirDenseElementsAttrGetRawData(attr);
+            let count: i64 = shape(new_type).iter().product();
+            let bits = {
+                let element = element_type(new_type);
+                if mlirTypeIsAInteger(element) { mlirIntegerTypeGetWidth(element) } else { mlirFloatTypeGetWidth(element) }
+            };
+            let bytes = if bits == 1 { (count as usize).div_ceil(8) } else { count as usize * (bits as usize / 8) };
+            mlirDenseElementsAttrRawBufferGet(new_type, bytes, data)
+        };
+        mlirOperationSetAttributeByName(op, value_name, retyped);
+    }
+}

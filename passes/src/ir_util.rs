@@ -1,0 +1,221 @@
+//! Small raw-handle helpers shared by the passes: values as map keys, types with encodings,
+//! inserting `ttg.convert_layout`, and reading encodings through the layout crate.
+
+use mlir_sys::*;
+use std::ffi::CString;
+use tritium_dialects::ffi::string_ref_str;
+use tritium_layout::encoding::Encoding;
+
+/// A value as a hashable key.
+pub fn key(value: MlirValue) -> usize {
+    value.ptr as usize
+}
+
+pub fn op_name(op: MlirOperation) -> String {
+    unsafe { string_ref_str(mlirIdentifierStr(mlirOperationGetName(op))).to_owned() }
+}
+
+pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+}
+
+pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
+}
+
+pub fn value_type(value: MlirValue) -> MlirType {
+    unsafe { mlirValueGetType(value) }
+}
+
+pub fn is_tensor(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsARankedTensor(ty) }
+}
+
+pub fn shape(ty: MlirType) -> Vec<i64> {
+    if !is_tensor(ty) {
+        return Vec::new();
+    }
+    unsafe { (0..mlirShapedTypeGetRank(ty)).map(|i| mlirShapedTypeGetDimSize(ty, i)).collect() }
+}
+
+pub fn element_type(ty: MlirType) -> MlirType {
+    if is_tensor(ty) { unsafe { mlirShapedTypeGetElementType(ty) } } else { ty }
+}
+
+pub fn encoding_attr(ty: MlirType) -> Option<MlirAttribute> {
+    if !is_tensor(ty) {
+        return None;
+    }
+    let attr = unsafe { mlirRankedTensorTypeGetEncoding(ty) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+pub fn print_attr(attr: MlirAttribute) -> String {
+    let mut out = String::new();
+    unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
+        let out = unsafe { &mut *(data as *mut String) };
+        out.push_str(unsafe { string_ref_str(text) });
+    }
+    unsafe { mlirAttributePrint(attr, Some(append), &mut out as *mut String as *mut _) };
+    out
+}
+
+pub fn print_type(ty: MlirType) -> String {
+    let mut out = String::new();
+    unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
+        let out = unsafe { &mut *(data as *mut String) };
+        out.push_str(unsafe { string_ref_str(text) });
+    }
+    unsafe { mlirTypePrint(ty, Some(append), &mut out as *mut String as *mut _) };
+    out
+}
+
+/// The layout-crate view of a tensor type's encoding.
+pub fn encoding_of(ty: MlirType) -> Option<Encoding> {
+    let attr = encoding_attr(ty)?;
+    tritium_layout::text::parse_encoding(&print_attr(attr)).ok()
+}
+
+/// Parses an attribute in `ctx`.
+pub fn parse_attr(ctx: MlirContext, text: &str) -> MlirAttribute {
+    let text = CString::new(text).unwrap();
+    unsafe { mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text.as_ptr())) }
+}
+
+/// The MLIR attribute of a layout-crate encoding.
+pub fn encoding_to_attr(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute {
+    parse_attr(ctx, &encoding.to_string())
+}
+
+/// `ty` (a ranked tensor) with its encoding replaced.
+pub fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> MlirType {
+    let shape = shape(ty);
+    unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), element_type(ty), encoding) }
+}
+
+pub fn context_of(op: MlirOperation) -> MlirContext {
+    unsafe { mlirOperationGetContext(op) }
+}
+
+pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
+    unsafe { mlirValueIsAOpResult(value).then(|| mlirOpResultGetOwner(value)) }
+}
+
+pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    let name = CString::new(name).unwrap();
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        (!attr.ptr.is_null() && mlirAttributeIsAInteger(attr)).then(|| mlirIntegerAttrGetValueInt(attr))
+    }
+}
+
+/// The integer of `arith.constant` (scalar or splat), if `value` is one.
+pub fn constant_int(value: MlirValue) -> Option<i64> {
+    let op = defining_op(value)?;
+    if op_name(op) != "arith.constant" {
+        return None;
+    }
+    let name = CString::new("value").unwrap();
+    unsafe {
+        let mut attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        if mlirAttributeIsADenseElements(attr) {
+            if !mlirDenseElementsAttrIsSplat(attr) {
+                return None;
+            }
+            attr = mlirDenseElementsAttrGetSplatValue(attr);
+        }
+        if mlirAttributeIsAInteger(attr) {
+            let width = mlirIntegerTypeGetWidth(mlirAttributeGetType(attr));
+            return Some(if width == 1 {
+                (mlirIntegerAttrGetValueInt(attr) & 1) as i64
+            } else {
+                mlirIntegerAttrGetValueInt(attr)
+            });
+        }
+        if mlirAttributeIsABool(attr) {
+            return Some(mlirBoolAttrGetValue(attr) as i64);
+        }
+    }
+    None
+}
+
+/// Walks `op` and everything nested, pre-order.
+pub fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
+    f(op);
+    unsafe {
+        for r in 0..mlirOperationGetNumRegions(op) {
+            let region = mlirOperationGetRegion(op, r);
+            let mut block = mlirRegionGetFirstBlock(region);
+            while !block.ptr.is_null() {
+                let mut child = mlirBlockGetFirstOperation(block);
+                while !child.ptr.is_null() {
+                    let next = mlirOperationGetNextInBlock(child);
+                    walk(child, f);
+                    child = next;
+                }
+                block = mlirBlockGetNextInRegion(block);
+            }
+        }
+    }
+}
+
+/// All ops nested in `op`, pre-order (snapshot: safe to mutate while iterating).
+pub fn collect_ops(op: MlirOperation) -> Vec<MlirOperation> {
+    let mut ops = Vec::new();
+    walk(op, &mut |child| ops.push(child));
+    ops
+}
+
+pub fn blocks_of(op: MlirOperation) -> Vec<MlirBlock> {
+    let mut blocks = Vec::new();
+    unsafe {
+        for r in 0..mlirOperationGetNumRegions(op) {
+            let region = mlirOperationGetRegion(op, r);
+            let mut block = mlirRegionGetFirstBlock(region);
+            while !block.ptr.is_null() {
+                blocks.push(block);
+                block = mlirBlockGetNextInRegion(block);
+            }
+        }
+    }
+    blocks
+}
+
+pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
+}
+
+/// Inserts `ttg.convert_layout %value : T -> to` right before `before`, returning the new value.
+pub fn insert_convert_before(before: MlirOperation, value: MlirValue, to: MlirType) -> MlirValue {
+    let op = tritium_dialects::build::convert_layout(unsafe { mlirOperationGetLocation(before) }, value, to);
+    unsafe {
+        let block = mlirOperationGetBlock(before);
+        mlirBlockInsertOwnedOperationBefore(block, before, op);
+        mlirOperationGetResult(op, 0)
+    }
+}
+
+/// Inserts `ttg.convert_layout` right after the definition of `value` (or at the start of its
+/// block for block arguments) and redirects every other use of `value` to it.
+pub fn convert_all_uses_after(value: MlirValue, to: MlirType) -> MlirValue {
+    unsafe {
+        let (block, after) = if mlirValueIsAOpResult(value) {
+            let owner = mlirOpResultGetOwner(value);
+            (mlirOperationGetBlock(owner), Some(owner))
+        } else {
+            (mlirBlockArgumentGetOwner(value), None)
+        };
+        let loc = match after {
+            Some(owner) => mlirOperationGetLocation(owner),
+            None => mlirLocationUnknownGet(mlirTypeGetContext(to)),
+        };
+        let op = tritium_dialects::build::convert_layout(loc, value, to);
+        match after {
+            Some(owner) => mlirBlockInsertOwnedOperationAfter(block, owner, op),
+            None => mlirBlockInsertOwnedOperation(block, 0, op),
+        }
+        let converted = mlirOperationGetResult(op, 0);
+        mlirValueReplaceAllUsesExcept(value, converted, 1, &op);
+        converted
+    }
+}

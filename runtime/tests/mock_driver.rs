@@ -1,0 +1,518 @@
+//! End-to-end tests of the driver layer and of `tritium-gpu-check` against a stand-in
+//! `libcuda.so` (tests/mock_cuda/mock_cuda.c, built here with the system C compiler). The mock
+//! keeps "device" memory on the host and runs C versions of the benchmark kernels, so these
+//! tests cover everything except the real GPU: library loading, device queries, memory copies,
+//! argument marshalling, grids and blocks, shared-memory opt-in, JIT error logs, event timing,
+//! and the checker's PASS/FAIL/SKIP logic.
+//!
+//! The driver library is loaded once per process and found through `LD_LIBRARY_PATH`, which
+//! the loader reads at start-up, so each test runs its body in a child process (this same test
+//! binary, re-executed with the mock on the library path).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use tritium_runtime::{
+    Device, ElemType, Kernel, KernelArg, KernelMetadata, L2Flush, Module, RuntimeError,
+    device_count, driver_version, median,
+};
+
+const CHILD_VAR: &str = "TRITIUM_MOCK_CHILD";
+
+/// Builds the mock once per process; `None` (test skipped) when no C compiler is available.
+fn mock_dir() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mock-cuda");
+        std::fs::create_dir_all(&dir).ok()?;
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mock_cuda/mock_cuda.c");
+        let tmp = dir.join(format!("libcuda.so.tmp{}", std::process::id()));
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let status = Command::new(&cc)
+            .args(["-shared", "-fPIC", "-O2", "-o"])
+            .arg(&tmp)
+            .arg(&src)
+            .arg("-lm")
+            .status();
+        match status {
+            Ok(s) if s.success() => {}
+            other => {
+                eprintln!("skipping mock-driver tests: cannot build the mock with {cc}: {other:?}");
+                return None;
+            }
+        }
+        std::fs::rename(&tmp, dir.join("libcuda.so")).ok()?;
+        Some(dir)
+    })
+    .as_deref()
+}
+
+fn with_mock(cmd: &mut Command, dir: &Path) {
+    let mut path = dir.as_os_str().to_owned();
+    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+        path.push(":");
+        path.push(old);
+    }
+    cmd.env("LD_LIBRARY_PATH", path);
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs test `name` of this binary in a child process with the mock driver; returns false when
+/// already in the child (the caller then runs the body).
+fn in_child(name: &str, envs: &[(&str, &str)]) -> bool {
+    if std::env::var(CHILD_VAR).as_deref() == Ok(name) {
+        return true;
+    }
+    let Some(dir) = mock_dir() else { return false };
+    let mut cmd = Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD_VAR, name);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    with_mock(&mut cmd, dir);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "child {name} failed:\n{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+        "child {name} ran no test:\n{}",
+        show(&out)
+    );
+    false
+}
+
+const FILL_PTX: &str = "\
+.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry fill_kernel(
+\t.param .u64 .ptr .global .align 1 fill_kernel_param_0,
+\t.param .u32 fill_kernel_param_1,
+\t.param .f32 fill_kernel_param_2,
+\t.param .u8 fill_kernel_param_3,
+\t.param .u64 fill_kernel_param_4,
+\t.param .f64 fill_kernel_param_5
+)
+{
+\tret;
+}
+";
+
+fn fill_md() -> KernelMetadata {
+    KernelMetadata::from_json(
+        r#"{"name":"fill_kernel","num_warps":8,"shared":0,"arch":"sm_90a",
+            "signature":["*f32","i32","f32","i1","i64","f64"],
+            "arg_names":["out","n","value","flag","big","d"]}"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn api_against_mock_driver() {
+    let log = std::env::temp_dir().join(format!("tritium-mock-log-{}", std::process::id()));
+    let log_s = log.to_string_lossy().into_owned();
+    if !in_child("api_against_mock_driver", &[("MOCK_CUDA_LOG", &log_s)]) {
+        let _ = std::fs::remove_file(&log);
+        return;
+    }
+    let log = PathBuf::from(std::env::var("MOCK_CUDA_LOG").unwrap());
+    let _ = std::fs::remove_file(&log);
+
+    assert_eq!(driver_version().unwrap(), 13000);
+    assert_eq!(device_count().unwrap(), 1);
+    let e = Device::new(1).unwrap_err();
+    assert!(matches!(e, RuntimeError::NoDevice(_)), "{e}");
+    let dev = Device::new(0).unwrap();
+    assert_eq!(dev.name(), "Mock GPU");
+    assert_eq!(dev.arch(), "sm_90");
+    assert_eq!(dev.compute_capability(), (9, 0));
+    assert_eq!(dev.sm_count(), 132);
+    assert_eq!(dev.max_shared_per_block_optin(), 232448);
+    assert!(dev.same_context(&Device::new(0).unwrap()));
+
+    // Memory: round trips, tags, size checks, poison.
+    let xs: Vec<f32> = (0..1000).map(|i| i as f32 * 0.5).collect();
+    let b = dev.upload(&xs).unwrap();
+    assert_eq!(b.len_bytes(), 4000);
+    assert_eq!(b.elem(), Some(&ElemType::F32));
+    assert_eq!(b.download::<f32>().unwrap(), xs);
+    let h: Vec<u16> = vec![0x3c00, 0xc000, 0x7bff];
+    let hb = dev.upload(&h).unwrap();
+    assert_eq!(hb.elem(), Some(&ElemType::F16));
+    assert_eq!(hb.download::<u16>().unwrap(), h);
+    let hb = hb.with_elem(ElemType::BF16);
+    assert_eq!(hb.elem(), Some(&ElemType::BF16));
+    let big: Vec<i64> = vec![i64::MIN, -1, 0, i64::MAX];
+    assert_eq!(dev.upload(&big).unwrap().download::<i64>().unwrap(), big);
+    assert!(matches!(
+        b.copy_from(&vec![0f32; 1001]).unwrap_err(),
+        RuntimeError::InvalidArgument(_)
+    ));
+    assert!(dev.alloc(6).unwrap().download::<f32>().is_err());
+    b.poison().unwrap();
+    assert!(b.download::<f32>().unwrap().iter().all(|v| v.is_nan()));
+    let mut part = [0f32; 3];
+    b.copy_from(&[1.0f32, 2.0, 3.0]).unwrap();
+    b.copy_to(&mut part).unwrap();
+    assert_eq!(part, [1.0, 2.0, 3.0]);
+    let empty = dev.alloc(0).unwrap();
+    assert_eq!(empty.device_ptr(), 0);
+    assert!(empty.download::<u8>().unwrap().is_empty());
+
+    // Modules: JIT errors carry the log; unknown entries are a metadata error.
+    let e = Module::load_ptx(&dev, "// MOCK_JIT_ERROR\n").unwrap_err();
+    match &e {
+        RuntimeError::ModuleLoad { log, .. } => assert!(log.contains("syntax error"), "{e}"),
+        other => panic!("expected ModuleLoad, got {other}"),
+    }
+    assert!(e.to_string().contains("CUDA_ERROR_INVALID_PTX"), "{e}");
+    let module = Module::load_ptx(&dev, FILL_PTX).unwrap();
+    let e = Kernel::new(&module, KernelMetadata::new("nope_kernel", 4)).unwrap_err();
+    assert!(
+        e.to_string().contains("no kernel named `nope_kernel`"),
+        "{e}"
+    );
+
+    // Launch: every scalar type arrives intact, in order, with 32 * num_warps threads.
+    let k = Kernel::new(&module, fill_md()).unwrap();
+    assert_eq!(k.attributes().num_regs, 40);
+    let n = 100usize;
+    let out = dev.alloc_elems::<f32>(n).unwrap();
+    out.poison().unwrap();
+    let stream = dev.create_stream().unwrap();
+    let args = [
+        KernelArg::Buffer(&out),
+        KernelArg::I32(n as i32),
+        KernelArg::F32(2.5),
+        KernelArg::I1(true),
+        KernelArg::I64(1 << 40),
+        KernelArg::F64(-0.125),
+    ];
+    k.launch(&stream, (3, 2, 1), &args).unwrap();
+    stream.synchronize().unwrap();
+    let got = out.download::<f32>().unwrap();
+    assert!(got[..n - 2].iter().all(|&v| v == 3.5), "{got:?}");
+    assert_eq!(got[n - 2], (1u64 << 40) as f32);
+    assert_eq!(got[n - 1], -0.125);
+
+    // Signature errors name the argument.
+    let mut bad = args;
+    bad[2] = KernelArg::I32(1);
+    let e = k.launch(&stream, (1, 1, 1), &bad).unwrap_err().to_string();
+    assert!(
+        e.contains("argument 2 (`value`)") && e.contains("expects f32, got i32"),
+        "{e}"
+    );
+    let f16buf = dev.alloc_elems::<u16>(4).unwrap();
+    let mut bad = args;
+    bad[0] = KernelArg::Buffer(&f16buf);
+    let e = k.launch(&stream, (1, 1, 1), &bad).unwrap_err().to_string();
+    assert!(e.contains("expects *f32, got a buffer of f16"), "{e}");
+    let e = k
+        .launch(&stream, (1, 1, 1), &args[..5])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("takes 6 arguments"), "{e}");
+    let e = k.launch(&stream, (0, 1, 1), &args).unwrap_err();
+    assert!(matches!(e, RuntimeError::InvalidArgument(_)), "{e}");
+
+    // More than 48 KiB of dynamic shared memory is opted in (the mock refuses otherwise);
+    // more than the device allows is refused up front.
+    let mut md = fill_md();
+    md.shared = 147456;
+    let ks = Kernel::new(&module, md.clone()).unwrap();
+    ks.launch(&dev.default_stream(), (1, 1, 1), &args).unwrap();
+    md.shared = 300_000;
+    let e = Kernel::new(&module, md).unwrap_err().to_string();
+    assert!(e.contains("at most 232448"), "{e}");
+
+    // Timing with L2 flushes.
+    let flush = L2Flush::with_bytes(&dev, 1 << 20).unwrap();
+    let times = stream
+        .time_launches(|s| k.launch(s, (1, 1, 1), &args), 2, 7, Some(&flush))
+        .unwrap();
+    assert_eq!(times.len(), 7);
+    assert!(times.iter().all(|t| t.is_finite() && *t >= 0.0));
+    assert!(median(&times).is_some());
+
+    let launches = std::fs::read_to_string(&log).unwrap();
+    let first = launches.lines().next().unwrap();
+    assert_eq!(first, "fill_kernel grid=3,2,1 block=256,1,1 shared=0");
+    assert!(launches.contains("shared=147456"), "{launches}");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn no_device_from_mock_driver() {
+    if !in_child(
+        "no_device_from_mock_driver",
+        &[("MOCK_CUDA_NO_DEVICE", "1")],
+    ) {
+        return;
+    }
+    let e = driver_version().unwrap_err();
+    assert!(matches!(e, RuntimeError::NoDevice(_)), "{e}");
+    assert!(e.to_string().contains("CUDA_ERROR_NO_DEVICE"), "{e}");
+    let e = Device::new(0).unwrap_err();
+    assert!(e.is_unavailable(), "{e}");
+}
+
+// ------------------------------------------------------------------ tritium-gpu-check
+
+fn ptx_for(entry: &str, params: usize) -> String {
+    let ps: Vec<String> = (0..params)
+        .map(|i| format!("\t.param .u64 {entry}_param_{i}"))
+        .collect();
+    format!(
+        ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry {entry}(\n{}\n)\n{{\n\tret;\n}}\n",
+        ps.join(",\n")
+    )
+}
+
+/// A kernel directory like the compiler writes: all four kernels, `add` in Triton's form (two
+/// trailing scratch parameters, Triton's JSON without a signature).
+fn kernel_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tritium-mock-kernels-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let kernels = [
+        (
+            "add",
+            "add_kernel",
+            4,
+            2,
+            r#"{"name": "add_kernel", "num_warps": 4, "shared": 0}"#,
+        ),
+        (
+            "softmax",
+            "softmax_kernel",
+            8,
+            0,
+            r#"{"name":"softmax_kernel","num_warps":8,"shared":32,"arch":"sm_90a",
+               "signature":["*f32","*f32","i32","i32","i32"]}"#,
+        ),
+        (
+            "rmsnorm",
+            "rmsnorm_kernel",
+            8,
+            0,
+            r#"{"name":"rmsnorm_kernel","num_warps":8,"shared":32,"arch":"sm_90a",
+               "signature":["*f32","*f32","*f32","i32","i32","f32"],
+               "arg_names":["X","Y","W","stride","N","eps"]}"#,
+        ),
+        (
+            "matmul",
+            "matmul_kernel",
+            8,
+            0,
+            r#"{"name":"matmul_kernel","num_warps":8,"shared":147456,"arch":"sm_90a",
+               "signature":["*f16","*f16","*f16","i32","i32","i32","i32","i32","i32"]}"#,
+        ),
+    ];
+    for (k, entry, _, extra, json) in kernels {
+        let params = match k {
+            "add" => 4,
+            "softmax" => 5,
+            "rmsnorm" => 6,
+            _ => 9,
+        };
+        std::fs::write(d.join(format!("{k}.ptx")), ptx_for(entry, params + extra)).unwrap();
+        std::fs::write(d.join(format!("{k}.json")), json).unwrap();
+    }
+    d
+}
+
+fn gpu_check(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Option<Output> {
+    let mock = mock_dir()?;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tritium-gpu-check"));
+    cmd.arg(dir).args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    with_mock(&mut cmd, mock);
+    Some(cmd.output().unwrap())
+}
+
+#[test]
+fn gpu_check_passes_correct_kernels_and_fails_wrong_ones() {
+    let dir = kernel_dir("pass");
+    let log = dir.join("launches.log");
+    let log_s = log.to_string_lossy().into_owned();
+    let Some(out) = gpu_check(
+        &dir,
+        &["--matmul-size", "512", "--seed", "7"],
+        &[("MOCK_CUDA_LOG", &log_s)],
+    ) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("device 0: Mock GPU (sm_90, 132 SMs, driver 13.0), seed 7"));
+    for (line, k) in lines[1..5]
+        .iter()
+        .zip(["add", "softmax", "rmsnorm", "matmul"])
+    {
+        assert!(line.starts_with(&format!("PASS {k} ")), "{stdout}");
+    }
+    assert!(lines[1].contains("(+2 trailing null params)"), "{stdout}");
+    assert_eq!(lines[5], "4 passed, 0 failed, 0 skipped");
+    assert_eq!(lines.len(), 6, "{stdout}");
+    // Launch configurations of the benchmark table (matmul at 512^3: 4 x 2 tiles).
+    let launches = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        launches.lines().collect::<Vec<_>>(),
+        [
+            "add_kernel grid=65536,1,1 block=128,1,1 shared=0",
+            "softmax_kernel grid=8192,1,1 block=256,1,1 shared=32",
+            "rmsnorm_kernel grid=8192,1,1 block=256,1,1 shared=32",
+            "matmul_kernel grid=8,1,1 block=256,1,1 shared=147456",
+        ]
+    );
+
+    // One unwritten element (left as NaN poison) fails that kernel only, exit code 1.
+    for k in ["softmax", "matmul"] {
+        let out = gpu_check(
+            &dir,
+            &["--matmul-size", "256", "--only", &format!("{k},rmsnorm")],
+            &[("MOCK_CUDA_BUG", k)],
+        )
+        .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+        assert!(stdout.contains("PASS rmsnorm "), "{stdout}");
+        let fail = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("FAIL {k} ")))
+            .unwrap_or_else(|| panic!("no FAIL line for {k}: {stdout}"));
+        assert!(fail.contains("1 of") && fail.contains("(1 NaN)"), "{fail}");
+        assert!(
+            stdout.ends_with("1 passed, 1 failed, 0 skipped\n"),
+            "{stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gpu_check_bench_and_bad_kernels() {
+    let dir = kernel_dir("bench");
+    let Some(out) = gpu_check(
+        &dir,
+        &[
+            "--bench",
+            "--reps",
+            "3",
+            "--warmup",
+            "1",
+            "--only",
+            "rmsnorm,matmul",
+            "--matmul-size",
+            "256",
+        ],
+        &[],
+    ) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(
+        stdout.contains("timing: median of 3 runs after 1 warmup, L2 flushed"),
+        "{stdout}"
+    );
+    let rms = stdout
+        .lines()
+        .find(|l| l.starts_with("PASS rmsnorm"))
+        .unwrap();
+    assert!(rms.contains("| median ") && rms.ends_with(" GB/s"), "{rms}");
+    let mm = stdout
+        .lines()
+        .find(|l| l.starts_with("PASS matmul"))
+        .unwrap();
+    assert!(mm.ends_with(" TFLOP/s"), "{mm}");
+
+    // Broken inputs fail with a reason, and the run goes on.
+    std::fs::write(
+        dir.join("softmax.ptx"),
+        "// MOCK_JIT_ERROR\n.entry softmax_kernel(\n.param .u64 a\n)",
+    )
+    .unwrap();
+    std::fs::write(dir.join("rmsnorm.ptx"), ptx_for("rmsnorm_kernel", 5)).unwrap();
+    std::fs::write(
+        dir.join("matmul.json"),
+        r#"{"name":"matmul_kernel","num_warps":8,"shared":147456,"signature":["*f32","*f16","*f16","i32","i32","i32","i32","i32","i32"]}"#,
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("add.json")).unwrap();
+    let out = gpu_check(&dir, &["--matmul-size", "256"], &[]).unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let line = |k: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("FAIL {k} ")))
+            .unwrap_or_else(|| panic!("no FAIL {k}: {stdout}"))
+            .to_string()
+    };
+    assert!(line("add").contains("add.json"), "{stdout}");
+    assert!(
+        line("softmax").contains("declares 1 parameters"),
+        "{stdout}"
+    );
+    assert!(
+        line("rmsnorm").contains("declares 5 parameters"),
+        "{stdout}"
+    );
+    assert!(
+        line("matmul")
+            .contains("argument 0: kernel `matmul_kernel` expects *f32, got a buffer of f16"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("0 passed, 4 failed, 0 skipped\n"),
+        "{stdout}"
+    );
+
+    // A JIT failure shows the log.
+    std::fs::write(
+        dir.join("softmax.ptx"),
+        format!("// MOCK_JIT_ERROR\n{}", ptx_for("softmax_kernel", 5)),
+    )
+    .unwrap();
+    let out = gpu_check(&dir, &["--only", "softmax"], &[]).unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        stdout.contains("FAIL softmax module load failed: CUDA_ERROR_INVALID_PTX"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ptxas mock: syntax error"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gpu_check_skips_when_the_driver_sees_no_gpu() {
+    let dir = kernel_dir("nogpu");
+    let Some(out) = gpu_check(&dir, &["--bench"], &[("MOCK_CUDA_NO_DEVICE", "1")]) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(
+        stdout.starts_with("SKIP: add: no CUDA device: the CUDA driver found no GPU"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("0 passed, 0 failed, 4 skipped\n"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
