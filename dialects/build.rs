@@ -27,6 +27,10 @@ const GENS: &[Gen] = &[
     Gen { args: &["-gen-dialect-defs", "-dialect=ttg"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUDialect.cpp.inc" },
     Gen { args: &["-gen-attrdef-decls", "-attrdefs-dialect=ttg"], input: "ttg/TritonGPUAttrs.td", output: "ttg/TritonGPUAttrs.h.inc" },
     Gen { args: &["-gen-attrdef-defs", "-attrdefs-dialect=ttg"], input: "ttg/TritonGPUAttrs.td", output: "ttg/TritonGPUAttrs.cpp.inc" },
+    Gen { args: &["-gen-enum-decls"], input: "ttg/TritonGPUEnums.td", output: "ttg/TritonGPUEnums.h.inc" },
+    Gen { args: &["-gen-enum-defs"], input: "ttg/TritonGPUEnums.td", output: "ttg/TritonGPUEnums.cpp.inc" },
+    Gen { args: &["-gen-typedef-decls", "-typedefs-dialect=ttg"], input: "ttg/TritonGPUTypes.td", output: "ttg/TritonGPUTypes.h.inc" },
+    Gen { args: &["-gen-typedef-defs", "-typedefs-dialect=ttg"], input: "ttg/TritonGPUTypes.td", output: "ttg/TritonGPUTypes.cpp.inc" },
     Gen { args: &["-gen-op-decls"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUOps.h.inc" },
     Gen { args: &["-gen-op-defs"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUOps.cpp.inc" },
     Gen { args: &["-gen-dialect-decls", "-dialect=ttng"], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUDialect.h.inc" },
@@ -35,7 +39,14 @@ const GENS: &[Gen] = &[
     Gen { args: &["-gen-op-defs", "-op-include-regex=^ttng\\."], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUOps.cpp.inc" },
 ];
 
-const SOURCES: &[&str] = &["cpp/TritonDialect.cpp", "cpp/TritonOps.cpp", "cpp/TritonGPU.cpp", "cpp/CAPI.cpp"];
+const SOURCES: &[&str] = &[
+    "cpp/TritonDialect.cpp",
+    "cpp/TritonOps.cpp",
+    "cpp/TritonGPU.cpp",
+    "cpp/TritonGPUOps.cpp",
+    "cpp/TritonGPUCAPI.cpp",
+    "cpp/CAPI.cpp",
+];
 
 fn main() {
     let prefix = PathBuf::from(env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()));

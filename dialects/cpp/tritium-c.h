@@ -65,3 +65,95 @@ MlirType tritiumTensorDescTypeGetBlockType(MlirType type);
 #ifdef __cplusplus
 }
 #endif
+
+//===----------------------------------------------------------------------===//
+// `ttg` encodings and types (dialects/cpp/TritonGPUCAPI.cpp). Array getters copy at most
+// `capacity` values into `out` (NULL when `capacity` is 0) and return the full length.
+//===----------------------------------------------------------------------===//
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+enum { TRITIUM_LINEAR_REGISTER = 0, TRITIUM_LINEAR_LANE = 1, TRITIUM_LINEAR_WARP = 2, TRITIUM_LINEAR_BLOCK = 3 };
+
+bool tritiumAttributeIsABlockedEncoding(MlirAttribute attr);
+bool tritiumAttributeIsASliceEncoding(MlirAttribute attr);
+bool tritiumAttributeIsANvidiaMmaEncoding(MlirAttribute attr);
+bool tritiumAttributeIsADotOperandEncoding(MlirAttribute attr);
+bool tritiumAttributeIsALinearEncoding(MlirAttribute attr);
+bool tritiumAttributeIsASwizzledSharedEncoding(MlirAttribute attr);
+bool tritiumAttributeIsANvmmaSharedEncoding(MlirAttribute attr);
+bool tritiumAttributeIsASharedMemorySpace(MlirAttribute attr);
+
+intptr_t tritiumBlockedEncodingGetSizePerThread(MlirAttribute attr, unsigned *out, intptr_t capacity);
+intptr_t tritiumBlockedEncodingGetThreadsPerWarp(MlirAttribute attr, unsigned *out, intptr_t capacity);
+// blocked, nvidia_mma
+intptr_t tritiumEncodingGetWarpsPerCTA(MlirAttribute attr, unsigned *out, intptr_t capacity);
+// blocked, swizzled_shared
+intptr_t tritiumEncodingGetOrder(MlirAttribute attr, unsigned *out, intptr_t capacity);
+// blocked, nvidia_mma, swizzled_shared, nvmma_shared (empty there for a single CTA)
+intptr_t tritiumEncodingGetCTAsPerCGA(MlirAttribute attr, unsigned *out, intptr_t capacity);
+intptr_t tritiumEncodingGetCTASplitNum(MlirAttribute attr, unsigned *out, intptr_t capacity);
+intptr_t tritiumEncodingGetCTAOrder(MlirAttribute attr, unsigned *out, intptr_t capacity);
+unsigned tritiumSliceEncodingGetDim(MlirAttribute attr);
+MlirAttribute tritiumSliceEncodingGetParent(MlirAttribute attr);
+unsigned tritiumNvidiaMmaEncodingGetVersionMajor(MlirAttribute attr);
+unsigned tritiumNvidiaMmaEncodingGetVersionMinor(MlirAttribute attr);
+intptr_t tritiumNvidiaMmaEncodingGetInstrShape(MlirAttribute attr, unsigned *out, intptr_t capacity);
+unsigned tritiumDotOperandEncodingGetOpIdx(MlirAttribute attr);
+MlirAttribute tritiumDotOperandEncodingGetParent(MlirAttribute attr);
+unsigned tritiumDotOperandEncodingGetKWidth(MlirAttribute attr);
+unsigned tritiumLinearEncodingGetRank(MlirAttribute attr);
+// The bases of input `which` (TRITIUM_LINEAR_*), flattened: `rank` values per basis.
+intptr_t tritiumLinearEncodingGetBases(MlirAttribute attr, int which, int32_t *out, intptr_t capacity);
+unsigned tritiumSwizzledSharedEncodingGetVec(MlirAttribute attr);
+unsigned tritiumSwizzledSharedEncodingGetPerPhase(MlirAttribute attr);
+unsigned tritiumSwizzledSharedEncodingGetMaxPhase(MlirAttribute attr);
+unsigned tritiumNvmmaSharedEncodingGetSwizzlingByteWidth(MlirAttribute attr);
+bool tritiumNvmmaSharedEncodingGetTransposed(MlirAttribute attr);
+unsigned tritiumNvmmaSharedEncodingGetElementBitWidth(MlirAttribute attr);
+bool tritiumNvmmaSharedEncodingGetFp4Padded(MlirAttribute attr);
+
+// Constructors. Arrays hold `rank` values; NULL CTA arrays mean a single CTA.
+MlirAttribute tritiumBlockedEncodingGet(MlirContext ctx, intptr_t rank, const unsigned *sizePerThread,
+                                        const unsigned *threadsPerWarp, const unsigned *warpsPerCTA,
+                                        const unsigned *order, const unsigned *ctasPerCGA,
+                                        const unsigned *ctaSplitNum, const unsigned *ctaOrder);
+MlirAttribute tritiumSliceEncodingGet(MlirContext ctx, unsigned dim, MlirAttribute parent);
+MlirAttribute tritiumNvidiaMmaEncodingGet(MlirContext ctx, unsigned versionMajor, unsigned versionMinor,
+                                          intptr_t rank, const unsigned *warpsPerCTA, intptr_t instrRank,
+                                          const unsigned *instrShape, const unsigned *ctasPerCGA,
+                                          const unsigned *ctaSplitNum, const unsigned *ctaOrder);
+MlirAttribute tritiumDotOperandEncodingGet(MlirContext ctx, unsigned opIdx, MlirAttribute parent, unsigned kWidth);
+// Each `*Bases` array holds `num* x rank` values.
+MlirAttribute tritiumLinearEncodingGet(MlirContext ctx, unsigned rank, const int32_t *registerBases,
+                                       intptr_t numRegister, const int32_t *laneBases, intptr_t numLane,
+                                       const int32_t *warpBases, intptr_t numWarp, const int32_t *blockBases,
+                                       intptr_t numBlock);
+MlirAttribute tritiumSwizzledSharedEncodingGet(MlirContext ctx, unsigned vec, unsigned perPhase, unsigned maxPhase,
+                                               intptr_t rank, const unsigned *order, const unsigned *ctasPerCGA,
+                                               const unsigned *ctaSplitNum, const unsigned *ctaOrder);
+// The CTA arrays hold `ctaRank` values (0 and NULL for a single CTA).
+MlirAttribute tritiumNvmmaSharedEncodingGet(MlirContext ctx, unsigned swizzlingByteWidth, bool transposed,
+                                            unsigned elementBitWidth, bool fp4Padded, intptr_t ctaRank,
+                                            const unsigned *ctasPerCGA, const unsigned *ctaSplitNum,
+                                            const unsigned *ctaOrder);
+MlirAttribute tritiumSharedMemorySpaceGet(MlirContext ctx);
+
+// `!ttg.memdesc<...>`; a NULL `allocShape` means the shape itself.
+bool tritiumTypeIsMemDesc(MlirType type);
+MlirType tritiumMemDescTypeGet(MlirType elementType, intptr_t rank, const int64_t *shape, MlirAttribute encoding,
+                               MlirAttribute memorySpace, bool mutableMemory, intptr_t allocRank,
+                               const int64_t *allocShape);
+intptr_t tritiumMemDescTypeGetShape(MlirType type, int64_t *out, intptr_t capacity);
+intptr_t tritiumMemDescTypeGetAllocShape(MlirType type, int64_t *out, intptr_t capacity);
+MlirType tritiumMemDescTypeGetElementType(MlirType type);
+MlirAttribute tritiumMemDescTypeGetEncoding(MlirType type);
+MlirAttribute tritiumMemDescTypeGetMemorySpace(MlirType type);
+bool tritiumMemDescTypeIsMutable(MlirType type);
+// `!ttg.async.token`
+bool tritiumTypeIsAsyncToken(MlirType type);
+MlirType tritiumAsyncTokenTypeGet(MlirContext ctx);
+#ifdef __cplusplus
+}
+#endif

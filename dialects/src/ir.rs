@@ -122,3 +122,18 @@ pub fn is_integer(ty: Type, width: Option<u32>) -> bool {
             && width.is_none_or(|w| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()) == w)
     }
 }
+
+/// Like [`as_tensor`], but never formats `ty`: checks the type kind before converting, so it is
+/// cheap on scalars and safe in verifiers that run while the context is still loading dialects.
+pub fn ranked_tensor(ty: Type) -> Option<TensorInfo> {
+    let raw = ty.to_raw();
+    if !unsafe { mlir_sys::mlirTypeIsARankedTensor(raw) } {
+        return None;
+    }
+    let rank = unsafe { mlir_sys::mlirShapedTypeGetRank(raw) };
+    let shape = (0..rank).map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize) }).collect();
+    let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)) };
+    let encoding = unsafe { mlir_sys::mlirRankedTensorTypeGetEncoding(raw) };
+    let encoding = (!encoding.ptr.is_null()).then(|| unsafe { Attribute::from_raw(encoding) });
+    Some(TensorInfo { shape, element, encoding })
+}

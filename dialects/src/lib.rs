@@ -11,6 +11,7 @@
 pub mod build;
 pub mod context;
 pub mod diag;
+pub mod encoding;
 pub mod ffi;
 pub mod ir;
 pub mod pass;

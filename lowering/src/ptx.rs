@@ -1,7 +1,7 @@
 //! In-process PTX emission: LLVM-dialect module → LLVM IR (MLIR's translation) → O3 → NVPTX
 //! assembly (LLVM's NVPTX backend, statically linked). No CUDA toolkit involved.
 
-use melior::ir::{Module, operation::OperationLike};
+use melior::ir::Module;
 use mlir_sys::{LLVMContextCreate, LLVMContextDispose, LLVMModuleRef, mlirTranslateModuleToLLVMIR};
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::Once;

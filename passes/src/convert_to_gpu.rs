@@ -8,7 +8,7 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::CString;
-use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
 use tritium_layout::encoding::{Encoding, SliceEncoding};
 use tritium_layout::heuristics::default_blocked;
@@ -128,7 +128,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
 }
 
 /// An `arith.constant` whose result type changed needs its dense value retyped.
-fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
+pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
     let name = CString::new("value").unwrap();
     unsafe {
         let value_name = mlirStringRefCreateFromCString(name.as_ptr());

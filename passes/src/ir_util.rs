@@ -35,7 +35,7 @@ pub fn shape(ty: MlirType) -> Vec<i64> {
     if !is_tensor(ty) {
         return Vec::new();
     }
-    unsafe { (0..mlirShapedTypeGetRank(ty)).map(|i| mlirShapedTypeGetDimSize(ty, i)).collect() }
+    unsafe { (0..mlirShapedTypeGetRank(ty)).map(|i| mlirShapedTypeGetDimSize(ty, i as isize)).collect() }
 }
 
 pub fn element_type(ty: MlirType) -> MlirType {
@@ -215,7 +215,8 @@ pub fn convert_all_uses_after(value: MlirValue, to: MlirType) -> MlirValue {
             None => mlirBlockInsertOwnedOperation(block, 0, op),
         }
         let converted = mlirOperationGetResult(op, 0);
-        mlirValueReplaceAllUsesExcept(value, converted, 1, &op);
+        let mut except = op;
+        mlirValueReplaceAllUsesExcept(value, converted, 1, &mut except);
         converted
     }
 }

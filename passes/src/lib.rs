@@ -1,13 +1,27 @@
 //! TTIR and TTGIR transforms and analyses, each a Rust pass registered in MLIR's pass registry.
 
+pub mod axis_info;
+pub mod coalesce;
+pub mod convert_to_gpu;
+pub mod ir_util;
+pub mod pipelines;
+pub mod remove_layout_conversions;
 pub mod test_passes;
 
-use tritium_dialects::pass::{register_pass, register_pipeline};
+use tritium_dialects::pass::{PassDef, register_pass, register_pipeline};
+
+/// Every pass of this crate (test passes included).
+pub static PASSES: &[&PassDef] = &[&convert_to_gpu::PASS, &coalesce::PASS, &remove_layout_conversions::PASS];
 
 /// Registers every pass and pipeline of this crate. Call once, before parsing a command line.
 pub fn register_all() {
-    for pass in test_passes::PASSES {
+    for pass in PASSES.iter().chain(test_passes::PASSES) {
         register_pass(pass);
     }
-    let _ = register_pipeline;
+    register_pipeline(&pipelines::TTIR);
+    register_pipeline(&pipelines::TTGIR);
+}
+
+pub(crate) fn convert_to_gpu_retype(op: mlir_sys::MlirOperation, ty: mlir_sys::MlirType) {
+    convert_to_gpu::retype_dense_constant(op, ty);
 }

@@ -9,10 +9,16 @@ def TritonGPU_Dialect : Dialect {
   let name = "ttg";
   let cppNamespace = "::mlir::triton::gpu";
   let summary = "Triton GPU IR: layouts, shared memory and async copies";
+  let description = [{
+    Module attributes `ttg.num-warps`, `ttg.threads-per-warp`, `ttg.num-ctas` (i32) and
+    `ttg.target` (string) give the launch shape every encoding in the module is checked against.
+  }];
   let dependentDialects = ["::mlir::triton::TritonDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
   }];
 }
 

@@ -1,0 +1,255 @@
+//! `-tritongpu-remove-layout-conversions`: removes `ttg.convert_layout`s by moving values into
+//! the layout their memory accesses prefer.
+//!
+//! For each tensor shape, the layout of the function's global loads and stores of that shape (when
+//! they agree) is preferred. Conversions *into* the preferred layout are rematerialized
+//! backward through cheap ops (elementwise arith, splat, make_range, constants, addptr);
+//! conversions *out of* it are pushed forward through elementwise ops and absorbed by reductions.
+//! Both directions move values toward the preferred layout, so the rewrite terminates; chains of
+//! conversions fold, and identity conversions vanish. Conversions that no rule removes remain
+//! (lowering handles every conversion).
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::collections::HashMap;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_layout::encoding::{Encoding, SliceEncoding};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-remove-layout-conversions",
+    summary: "Remove layout conversions by propagating the layouts memory accesses prefer",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+/// Elementwise ops without side effects, cheap enough to compute again in another layout.
+fn is_rematerializable(name: &str) -> bool {
+    (name.starts_with("arith.") && name != "arith.constant")
+        || matches!(name, "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.sqrt" | "math.rsqrt"
+            | "math.absf" | "math.absi" | "math.fma" | "math.floor" | "math.ceil" | "math.sin" | "math.cos"
+            | "math.erf" | "math.tanh" | "tt.addptr" | "tt.int_to_ptr" | "tt.ptr_to_int" | "tt.bitcast"
+            | "tt.fp_to_fp" | "tt.precise_sqrt" | "tt.precise_divf" | "tt.mulhiui" | "tt.clampf")
+}
+
+fn is_cheap_source(name: &str) -> bool {
+    matches!(name, "tt.splat" | "tt.make_range" | "arith.constant")
+}
+
+fn same_type(a: MlirType, b: MlirType) -> bool {
+    unsafe { mlirTypeEqual(a, b) }
+}
+
+fn has_uses(value: MlirValue) -> bool {
+    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
+}
+
+fn replace_and_erase(op: MlirOperation, with: MlirValue) {
+    unsafe {
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), with);
+        mlirOperationDestroy(op);
+    }
+}
+
+fn insert_before(before: MlirOperation, op: MlirOperation) -> MlirOperation {
+    unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op) };
+    op
+}
+
+/// The preferred layout per tensor shape: that of the loads and stores, when they all agree.
+fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
+    let mut seen: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
+    for op in collect_ops(func) {
+        let name = op_name(op);
+        if name != "tt.load" && name != "tt.store" {
+            continue;
+        }
+        let ty = value_type(operands(op)[0]);
+        let Some(encoding) = encoding_attr(ty) else { continue };
+        let entry = seen.entry(shape(ty)).or_insert(Some(encoding));
+        if let Some(existing) = entry {
+            if !unsafe { mlirAttributeEqual(*existing, encoding) } {
+                *entry = None;
+            }
+        }
+    }
+    seen.into_iter().filter_map(|(shape, attr)| attr.map(|a| (shape, a))).collect()
+}
+
+fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
+    match (preferred.get(&shape(ty)), encoding_attr(ty)) {
+        (Some(p), Some(e)) => unsafe { mlirAttributeEqual(*p, e) },
+        _ => false,
+    }
+}
+
+/// One pass of local rewrites; returns whether anything changed.
+fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute>) -> bool {
+    let mut changed = false;
+    for op in collect_ops(func) {
+        if op_name(op) != "ttg.convert_layout" {
+            continue;
+        }
+        let src = operands(op)[0];
+        let dst_type = value_type(results(op)[0]);
+        // convert(x: A -> A) = x
+        if same_type(value_type(src), dst_type) {
+            replace_and_erase(op, src);
+            changed = true;
+            continue;
+        }
+        let Some(def) = defining_op(src) else { continue };
+        let def_name = op_name(def);
+        // convert(convert(x)) = convert(x)
+        if def_name == "ttg.convert_layout" {
+            unsafe { mlirOperationSetOperand(op, 0, operands(def)[0]) };
+            changed = true;
+            continue;
+        }
+        // Sources that are free to build in any layout.
+        if is_cheap_source(&def_name) {
+            let ins = operands(def);
+            let new = insert_before(op, tritium_dialects::build::clone_with(def, &ins, &[dst_type]));
+            if def_name == "arith.constant" {
+                crate::convert_to_gpu_retype(new, dst_type);
+            }
+            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            changed = true;
+            continue;
+        }
+        // Backward: compute the producer in the preferred layout.
+        if is_preferred(preferred, dst_type) && is_rematerializable(&def_name) && results(def).len() == 1 {
+            let src_shape = shape(value_type(src));
+            let dst_encoding = encoding_attr(dst_type).unwrap();
+            let mut new_operands = Vec::new();
+            for operand in operands(def) {
+                let ty = value_type(operand);
+                if is_tensor(ty) && shape(ty) == src_shape {
+                    new_operands.push(insert_convert_before(op, operand, with_encoding(ty, dst_encoding)));
+                } else {
+                    new_operands.push(operand);
+                }
+            }
+            let new = insert_before(op, tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]));
+            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            changed = true;
+        }
+    }
+    // Forward: ops fed by conversions out of the preferred layout run in it instead.
+    for op in collect_ops(func) {
+        let name = op_name(op);
+        let ins = operands(op);
+        let outs = results(op);
+        if name == "tt.reduce" {
+            let sources: Vec<Option<MlirValue>> = ins.iter().map(|v| preferred_source(preferred, *v)).collect();
+            if sources.iter().all(Option::is_some) && !sources.is_empty() {
+                let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
+                let encoding = encoding_of(value_type(sources[0]));
+                if sources.iter().any(|s| encoding_of(value_type(*s)) != encoding) {
+                    continue;
+                }
+                for (i, s) in sources.iter().enumerate() {
+                    unsafe { mlirOperationSetOperand(op, i as isize, *s) };
+                }
+                let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                for result in &outs {
+                    let ty = value_type(*result);
+                    if is_tensor(ty) {
+                        let slice = Encoding::Slice(SliceEncoding::new(axis, encoding.clone().unwrap()));
+                        unsafe { mlirValueSetType(*result, with_encoding(ty, encoding_to_attr(context_of(op), &slice))) };
+                        convert_all_uses_after(*result, ty);
+                    }
+                }
+                changed = true;
+            }
+            continue;
+        }
+        if !is_rematerializable(&name) || outs.len() != 1 {
+            continue;
+        }
+        let out_type = value_type(outs[0]);
+        if !is_tensor(out_type) || is_preferred(preferred, out_type) || !preferred.contains_key(&shape(out_type)) {
+            continue;
+        }
+        let out_shape = shape(out_type);
+        let mut any_converted = false;
+        let mut ok = true;
+        for operand in &ins {
+            let ty = value_type(*operand);
+            if !is_tensor(ty) || shape(ty) != out_shape {
+                continue;
+            }
+            if preferred_source(preferred, *operand).is_some() {
+                any_converted = true;
+            } else if !defining_op(*operand).map(|d| is_cheap_source(&op_name(d))).unwrap_or(false) {
+                ok = false;
+            }
+        }
+        if !ok || !any_converted {
+            continue;
+        }
+        let target = preferred[&out_shape];
+        let mut new_operands = Vec::new();
+        for operand in &ins {
+            let ty = value_type(*operand);
+            if is_tensor(ty) && shape(ty) == out_shape {
+                match preferred_source(preferred, *operand) {
+                    Some(source) => new_operands.push(source),
+                    None => new_operands.push(insert_convert_before(op, *operand, with_encoding(ty, target))),
+                }
+            } else {
+                new_operands.push(*operand);
+            }
+        }
+        let new = insert_before(op, tritium_dialects::build::clone_with(op, &new_operands, &[with_encoding(out_type, target)]));
+        let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
+        replace_and_erase(op, back);
+        changed = true;
+    }
+    changed
+}
+
+/// `x` when `value` is `convert_layout(x)` with `x` in the preferred layout.
+fn preferred_source(preferred: &HashMap<Vec<i64>, MlirAttribute>, value: MlirValue) -> Option<MlirValue> {
+    let def = defining_op(value)?;
+    if op_name(def) != "ttg.convert_layout" {
+        return None;
+    }
+    let source = operands(def)[0];
+    is_preferred(preferred, value_type(source)).then_some(source)
+}
+
+/// Erases pure ops whose results are unused (rematerialization leaves the originals behind).
+fn erase_dead(func: MlirOperation) {
+    loop {
+        let mut erased = false;
+        for op in collect_ops(func).into_iter().rev() {
+            let name = op_name(op);
+            let pure = is_rematerializable(&name) || is_cheap_source(&name) || name == "ttg.convert_layout";
+            if pure && !results(op).into_iter().any(has_uses) {
+                unsafe { mlirOperationDestroy(op) };
+                erased = true;
+            }
+        }
+        if !erased {
+            break;
+        }
+    }
+}
+
+fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
+    let module = module_ref.to_raw();
+    for func in collect_ops(module).into_iter().filter(|op| op_name(*op) == "tt.func") {
+        let preferred = preferred_layouts(func);
+        for _ in 0..64 {
+            let changed = rewrite_once(func, &preferred);
+            erase_dead(func);
+            if !changed {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
