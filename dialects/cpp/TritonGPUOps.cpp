@@ -23,6 +23,28 @@ ParseResult parseOffsets(OpAsmParser &parser, DenseI32ArrayAttr &offsets) {
 void printOffsets(OpAsmPrinter &printer, Operation *, DenseI32ArrayAttr offsets) {
   llvm::interleaveComma(offsets.asArrayRef(), printer);
 }
+
+// `custom<AddrSpace>($addrSpace)`: `local|global_read`, `none` or `all`, without `#ttg.addr_space<>`.
+ParseResult parseAddrSpace(OpAsmParser &parser, AddrSpaceAttr &addrSpace) {
+  AddrSpace value = AddrSpace::None;
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword)) return failure();
+    std::optional<AddrSpace> space = symbolizeAddrSpace(keyword);
+    if (!space)
+      return parser.emitError(loc, "expected an address space (none, local, global_read, global_write, "
+                                   "tensor_read, tensor_write or all), got '")
+             << keyword << "'";
+    value = value | *space;
+  } while (succeeded(parser.parseOptionalVerticalBar()));
+  addrSpace = AddrSpaceAttr::get(parser.getContext(), value);
+  return success();
+}
+
+void printAddrSpace(OpAsmPrinter &printer, Operation *, AddrSpaceAttr addrSpace) {
+  printer << stringifyAddrSpace(addrSpace.getValue());
+}
 } // namespace
 
 #define GET_OP_CLASSES

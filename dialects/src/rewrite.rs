@@ -9,7 +9,10 @@ mod tt;
 
 use crate::ffi::string_ref_str;
 use melior::{ContextRef, RewriterBase, create_op_rewrite_pattern, ir::OperationRef};
-use mlir_sys::{MlirContext, MlirRewritePatternSet, MlirStringRef, mlirPatternRewriterAsBase, mlirRewritePatternSetAdd};
+use mlir_sys::{
+    MlirContext, MlirRewritePatternSet, MlirStringRef, mlirPatternRewriterAsBase,
+    mlirRewritePatternSetAdd,
+};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A pattern body: rewrites `op` through `rewriter` (inserting before `op`) and returns whether
@@ -19,11 +22,18 @@ pub type PatternFn = for<'c, 'a> fn(OperationRef<'c, 'a>, &RewriterBase<'c, 'a>)
 /// The set's context. `mlir::RewritePatternSet` (MLIR 22) stores its `MLIRContext *` as its first
 /// member and has no virtual table, and the C API has no accessor for it.
 unsafe fn pattern_set_context(set: MlirRewritePatternSet) -> MlirContext {
-    MlirContext { ptr: unsafe { *(set.ptr as *const *mut std::ffi::c_void) } }
+    MlirContext {
+        ptr: unsafe { *(set.ptr as *const *mut std::ffi::c_void) },
+    }
 }
 
 /// Adds `pattern` for ops named `root` to `set`.
-pub fn add_pattern(context: ContextRef, set: MlirRewritePatternSet, root: &str, pattern: PatternFn) {
+pub fn add_pattern(
+    context: ContextRef,
+    set: MlirRewritePatternSet,
+    root: &str,
+    pattern: PatternFn,
+) {
     let rewrite = create_op_rewrite_pattern(
         root,
         1,
@@ -31,7 +41,8 @@ pub fn add_pattern(context: ContextRef, set: MlirRewritePatternSet, root: &str, 
         move |_pattern, op, rewriter| {
             catch_unwind(AssertUnwindSafe(|| {
                 let op = unsafe { OperationRef::from_raw(op) };
-                let rewriter = unsafe { RewriterBase::from_raw(mlirPatternRewriterAsBase(rewriter)) };
+                let rewriter =
+                    unsafe { RewriterBase::from_raw(mlirPatternRewriterAsBase(rewriter)) };
                 rewriter.set_insertion_point_before(op);
                 pattern(op, &rewriter)
             }))
@@ -44,7 +55,10 @@ pub fn add_pattern(context: ContextRef, set: MlirRewritePatternSet, root: &str, 
 
 /// Called by `Dialect::getCanonicalizationPatterns` in the glue.
 #[unsafe(no_mangle)]
-pub extern "C" fn tritium_add_canonicalization_patterns(dialect: MlirStringRef, set: MlirRewritePatternSet) {
+pub extern "C" fn tritium_add_canonicalization_patterns(
+    dialect: MlirStringRef,
+    set: MlirRewritePatternSet,
+) {
     let _ = catch_unwind(|| {
         let context = unsafe { ContextRef::from_raw(pattern_set_context(set)) };
         if unsafe { string_ref_str(dialect) } == "tt" {

@@ -92,6 +92,12 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
         }
     }
 
+    for &op in &ops {
+        if op_name(op) == "tt.func" {
+            update_function_type(op);
+        }
+    }
+
     // Layout relations between operands and results.
     for &op in &ops {
         match op_name(op).as_str() {
@@ -149,5 +155,23 @@ pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
             mlirDenseElementsAttrRawBufferGet(new_type, bytes, data)
         };
         mlirOperationSetAttributeByName(op, value_name, retyped);
+    }
+}
+
+/// A function whose argument or result tensors got layouts needs its signature updated.
+fn update_function_type(func: MlirOperation) {
+    let Some(entry) = blocks_of(func).first().copied() else { return };
+    let inputs: Vec<MlirType> = block_args(entry).into_iter().map(value_type).collect();
+    let mut outputs: Vec<MlirType> = Vec::new();
+    for op in collect_ops(func) {
+        if op_name(op) == "tt.return" {
+            outputs = operands(op).into_iter().map(value_type).collect();
+        }
+    }
+    let name = CString::new("function_type").unwrap();
+    unsafe {
+        let ctx = context_of(func);
+        let ty = mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr());
+        mlirOperationSetAttributeByName(func, mlirStringRefCreateFromCString(name.as_ptr()), mlirTypeAttrGet(ty));
     }
 }

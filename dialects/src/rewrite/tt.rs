@@ -10,7 +10,9 @@ use melior::{
     ir::{
         Attribute, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
         attribute::AttributeLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, OperationResult},
+        operation::{
+            OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, OperationResult,
+        },
     },
 };
 use mlir_sys::MlirRewritePatternSet;
@@ -71,14 +73,20 @@ fn defined_by<'c, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'
 /// The element of a constant splat: the attribute of a scalar `arith.constant`, or the splat
 /// value of an `arith.constant dense<...>` whose elements are all equal.
 fn constant_splat<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
-    let attribute = defined_by(value, "arith.constant")?.attribute("value").ok()?;
+    let attribute = defined_by(value, "arith.constant")?
+        .attribute("value")
+        .ok()?;
     let raw = attribute.to_raw();
     unsafe {
         if mlir_sys::mlirAttributeIsAInteger(raw) || mlir_sys::mlirAttributeIsAFloat(raw) {
             return Some(attribute);
         }
-        if mlir_sys::mlirAttributeIsADenseElements(raw) && mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
-            return Some(Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)));
+        if mlir_sys::mlirAttributeIsADenseElements(raw)
+            && mlir_sys::mlirDenseElementsAttrIsSplat(raw)
+        {
+            return Some(Attribute::from_raw(
+                mlir_sys::mlirDenseElementsAttrGetSplatValue(raw),
+            ));
         }
     }
     None
@@ -109,7 +117,9 @@ fn splat_of<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<SplatOf<'c, 'a>> {
 
 /// Whether no type among `types` carries an encoding.
 fn no_encodings(types: &[Type]) -> bool {
-    types.iter().all(|ty| as_tensor(*ty).is_none_or(|info| info.encoding.is_none()))
+    types
+        .iter()
+        .all(|ty| as_tensor(*ty).is_none_or(|info| info.encoding.is_none()))
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -138,42 +148,85 @@ fn build<'c, 'a>(
         .ok()?;
     let inserted = rewriter.insert(operation);
     // The op now lives in the rewriter's block; its results live as long as the block does.
-    inserted.result(0).ok().map(|value| unsafe { Value::from_raw(value.to_raw()) })
+    inserted
+        .result(0)
+        .ok()
+        .map(|value| unsafe { Value::from_raw(value.to_raw()) })
 }
 
 /// `arith.constant` of `attribute` with type `ty`.
-fn constant<'c, 'a>(rewriter: &RewriterBase<'c, 'a>, location: Location<'c>, attribute: Attribute<'c>, ty: Type<'c>) -> Option<Value<'c, 'a>> {
-    build(rewriter, location, "arith.constant", &[], &[("value", attribute)], &[ty])
+fn constant<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    location: Location<'c>,
+    attribute: Attribute<'c>,
+    ty: Type<'c>,
+) -> Option<Value<'c, 'a>> {
+    build(
+        rewriter,
+        location,
+        "arith.constant",
+        &[],
+        &[("value", attribute)],
+        &[ty],
+    )
 }
 
 /// A dense elements attribute of type `ty` whose elements all equal `element`.
 fn dense_splat<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
-    unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), element.to_raw())) }
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(
+            ty.to_raw(),
+            element.to_raw(),
+        ))
+    }
 }
 
 /// `array<i32: values>`.
 fn i32_array<'c>(context: ContextRef<'c>, values: &[i32]) -> Attribute<'c> {
-    unsafe { Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(context.to_ref().to_raw(), values.len() as isize, values.as_ptr())) }
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
+            context.to_ref().to_raw(),
+            values.len() as isize,
+            values.as_ptr(),
+        ))
+    }
 }
 
 /// A tensor of type `ty` all of whose elements equal `splat`.
-fn rebuild_splat<'c, 'a>(rewriter: &RewriterBase<'c, 'a>, location: Location<'c>, splat: SplatOf<'c, '_>, ty: Type<'c>) -> Option<Value<'c, 'a>> {
+fn rebuild_splat<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    location: Location<'c>,
+    splat: SplatOf<'c, '_>,
+    ty: Type<'c>,
+) -> Option<Value<'c, 'a>> {
     match splat {
         SplatOf::Value(value) => build(rewriter, location, "tt.splat", &[value], &[], &[ty]),
         SplatOf::Constant(element) => constant(rewriter, location, dense_splat(ty, element), ty),
     }
 }
 
-fn replace<'c>(rewriter: &RewriterBase<'c, '_>, op: OperationRef<'c, '_>, values: &[Value<'c, '_>]) -> bool {
+fn replace<'c>(
+    rewriter: &RewriterBase<'c, '_>,
+    op: OperationRef<'c, '_>,
+    values: &[Value<'c, '_>],
+) -> bool {
     rewriter.replace_op_with_values(op, values);
     true
 }
 
 /// Replaces the operands of `op` in place (and its operand segment sizes, when given).
-fn set_operands<'c>(rewriter: &RewriterBase<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, '_>], segments: Option<&[i32]>) -> bool {
+fn set_operands<'c>(
+    rewriter: &RewriterBase<'c, '_>,
+    op: OperationRef<'c, '_>,
+    operands: &[Value<'c, '_>],
+    segments: Option<&[i32]>,
+) -> bool {
     rewriter.start_op_modification(op);
     let mut op_mut = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    let operands: Vec<Value> = operands.iter().map(|value| unsafe { Value::from_raw(value.to_raw()) }).collect();
+    let operands: Vec<Value> = operands
+        .iter()
+        .map(|value| unsafe { Value::from_raw(value.to_raw()) })
+        .collect();
     op_mut.set_operands(&operands);
     if let Some(segments) = segments {
         op_mut.set_inherent_attribute("operandSegmentSizes", i32_array(op.context(), segments));
@@ -188,8 +241,12 @@ fn set_operands<'c>(rewriter: &RewriterBase<'c, '_>, op: OperationRef<'c, '_>, o
 
 /// `tt.splat (arith.constant c)` → `arith.constant dense<c>`.
 fn splat_of_constant<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let Some(element) = constant_splat(src) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(element) = constant_splat(src) else {
+        return false;
+    };
     match constant(rewriter, op.location(), dense_splat(ty, element), ty) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
@@ -199,13 +256,21 @@ fn splat_of_constant<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'
 /// Identity views (`tt.broadcast`/`tt.reshape` to the operand's type, `tt.trans` with the
 /// identity order), and views of splats (a splat of the result type).
 fn fold_view<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let identity_order = i32_array_attr(&op, "order")
-        .is_none_or(|order| order.iter().enumerate().all(|(index, dim)| *dim as usize == index));
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let identity_order = i32_array_attr(&op, "order").is_none_or(|order| {
+        order
+            .iter()
+            .enumerate()
+            .all(|(index, dim)| *dim as usize == index)
+    });
     if src.r#type() == ty && op_name(&op) != "tt.expand_dims" && identity_order {
         return replace(rewriter, op, &[src]);
     }
-    let Some(splat) = splat_of(src) else { return false };
+    let Some(splat) = splat_of(src) else {
+        return false;
+    };
     match rebuild_splat(rewriter, op.location(), splat, ty) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
@@ -213,10 +278,24 @@ fn fold_view<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) 
 }
 
 /// `tt.broadcast (tt.broadcast x)` → `tt.broadcast x`.
-fn broadcast_of_broadcast<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let Some(inner) = defined_by(src, "tt.broadcast").and_then(|inner| operand(inner, 0)) else { return false };
-    match build(rewriter, op.location(), "tt.broadcast", &[inner], &[], &[ty]) {
+fn broadcast_of_broadcast<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(inner) = defined_by(src, "tt.broadcast").and_then(|inner| operand(inner, 0)) else {
+        return false;
+    };
+    match build(
+        rewriter,
+        op.location(),
+        "tt.broadcast",
+        &[inner],
+        &[],
+        &[ty],
+    ) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
     }
@@ -226,17 +305,33 @@ fn broadcast_of_broadcast<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterB
 /// without encodings: with encodings the intermediate layout matters). The result may reorder
 /// elements if either reshape could.
 fn reshape_chain<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
     let inner = defined_by(src, "tt.reshape").or_else(|| defined_by(src, "tt.expand_dims"));
     let Some(inner) = inner else { return false };
-    let Some(origin) = operand(inner, 0) else { return false };
+    let Some(origin) = operand(inner, 0) else {
+        return false;
+    };
     if !no_encodings(&[origin.r#type(), ty]) {
         return false;
     }
     let reorder = op.attribute("allow_reorder").is_ok() || inner.attribute("allow_reorder").is_ok();
-    let unit = unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(op.context().to_ref().to_raw())) };
-    let attributes: &[(&str, Attribute)] = if reorder { &[("allow_reorder", unit)] } else { &[] };
-    match build(rewriter, op.location(), "tt.reshape", &[origin], attributes, &[ty]) {
+    let unit =
+        unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(op.context().to_ref().to_raw())) };
+    let attributes: &[(&str, Attribute)] = if reorder {
+        &[("allow_reorder", unit)]
+    } else {
+        &[]
+    };
+    match build(
+        rewriter,
+        op.location(),
+        "tt.reshape",
+        &[origin],
+        attributes,
+        &[ty],
+    ) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
     }
@@ -245,21 +340,43 @@ fn reshape_chain<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, '
 /// `tt.trans (tt.trans x, inner), outer` → `tt.trans x, inner∘outer`, or `x` when that is the
 /// identity and `x` has the result type.
 fn trans_of_trans<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let Some(inner) = defined_by(src, "tt.trans") else { return false };
-    let (Some(origin), Some(outer_order), Some(inner_order)) =
-        (operand(inner, 0), i32_array_attr(&op, "order"), i32_array_attr(&inner, "order"))
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(inner) = defined_by(src, "tt.trans") else {
+        return false;
+    };
+    let (Some(origin), Some(outer_order), Some(inner_order)) = (
+        operand(inner, 0),
+        i32_array_attr(&op, "order"),
+        i32_array_attr(&inner, "order"),
+    ) else {
+        return false;
+    };
+    let Some(order) = outer_order
+        .iter()
+        .map(|&dim| inner_order.get(dim as usize).copied())
+        .collect::<Option<Vec<i32>>>()
     else {
         return false;
     };
-    let Some(order) = outer_order.iter().map(|&dim| inner_order.get(dim as usize).copied()).collect::<Option<Vec<i32>>>() else {
-        return false;
-    };
-    if order.iter().enumerate().all(|(index, dim)| *dim as usize == index) && origin.r#type() == ty {
+    if order
+        .iter()
+        .enumerate()
+        .all(|(index, dim)| *dim as usize == index)
+        && origin.r#type() == ty
+    {
         return replace(rewriter, op, &[origin]);
     }
     let order = i32_array(op.context(), &order);
-    match build(rewriter, op.location(), "tt.trans", &[origin], &[("order", order)], &[ty]) {
+    match build(
+        rewriter,
+        op.location(),
+        "tt.trans",
+        &[origin],
+        &[("order", order)],
+        &[ty],
+    ) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
     }
@@ -267,7 +384,9 @@ fn trans_of_trans<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 
 
 /// `tt.unsplat (tt.splat x)` → `x`; `tt.unsplat (arith.constant dense<c>)` → `arith.constant c`.
 fn unsplat_of_splat<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
     let value = match splat_of(src) {
         Some(SplatOf::Value(value)) if value.r#type() == ty => Some(value),
         Some(SplatOf::Constant(element)) => constant(rewriter, op.location(), element, ty),
@@ -278,21 +397,39 @@ fn unsplat_of_splat<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
 
 /// `tt.addptr p, 0` → `p`.
 fn addptr_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(ptr), Some(offset)) = (operand(op, 0), operand(op, 1)) else { return false };
+    let (Some(ptr), Some(offset)) = (operand(op, 0), operand(op, 1)) else {
+        return false;
+    };
     constant_int(offset) == Some(0) && replace(rewriter, op, &[ptr])
 }
 
 /// `tt.addptr (tt.addptr p, a), b` → `tt.addptr p, (arith.addi a, b)` when `a` and `b` have one
 /// type.
 fn addptr_of_addptr<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(ptr), Some(outer), Some(ty)) = (operand(op, 0), operand(op, 1), result_type(op)) else { return false };
-    let Some(inner) = defined_by(ptr, "tt.addptr") else { return false };
-    let (Some(base), Some(first)) = (operand(inner, 0), operand(inner, 1)) else { return false };
+    let (Some(ptr), Some(outer), Some(ty)) = (operand(op, 0), operand(op, 1), result_type(op))
+    else {
+        return false;
+    };
+    let Some(inner) = defined_by(ptr, "tt.addptr") else {
+        return false;
+    };
+    let (Some(base), Some(first)) = (operand(inner, 0), operand(inner, 1)) else {
+        return false;
+    };
     if first.r#type() != outer.r#type() {
         return false;
     }
     let location = op.location();
-    let Some(sum) = build(rewriter, location, "arith.addi", &[first, outer], &[], &[outer.r#type()]) else { return false };
+    let Some(sum) = build(
+        rewriter,
+        location,
+        "arith.addi",
+        &[first, outer],
+        &[],
+        &[outer.r#type()],
+    ) else {
+        return false;
+    };
     match build(rewriter, location, "tt.addptr", &[base, sum], &[], &[ty]) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,
@@ -301,8 +438,13 @@ fn addptr_of_addptr<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
 
 /// `tt.advance p, [0, ...]` → `p`.
 fn advance_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let Some(ptr) = operand(op, 0) else { return false };
-    op.operands().skip(1).all(|offset| constant_int(offset) == Some(0)) && replace(rewriter, op, &[ptr])
+    let Some(ptr) = operand(op, 0) else {
+        return false;
+    };
+    op.operands()
+        .skip(1)
+        .all(|offset| constant_int(offset) == Some(0))
+        && replace(rewriter, op, &[ptr])
 }
 
 /// `tt.load` with a constant mask: all-true drops the mask and `other`; all-false becomes `other`
@@ -312,9 +454,13 @@ fn load_constant_mask<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<
     if sizes.len() != 3 || sizes[1] != 1 {
         return false;
     }
-    let (Some(ptr), Some(mask)) = (operand(op, 0), operand(op, 1)) else { return false };
+    let (Some(ptr), Some(mask)) = (operand(op, 0), operand(op, 1)) else {
+        return false;
+    };
     match constant_int(mask) {
-        Some(0) if sizes[2] == 1 => operand(op, 2).is_some_and(|other| replace(rewriter, op, &[other])),
+        Some(0) if sizes[2] == 1 => {
+            operand(op, 2).is_some_and(|other| replace(rewriter, op, &[other]))
+        }
         Some(0) | None => false,
         Some(_) => set_operands(rewriter, op, &[ptr], Some(&[1, 0, 0])),
     }
@@ -325,7 +471,10 @@ fn store_constant_mask<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase
     if op.operand_count() != 3 {
         return false;
     }
-    let (Some(ptr), Some(value), Some(mask)) = (operand(op, 0), operand(op, 1), operand(op, 2)) else { return false };
+    let (Some(ptr), Some(value), Some(mask)) = (operand(op, 0), operand(op, 1), operand(op, 2))
+    else {
+        return false;
+    };
     match constant_int(mask) {
         Some(0) => {
             rewriter.erase_op(op);
@@ -338,14 +487,20 @@ fn store_constant_mask<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase
 
 /// A cast to the operand's own type → the operand.
 fn cast_identity<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
     src.r#type() == ty && replace(rewriter, op, &[src])
 }
 
 /// `tt.bitcast (tt.bitcast x)` → `tt.bitcast x` (or `x` when it has the result type).
 fn bitcast_of_bitcast<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let Some(origin) = defined_by(src, "tt.bitcast").and_then(|inner| operand(inner, 0)) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(origin) = defined_by(src, "tt.bitcast").and_then(|inner| operand(inner, 0)) else {
+        return false;
+    };
     if origin.r#type() == ty {
         return replace(rewriter, op, &[origin]);
     }
@@ -357,26 +512,49 @@ fn bitcast_of_bitcast<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<
 
 /// `tt.int_to_ptr (tt.ptr_to_int p)` → `p` and `tt.ptr_to_int (tt.int_to_ptr i)` → `i`, when the
 /// types round-trip.
-fn int_pointer_round_trip<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let inverse = if op_name(&op) == "tt.int_to_ptr" { "tt.ptr_to_int" } else { "tt.int_to_ptr" };
-    let Some(origin) = defined_by(src, inverse).and_then(|inner| operand(inner, 0)) else { return false };
+fn int_pointer_round_trip<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let inverse = if op_name(&op) == "tt.int_to_ptr" {
+        "tt.ptr_to_int"
+    } else {
+        "tt.int_to_ptr"
+    };
+    let Some(origin) = defined_by(src, inverse).and_then(|inner| operand(inner, 0)) else {
+        return false;
+    };
     origin.r#type() == ty && replace(rewriter, op, &[origin])
 }
 
 /// `tt.split (tt.join a, b)` → `a, b`.
 fn split_of_join<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else { return false };
-    let Some(join) = defined_by(src, "tt.join") else { return false };
-    let (Some(lhs), Some(rhs)) = (operand(join, 0), operand(join, 1)) else { return false };
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(join) = defined_by(src, "tt.join") else {
+        return false;
+    };
+    let (Some(lhs), Some(rhs)) = (operand(join, 0), operand(join, 1)) else {
+        return false;
+    };
     lhs.r#type() == ty && replace(rewriter, op, &[lhs, rhs])
 }
 
 /// `tt.join (tt.split x)#0, (tt.split x)#1` → `x`.
 fn join_of_split<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(lhs), Some(rhs), Some(ty)) = (operand(op, 0), operand(op, 1), result_type(op)) else { return false };
-    let Some(split) = defined_by(lhs, "tt.split") else { return false };
-    let (Some(first), Some(second), Some(origin)) = (result(split, 0), result(split, 1), operand(split, 0)) else {
+    let (Some(lhs), Some(rhs), Some(ty)) = (operand(op, 0), operand(op, 1), result_type(op)) else {
+        return false;
+    };
+    let Some(split) = defined_by(lhs, "tt.split") else {
+        return false;
+    };
+    let (Some(first), Some(second), Some(origin)) =
+        (result(split, 0), result(split, 1), operand(split, 0))
+    else {
         return false;
     };
     lhs == first && rhs == second && origin.r#type() == ty && replace(rewriter, op, &[origin])
@@ -384,13 +562,19 @@ fn join_of_split<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, '
 
 /// `tt.make_range {start = s, end = s + 1}` → `arith.constant dense<s>`.
 fn make_range_of_one<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
-    let (Some(start), Some(end), Some(ty)) = (crate::ir::int_attr(&op, "start"), crate::ir::int_attr(&op, "end"), result_type(op)) else {
+    let (Some(start), Some(end), Some(ty)) = (
+        crate::ir::int_attr(&op, "start"),
+        crate::ir::int_attr(&op, "end"),
+        result_type(op),
+    ) else {
         return false;
     };
     if end - start != 1 {
         return false;
     }
-    let Ok(element) = op.attribute("start") else { return false };
+    let Ok(element) = op.attribute("start") else {
+        return false;
+    };
     match constant(rewriter, op.location(), dense_splat(ty, element), ty) {
         Some(value) => replace(rewriter, op, &[value]),
         None => false,

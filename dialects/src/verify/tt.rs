@@ -30,7 +30,9 @@ pub fn verify(name: &str, op: OperationRef) -> Check {
         "atomic_rmw" => memory::atomic_rmw(&op),
         "atomic_cas" => memory::atomic_cas(&op),
         "make_tensor_descriptor" => memory::make_tensor_descriptor(&op),
-        "descriptor_load" | "descriptor_store" | "descriptor_reduce" => memory::descriptor_block_access(name, &op),
+        "descriptor_load" | "descriptor_store" | "descriptor_reduce" => {
+            memory::descriptor_block_access(name, &op)
+        }
         "descriptor_gather" | "descriptor_scatter" => memory::descriptor_rows_access(name, &op),
         "splat" => shapes::splat(&op),
         "unsplat" => shapes::unsplat(&op),
@@ -49,7 +51,9 @@ pub fn verify(name: &str, op: OperationRef) -> Check {
         "reduce" => compute::reduce(&op),
         "scan" => compute::scan(&op),
         "map_elementwise" => compute::map_elementwise(&op),
-        "reduce.return" | "scan.return" | "map_elementwise.return" => compute::combine_return(name, &op),
+        "reduce.return" | "scan.return" | "map_elementwise.return" => {
+            compute::combine_return(name, &op)
+        }
         "print" => compute::print(&op),
         "return" => compute::func_return(&op),
         // clampf, precise_sqrt, precise_divf and mulhiui are fully described by

@@ -87,9 +87,7 @@ def TTG_SharedMemorySpaceAttr : AttrDef<TritonGPU_Dialect, "SharedMemorySpace"> 
   let summary = "memory space of a !ttg.memdesc in shared memory";
 }
 
-// Written bare (`local|global_read`) where an op format uses it.
-def TTG_AddrSpaceAttr : EnumAttr<TritonGPU_Dialect, TTG_AddrSpaceEnum, "addr_space"> {
-  let assemblyFormat = "`` $value";
-}
+// `#ttg.addr_space<local|global_read>`; ttg.barrier writes it bare (`custom<AddrSpace>`).
+def TTG_AddrSpaceAttr : EnumAttr<TritonGPU_Dialect, TTG_AddrSpaceEnum, "addr_space">;
 
 #endif

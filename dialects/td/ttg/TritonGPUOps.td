@@ -155,7 +155,7 @@ def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
 def TTG_BarrierOp : TTG_Op<"barrier"> {
   let summary = "CTA-wide barrier making the given address spaces' accesses visible";
   let arguments = (ins TTG_AddrSpaceAttr:$addrSpace);
-  let assemblyFormat = "$addrSpace attr-dict";
+  let assemblyFormat = "custom<AddrSpace>($addrSpace) attr-dict";
 }
 
 def TTG_WarpIdOp : TTG_Op<"warp_id", [Pure]> {

@@ -7,9 +7,10 @@ use melior::ir::{OperationRef, attribute::AttributeLike, operation::OperationLik
 pub fn int_pointer_cast(op: &OperationRef) -> Rule {
     let (src, dst) = (operand(op, 0)?, result(op, 0)?);
     encodings_agree(&[src, dst], "operand and result")?;
-    ensure(!is_block_pointer(elem(src)) && !is_block_pointer(elem(dst)), || {
-        "cannot convert block pointers to or from integers".into()
-    })
+    ensure(
+        !is_block_pointer(elem(src)) && !is_block_pointer(elem(dst)),
+        || "cannot convert block pointers to or from integers".into(),
+    )
 }
 
 /// `tt.bitcast`: same element bit width; pointers only to pointers.
@@ -17,7 +18,9 @@ pub fn bitcast(op: &OperationRef) -> Rule {
     let (src, dst) = (operand(op, 0)?, result(op, 0)?);
     encodings_agree(&[src, dst], "operand and result")?;
     let (from, to) = (elem(src), elem(dst));
-    ensure(!is_block_pointer(from) && !is_block_pointer(to), || "cannot bitcast block pointers".into())?;
+    ensure(!is_block_pointer(from) && !is_block_pointer(to), || {
+        "cannot bitcast block pointers".into()
+    })?;
     ensure(is_pointer(from) == is_pointer(to), || {
         format!(
             "cannot bitcast between pointers and non-pointers ({} to {}); use tt.ptr_to_int or tt.int_to_ptr",
@@ -45,7 +48,11 @@ pub fn fp_to_fp(op: &OperationRef) -> Rule {
     let rounding = op.attribute("rounding").is_ok();
     if to_bits < from_bits {
         ensure(rounding, || {
-            format!("requires a rounding mode to narrow {} to {}", show(from), show(to))
+            format!(
+                "requires a rounding mode to narrow {} to {}",
+                show(from),
+                show(to)
+            )
         })
     } else {
         ensure(!rounding, || {
@@ -60,7 +67,10 @@ pub fn fp_to_fp(op: &OperationRef) -> Rule {
 
 /// `tt.extern_elementwise`: one shape and one encoding for every operand and the result; a symbol.
 pub fn extern_elementwise(op: &OperationRef) -> Rule {
-    let types: Vec<_> = operand_types(op).into_iter().chain(result_types(op)).collect();
+    let types: Vec<_> = operand_types(op)
+        .into_iter()
+        .chain(result_types(op))
+        .collect();
     shapes_agree(&types, "operands and result")?;
     encodings_agree(&types, "operands and result")?;
     let symbol_length = op
@@ -74,14 +84,21 @@ pub fn extern_elementwise(op: &OperationRef) -> Rule {
 /// element count is a multiple of `packed_element`.
 pub fn inline_asm(op: &OperationRef) -> Rule {
     let packed = int_or(op, "packed_element", 1);
-    ensure(packed >= 1, || format!("requires packed_element >= 1, but found {packed}"))?;
-    let types: Vec<_> = operand_types(op).into_iter().chain(result_types(op)).collect();
+    ensure(packed >= 1, || {
+        format!("requires packed_element >= 1, but found {packed}")
+    })?;
+    let types: Vec<_> = operand_types(op)
+        .into_iter()
+        .chain(result_types(op))
+        .collect();
     shapes_agree(&types, "arguments and results")?;
     encodings_agree(&types, "arguments and results")?;
     if let Some(first) = types.first().copied().filter(|ty| is_tensor(*ty)) {
         let count = numel(&shape(first));
         ensure(count % packed == 0, || {
-            format!("requires the element count {count} to be a multiple of packed_element {packed}")
+            format!(
+                "requires the element count {count} to be a multiple of packed_element {packed}"
+            )
         })?;
     }
     Ok(())

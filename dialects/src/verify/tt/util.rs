@@ -6,7 +6,8 @@ use crate::{
     ir::{as_pointer, ranked_tensor as as_tensor},
 };
 use melior::ir::{
-    Attribute, OperationRef, Type, TypeLike, ValueLike, attribute::AttributeLike, operation::OperationLike,
+    Attribute, OperationRef, Type, TypeLike, ValueLike, attribute::AttributeLike,
+    operation::OperationLike,
 };
 
 /// The outcome of one rule.
@@ -19,12 +20,16 @@ pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Rule {
 
 /// The type of operand `index`.
 pub fn operand<'c>(op: &OperationRef<'c, '_>, index: usize) -> Result<Type<'c>, String> {
-    op.operand(index).map(|value| value.r#type()).map_err(|_| format!("expected an operand #{index}"))
+    op.operand(index)
+        .map(|value| value.r#type())
+        .map_err(|_| format!("expected an operand #{index}"))
 }
 
 /// The type of result `index`.
 pub fn result<'c>(op: &OperationRef<'c, '_>, index: usize) -> Result<Type<'c>, String> {
-    op.result(index).map(|value| value.r#type()).map_err(|_| format!("expected a result #{index}"))
+    op.result(index)
+        .map(|value| value.r#type())
+        .map_err(|_| format!("expected a result #{index}"))
 }
 
 /// The types of all operands.
@@ -59,7 +64,11 @@ pub fn show_shape(shape: &[i64]) -> String {
     if shape.is_empty() {
         return "scalar".into();
     }
-    shape.iter().map(i64::to_string).collect::<Vec<_>>().join("x")
+    shape
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 pub fn is_tensor(ty: Type) -> bool {
@@ -94,10 +103,16 @@ pub fn same_encoding(a: Type, b: Type) -> bool {
 /// Every tensor among `types` has the encoding of the first tensor.
 pub fn encodings_agree(types: &[Type], what: &str) -> Rule {
     let mut tensors = types.iter().copied().filter(|ty| is_tensor(*ty));
-    let Some(first) = tensors.next() else { return Ok(()) };
+    let Some(first) = tensors.next() else {
+        return Ok(());
+    };
     for other in tensors {
         ensure(same_encoding(first, other), || {
-            format!("requires {what} to have the same encoding, but found {} and {}", show(first), show(other))
+            format!(
+                "requires {what} to have the same encoding, but found {} and {}",
+                show(first),
+                show(other)
+            )
         })?;
     }
     Ok(())
@@ -105,11 +120,20 @@ pub fn encodings_agree(types: &[Type], what: &str) -> Rule {
 
 /// Every type among `types` has the shape of the first (scalars have shape `[]`).
 pub fn shapes_agree(types: &[Type], what: &str) -> Rule {
-    let Some(first) = types.first().copied() else { return Ok(()) };
+    let Some(first) = types.first().copied() else {
+        return Ok(());
+    };
     for other in &types[1..] {
-        ensure(is_tensor(first) == is_tensor(*other) && shape(first) == shape(*other), || {
-            format!("requires {what} to have the same shape, but found {} and {}", show(first), show(*other))
-        })?;
+        ensure(
+            is_tensor(first) == is_tensor(*other) && shape(first) == shape(*other),
+            || {
+                format!(
+                    "requires {what} to have the same shape, but found {} and {}",
+                    show(first),
+                    show(*other)
+                )
+            },
+        )?;
     }
     Ok(())
 }
@@ -196,7 +220,10 @@ pub fn as_slice(attribute: Attribute) -> Option<(i64, Attribute)> {
     let raw = attribute.to_raw();
     unsafe {
         ttg::tritiumAttributeIsASliceEncoding(raw).then(|| {
-            (i64::from(ttg::tritiumSliceEncodingGetDim(raw)), Attribute::from_raw(ttg::tritiumSliceEncodingGetParent(raw)))
+            (
+                i64::from(ttg::tritiumSliceEncodingGetDim(raw)),
+                Attribute::from_raw(ttg::tritiumSliceEncodingGetParent(raw)),
+            )
         })
     }
 }
@@ -241,9 +268,16 @@ pub fn static_shapes(op: &OperationRef) -> Rule {
             .map(|(pointee, _)| pointee)
             .or_else(|| crate::ir::as_tensor_desc(ty))
             .filter(|pointee| is_tensor(*pointee));
-        for tensor in [Some(ty), block].into_iter().flatten().filter(|ty| is_tensor(*ty)) {
+        for tensor in [Some(ty), block]
+            .into_iter()
+            .flatten()
+            .filter(|ty| is_tensor(*ty))
+        {
             ensure(shape(tensor).iter().all(|&dim| dim > 0), || {
-                format!("requires tensors with static, positive dimensions, but found {}", show(tensor))
+                format!(
+                    "requires tensors with static, positive dimensions, but found {}",
+                    show(tensor)
+                )
             })?;
         }
     }

@@ -1,0 +1,25 @@
+// RUN: triton-opt %s --test-print-alignment -o /dev/null 2>&1 | FileCheck %s
+
+// The add kernel's offsets: pid * 1024 + [0, 1024), compared with a 16-divisible n.
+// CHECK: tt.make_range #0: contiguity = [1024], divisibility = [1073741824], constancy = [1]
+// CHECK: tt.splat #0: contiguity = [1], divisibility = [1024], constancy = [1024]
+// CHECK: arith.addi #0: contiguity = [1024], divisibility = [1024], constancy = [1]
+// CHECK: arith.cmpi #0: contiguity = [1], divisibility = [1], constancy = [16]
+// CHECK: tt.addptr #0: contiguity = [1024], divisibility = [16], constancy = [1]
+// An unannotated offset proves only 4-byte (element) alignment; a splat is constant.
+// CHECK: tt.addptr #0: contiguity = [1], divisibility = [4], constancy = [1024]
+tt.func @offsets(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}, %k: i32) {
+  %c1024 = arith.constant 1024 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %splat = tt.splat %base : i32 -> tensor<1024xi32>
+  %offs = arith.addi %splat, %range : tensor<1024xi32>
+  %nn = tt.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %offs, %nn : tensor<1024xi32>
+  %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %addr = tt.addptr %ptrs, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %kk = tt.splat %k : i32 -> tensor<1024xi32>
+  %other = tt.addptr %ptrs, %kk : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.return
+}

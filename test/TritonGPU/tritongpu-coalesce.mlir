@@ -1,0 +1,42 @@
+// RUN: triton-opt %s --split-input-file --tritongpu-coalesce | FileCheck %s
+
+// 16-byte aligned contiguous f32 accesses get 4 elements per thread; the load result is
+// converted back for its users, the store's operands are converted in.
+// CHECK: #[[V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @aligned
+// CHECK: %[[L:.*]] = tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: ttg.convert_layout %[[L]]
+// CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @aligned(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qa = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %qa, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Without alignment facts, one element per thread: the layout is already coalesced and stays.
+// CHECK-LABEL: tt.func @unaligned
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unaligned(%p: !tt.ptr<f32>, %k: i32) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ks = tt.splat %k : i32 -> tensor<1024xi32, #blocked>
+    %o = arith.addi %r, %ks : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %o : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.store %pa, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

@@ -1,0 +1,41 @@
+// RUN: triton-opt %s --split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
+
+// Conversions into the layout of the memory accesses are rematerialized backward through
+// cheap ops, conversions out of it pushed forward; none remain.
+// CHECK-LABEL: tt.func @propagate
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @propagate(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %pc = ttg.convert_layout %pa : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %v = tt.load %pc : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %vb = ttg.convert_layout %v : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %w = arith.addf %vb, %vb : tensor<1024xf32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qa = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %qc = ttg.convert_layout %qa : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %wc = ttg.convert_layout %w : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %qc, %wc : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// A conversion between two layouts with no memory access preferring either stays.
+// CHECK-LABEL: tt.func @keep
+// CHECK: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @keep(%x: tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked1> {
+    %y = math.exp %x : tensor<1024xf32, #blocked>
+    %c = ttg.convert_layout %y : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.return %c : tensor<1024xf32, #blocked1>
+  }
+}

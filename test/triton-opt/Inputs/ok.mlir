@@ -1,0 +1,3 @@
+tt.func @ok() {
+  tt.return
+}
