@@ -70,6 +70,9 @@ bool tritiumAttributeIsASwizzledSharedEncoding(MlirAttribute attr) {
 bool tritiumAttributeIsANvmmaSharedEncoding(MlirAttribute attr) {
   return isa<NVMMASharedEncodingAttr>(unwrap(attr));
 }
+bool tritiumAttributeIsASharedEncoding(MlirAttribute attr) {
+  return isa<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr>(unwrap(attr));
+}
 bool tritiumAttributeIsASharedMemorySpace(MlirAttribute attr) { return isa<SharedMemorySpaceAttr>(unwrap(attr)); }
 
 //===----------------------------------------------------------------------===//

@@ -83,6 +83,8 @@ bool tritiumAttributeIsADotOperandEncoding(MlirAttribute attr);
 bool tritiumAttributeIsALinearEncoding(MlirAttribute attr);
 bool tritiumAttributeIsASwizzledSharedEncoding(MlirAttribute attr);
 bool tritiumAttributeIsANvmmaSharedEncoding(MlirAttribute attr);
+// swizzled_shared or nvmma_shared
+bool tritiumAttributeIsASharedEncoding(MlirAttribute attr);
 bool tritiumAttributeIsASharedMemorySpace(MlirAttribute attr);
 
 intptr_t tritiumBlockedEncodingGetSizePerThread(MlirAttribute attr, unsigned *out, intptr_t capacity);

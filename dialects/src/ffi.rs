@@ -99,25 +99,63 @@ pub mod ttg {
         pub fn tritiumAttributeIsALinearEncoding(attr: MlirAttribute) -> bool;
         pub fn tritiumAttributeIsASwizzledSharedEncoding(attr: MlirAttribute) -> bool;
         pub fn tritiumAttributeIsANvmmaSharedEncoding(attr: MlirAttribute) -> bool;
+        pub fn tritiumAttributeIsASharedEncoding(attr: MlirAttribute) -> bool;
         pub fn tritiumAttributeIsASharedMemorySpace(attr: MlirAttribute) -> bool;
 
-        pub fn tritiumBlockedEncodingGetSizePerThread(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumBlockedEncodingGetThreadsPerWarp(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumEncodingGetWarpsPerCTA(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumEncodingGetOrder(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumEncodingGetCTAsPerCGA(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumEncodingGetCTASplitNum(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
-        pub fn tritiumEncodingGetCTAOrder(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
+        pub fn tritiumBlockedEncodingGetSizePerThread(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumBlockedEncodingGetThreadsPerWarp(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumEncodingGetWarpsPerCTA(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumEncodingGetOrder(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumEncodingGetCTAsPerCGA(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumEncodingGetCTASplitNum(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
+        pub fn tritiumEncodingGetCTAOrder(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
         pub fn tritiumSliceEncodingGetDim(attr: MlirAttribute) -> c_uint;
         pub fn tritiumSliceEncodingGetParent(attr: MlirAttribute) -> MlirAttribute;
         pub fn tritiumNvidiaMmaEncodingGetVersionMajor(attr: MlirAttribute) -> c_uint;
         pub fn tritiumNvidiaMmaEncodingGetVersionMinor(attr: MlirAttribute) -> c_uint;
-        pub fn tritiumNvidiaMmaEncodingGetInstrShape(attr: MlirAttribute, out: *mut c_uint, capacity: isize) -> isize;
+        pub fn tritiumNvidiaMmaEncodingGetInstrShape(
+            attr: MlirAttribute,
+            out: *mut c_uint,
+            capacity: isize,
+        ) -> isize;
         pub fn tritiumDotOperandEncodingGetOpIdx(attr: MlirAttribute) -> c_uint;
         pub fn tritiumDotOperandEncodingGetParent(attr: MlirAttribute) -> MlirAttribute;
         pub fn tritiumDotOperandEncodingGetKWidth(attr: MlirAttribute) -> c_uint;
         pub fn tritiumLinearEncodingGetRank(attr: MlirAttribute) -> c_uint;
-        pub fn tritiumLinearEncodingGetBases(attr: MlirAttribute, which: c_int, out: *mut i32, capacity: isize) -> isize;
+        pub fn tritiumLinearEncodingGetBases(
+            attr: MlirAttribute,
+            which: c_int,
+            out: *mut i32,
+            capacity: isize,
+        ) -> isize;
         pub fn tritiumSwizzledSharedEncodingGetVec(attr: MlirAttribute) -> c_uint;
         pub fn tritiumSwizzledSharedEncodingGetPerPhase(attr: MlirAttribute) -> c_uint;
         pub fn tritiumSwizzledSharedEncodingGetMaxPhase(attr: MlirAttribute) -> c_uint;
@@ -137,7 +175,11 @@ pub mod ttg {
             cta_split_num: *const c_uint,
             cta_order: *const c_uint,
         ) -> MlirAttribute;
-        pub fn tritiumSliceEncodingGet(ctx: MlirContext, dim: c_uint, parent: MlirAttribute) -> MlirAttribute;
+        pub fn tritiumSliceEncodingGet(
+            ctx: MlirContext,
+            dim: c_uint,
+            parent: MlirAttribute,
+        ) -> MlirAttribute;
         pub fn tritiumNvidiaMmaEncodingGet(
             ctx: MlirContext,
             version_major: c_uint,
@@ -150,8 +192,12 @@ pub mod ttg {
             cta_split_num: *const c_uint,
             cta_order: *const c_uint,
         ) -> MlirAttribute;
-        pub fn tritiumDotOperandEncodingGet(ctx: MlirContext, op_idx: c_uint, parent: MlirAttribute, k_width: c_uint) -> MlirAttribute;
-        #[allow(clippy::too_many_arguments)]
+        pub fn tritiumDotOperandEncodingGet(
+            ctx: MlirContext,
+            op_idx: c_uint,
+            parent: MlirAttribute,
+            k_width: c_uint,
+        ) -> MlirAttribute;
         pub fn tritiumLinearEncodingGet(
             ctx: MlirContext,
             rank: c_uint,
@@ -199,8 +245,13 @@ pub mod ttg {
             alloc_rank: isize,
             alloc_shape: *const i64,
         ) -> MlirType;
-        pub fn tritiumMemDescTypeGetShape(type_: MlirType, out: *mut i64, capacity: isize) -> isize;
-        pub fn tritiumMemDescTypeGetAllocShape(type_: MlirType, out: *mut i64, capacity: isize) -> isize;
+        pub fn tritiumMemDescTypeGetShape(type_: MlirType, out: *mut i64, capacity: isize)
+        -> isize;
+        pub fn tritiumMemDescTypeGetAllocShape(
+            type_: MlirType,
+            out: *mut i64,
+            capacity: isize,
+        ) -> isize;
         pub fn tritiumMemDescTypeGetElementType(type_: MlirType) -> MlirType;
         pub fn tritiumMemDescTypeGetEncoding(type_: MlirType) -> MlirAttribute;
         pub fn tritiumMemDescTypeGetMemorySpace(type_: MlirType) -> MlirAttribute;

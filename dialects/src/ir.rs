@@ -131,9 +131,15 @@ pub fn ranked_tensor(ty: Type) -> Option<TensorInfo> {
         return None;
     }
     let rank = unsafe { mlir_sys::mlirShapedTypeGetRank(raw) };
-    let shape = (0..rank).map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize) }).collect();
+    let shape = (0..rank)
+        .map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize) })
+        .collect();
     let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)) };
     let encoding = unsafe { mlir_sys::mlirRankedTensorTypeGetEncoding(raw) };
     let encoding = (!encoding.ptr.is_null()).then(|| unsafe { Attribute::from_raw(encoding) });
-    Some(TensorInfo { shape, element, encoding })
+    Some(TensorInfo {
+        shape,
+        element,
+        encoding,
+    })
 }

@@ -31,10 +31,12 @@ pub fn add_patterns(context: ContextRef, set: MlirRewritePatternSet) {
         ("tt.unsplat", unsplat_of_splat),
         ("tt.addptr", addptr_zero),
         ("tt.addptr", addptr_of_addptr),
+        ("tt.addptr", addptr_of_splats),
         ("tt.advance", advance_zero),
         ("tt.load", load_constant_mask),
         ("tt.store", store_constant_mask),
         ("tt.fp_to_fp", cast_identity),
+        ("tt.fp_to_fp", fp_to_fp_of_zero),
         ("tt.bitcast", cast_identity),
         ("tt.bitcast", bitcast_of_bitcast),
         ("tt.int_to_ptr", int_pointer_round_trip),
@@ -436,6 +438,43 @@ fn addptr_of_addptr<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     }
 }
 
+/// `tt.addptr (tt.splat p), (tt.splat o)` → `tt.splat (tt.addptr p, o)` (the offset may also be a
+/// constant splat): one scalar address computation instead of one per element.
+fn addptr_of_splats<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let (Some(ptr), Some(offset), Some(ty)) = (operand(op, 0), operand(op, 1), result_type(op))
+    else {
+        return false;
+    };
+    let Some(base) = defined_by(ptr, "tt.splat").and_then(|splat| operand(splat, 0)) else {
+        return false;
+    };
+    let location = op.location();
+    let scalar = match splat_of(offset) {
+        Some(SplatOf::Value(value)) => Some(value),
+        Some(SplatOf::Constant(element)) => {
+            let element_type =
+                unsafe { Type::from_raw(mlir_sys::mlirAttributeGetType(element.to_raw())) };
+            constant(rewriter, location, element, element_type)
+        }
+        None => None,
+    };
+    let Some(scalar) = scalar else { return false };
+    let Some(sum) = build(
+        rewriter,
+        location,
+        "tt.addptr",
+        &[base, scalar],
+        &[],
+        &[base.r#type()],
+    ) else {
+        return false;
+    };
+    match build(rewriter, location, "tt.splat", &[sum], &[], &[ty]) {
+        Some(value) => replace(rewriter, op, &[value]),
+        None => false,
+    }
+}
+
 /// `tt.advance p, [0, ...]` → `p`.
 fn advance_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     let Some(ptr) = operand(op, 0) else {
@@ -491,6 +530,44 @@ fn cast_identity<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, '
         return false;
     };
     src.r#type() == ty && replace(rewriter, op, &[src])
+}
+
+/// `tt.fp_to_fp` of a constant +0.0 (scalar or splat) → the constant +0.0 of the result type,
+/// which every float format represents exactly.
+fn fp_to_fp_of_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let (Some(src), Some(ty)) = (operand(op, 0), result_type(op)) else {
+        return false;
+    };
+    let Some(element) = constant_splat(src) else {
+        return false;
+    };
+    let raw = element.to_raw();
+    let positive_zero = unsafe {
+        mlir_sys::mlirAttributeIsAFloat(raw) && {
+            let value = mlir_sys::mlirFloatAttrGetValueDouble(raw);
+            value == 0.0 && value.is_sign_positive()
+        }
+    };
+    if !positive_zero {
+        return false;
+    }
+    let element_type = as_tensor(ty).map(|info| info.element).unwrap_or(ty);
+    let zero = unsafe {
+        Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(
+            mlir_sys::mlirTypeGetContext(element_type.to_raw()),
+            element_type.to_raw(),
+            0.0,
+        ))
+    };
+    let value = if as_tensor(ty).is_some() {
+        dense_splat(ty, zero)
+    } else {
+        zero
+    };
+    match constant(rewriter, op.location(), value, ty) {
+        Some(value) => replace(rewriter, op, &[value]),
+        None => false,
+    }
 }
 
 /// `tt.bitcast (tt.bitcast x)` → `tt.bitcast x` (or `x` when it has the result type).

@@ -10,7 +10,10 @@
 use super::Check;
 use crate::{
     encoding::{Encoding, MemDesc, is_shared_memory_space},
-    ir::{as_pointer, as_tensor, as_tensor_desc, bit_width, i32_array_attr, int_attr, is_integer, type_text},
+    ir::{
+        as_pointer, as_tensor, as_tensor_desc, bit_width, i32_array_attr, int_attr, is_integer,
+        type_text,
+    },
 };
 use melior::ir::{Attribute, OperationRef, Type, ValueLike, operation::OperationLike};
 
@@ -63,8 +66,12 @@ pub fn launch_shape<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> LaunchShape 
     let mut shape = LaunchShape::default();
     let mut current = op.parent_operation();
     while let Some(parent) = current {
-        shape.num_warps = shape.num_warps.or_else(|| int_attr(&parent, "ttg.num-warps"));
-        shape.threads_per_warp = shape.threads_per_warp.or_else(|| int_attr(&parent, "ttg.threads-per-warp"));
+        shape.num_warps = shape
+            .num_warps
+            .or_else(|| int_attr(&parent, "ttg.num-warps"));
+        shape.threads_per_warp = shape
+            .threads_per_warp
+            .or_else(|| int_attr(&parent, "ttg.threads-per-warp"));
         shape.num_ctas = shape.num_ctas.or_else(|| int_attr(&parent, "ttg.num-ctas"));
         current = parent.parent_operation();
     }
@@ -73,15 +80,27 @@ pub fn launch_shape<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> LaunchShape 
 
 fn check_launch_shape(encoding: &Encoding, launch: LaunchShape, what: &str) -> Check {
     let checks = [
-        (encoding.num_warps(), launch.num_warps, "warps", "ttg.num-warps"),
-        (encoding.threads_per_warp(), launch.threads_per_warp, "threads per warp", "ttg.threads-per-warp"),
+        (
+            encoding.num_warps(),
+            launch.num_warps,
+            "warps",
+            "ttg.num-warps",
+        ),
+        (
+            encoding.threads_per_warp(),
+            launch.threads_per_warp,
+            "threads per warp",
+            "ttg.threads-per-warp",
+        ),
         (encoding.num_ctas(), launch.num_ctas, "CTAs", "ttg.num-ctas"),
     ];
     for (have, want, noun, attr) in checks {
         if let (Some(have), Some(want)) = (have, want)
             && have as i64 != want
         {
-            return Err(format!("{what} has a layout for {have} {noun}, but the module has {attr} = {want}"));
+            return Err(format!(
+                "{what} has a layout for {have} {noun}, but the module has {attr} = {want}"
+            ));
         }
     }
     Ok(())
@@ -91,16 +110,25 @@ fn check_launch_shape(encoding: &Encoding, launch: LaunchShape, what: &str) -> C
 /// tensor's rank that fits the module's warps, threads per warp and CTAs. Tensors without an
 /// encoding, or with another dialect's, and non-tensor types pass.
 pub fn check_tensor_encoding<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Type) -> Check {
-    let Some(tensor) = as_tensor(ty) else { return Ok(()) };
-    let Some(encoding) = tensor.encoding.and_then(Encoding::from_attribute) else { return Ok(()) };
+    let Some(tensor) = as_tensor(ty) else {
+        return Ok(());
+    };
+    let Some(encoding) = tensor.encoding.and_then(Encoding::from_attribute) else {
+        return Ok(());
+    };
     let what = type_text(ty);
     if encoding.is_shared() {
-        return Err(format!("{what} has a shared-memory encoding; tensors need a distributed one"));
+        return Err(format!(
+            "{what} has a shared-memory encoding; tensors need a distributed one"
+        ));
     }
     if let Some(rank) = encoding.rank()
         && rank != tensor.shape.len()
     {
-        return Err(format!("{what} has an encoding of rank {rank} for a tensor of rank {}", tensor.shape.len()));
+        return Err(format!(
+            "{what} has an encoding of rank {rank} for a tensor of rank {}",
+            tensor.shape.len()
+        ));
     }
     check_launch_shape(&encoding, launch_shape(op), &what)
 }
@@ -108,24 +136,39 @@ pub fn check_tensor_encoding<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Ty
 /// The rules for a `!ttg.memdesc` used by `op`: a shared encoding whose rank is at most the
 /// buffer's (leading dims may index buffers), in `#ttg.shared_memory`, inside its allocation.
 pub fn check_memdesc<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Type) -> Check {
-    let Some(md) = MemDesc::from_type(ty) else { return Ok(()) };
+    let Some(md) = MemDesc::from_type(ty) else {
+        return Ok(());
+    };
     let what = type_text(ty);
     if !is_shared_memory_space(md.memory_space) {
         return Err(format!("{what} must be in #ttg.shared_memory"));
     }
     if md.alloc_shape.len() < md.shape.len()
-        || md.shape.iter().rev().zip(md.alloc_shape.iter().rev()).any(|(dim, alloc)| dim > alloc)
+        || md
+            .shape
+            .iter()
+            .rev()
+            .zip(md.alloc_shape.iter().rev())
+            .any(|(dim, alloc)| dim > alloc)
     {
-        return Err(format!("{what} is larger than its allocation {:?}", md.alloc_shape));
+        return Err(format!(
+            "{what} is larger than its allocation {:?}",
+            md.alloc_shape
+        ));
     }
-    let Some(encoding) = md.layout() else { return Ok(()) };
+    let Some(encoding) = md.layout() else {
+        return Ok(());
+    };
     if !encoding.is_shared() {
         return Err(format!("{what} needs a shared-memory encoding"));
     }
     if let Some(rank) = encoding.rank()
         && rank > md.shape.len()
     {
-        return Err(format!("{what} has an encoding of rank {rank} for a buffer of rank {}", md.shape.len()));
+        return Err(format!(
+            "{what} has an encoding of rank {rank} for a buffer of rank {}",
+            md.shape.len()
+        ));
     }
     check_launch_shape(&encoding, launch_shape(op), &what)
 }
@@ -134,10 +177,15 @@ fn check_value_type<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Type) -> Ch
     check_tensor_encoding(op, ty)?;
     check_memdesc(op, ty)?;
     if let Some(block) = as_tensor_desc(ty)
-        && let Some(encoding) = as_tensor(block).and_then(|t| t.encoding).and_then(Encoding::from_attribute)
+        && let Some(encoding) = as_tensor(block)
+            .and_then(|t| t.encoding)
+            .and_then(Encoding::from_attribute)
         && !encoding.is_shared()
     {
-        return Err(format!("{} needs a shared-memory encoding for its block", type_text(ty)));
+        return Err(format!(
+            "{} needs a shared-memory encoding for its block",
+            type_text(ty)
+        ));
     }
     Ok(())
 }
@@ -164,7 +212,8 @@ fn result_type<'c>(op: &OperationRef<'c, '_>, index: usize) -> Result<Type<'c>, 
 }
 
 fn memdesc<'c>(ty: Type<'c>, what: &str) -> Result<MemDesc<'c>, String> {
-    MemDesc::from_type(ty).ok_or_else(|| format!("{what} must be a !ttg.memdesc, not {}", type_text(ty)))
+    MemDesc::from_type(ty)
+        .ok_or_else(|| format!("{what} must be a !ttg.memdesc, not {}", type_text(ty)))
 }
 
 /// Shape and element type of a tensor or buffer.
@@ -177,14 +226,20 @@ fn shape_and_element(ty: Type) -> Option<(Vec<i64>, Type)> {
 
 /// `a` and `b` must agree on shape and element type.
 fn same_shape_and_element(a: Type, a_name: &str, b: Type, b_name: &str) -> Check {
-    let (Some((a_shape, a_elem)), Some((b_shape, b_elem))) = (shape_and_element(a), shape_and_element(b)) else {
+    let (Some((a_shape, a_elem)), Some((b_shape, b_elem))) =
+        (shape_and_element(a), shape_and_element(b))
+    else {
         return Ok(());
     };
     if a_shape != b_shape {
-        return Err(format!("{a_name} shape {a_shape:?} does not match the {b_name} shape {b_shape:?}"));
+        return Err(format!(
+            "{a_name} shape {a_shape:?} does not match the {b_name} shape {b_shape:?}"
+        ));
     }
     if a_elem != b_elem {
-        return Err(format!("{a_name} element type {a_elem} does not match the {b_name} element type {b_elem}"));
+        return Err(format!(
+            "{a_name} element type {a_elem} does not match the {b_name} element type {b_elem}"
+        ));
     }
     Ok(())
 }
@@ -204,10 +259,16 @@ fn product(shape: &[i64]) -> i64 {
 /// and mutability.
 fn same_buffer_kind(src: &MemDesc, result: &MemDesc, check_encoding: bool) -> Check {
     if src.element != result.element {
-        return Err(format!("result element type {} differs from the source's {}", result.element, src.element));
+        return Err(format!(
+            "result element type {} differs from the source's {}",
+            result.element, src.element
+        ));
     }
     if check_encoding && src.encoding != result.encoding {
-        return Err(format!("result encoding {} differs from the source's {}", result.encoding, src.encoding));
+        return Err(format!(
+            "result encoding {} differs from the source's {}",
+            result.encoding, src.encoding
+        ));
     }
     if src.memory_space != result.memory_space {
         return Err("result memory space differs from the source's".into());
@@ -225,7 +286,10 @@ fn same_buffer_kind(src: &MemDesc, result: &MemDesc, check_encoding: bool) -> Ch
 fn local_alloc(op: &OperationRef) -> Check {
     let result = memdesc(result_type(op, 0)?, "the result")?;
     if result.alloc_shape != result.shape {
-        return Err(format!("allocates a whole buffer: drop the allocation shape {:?}", result.alloc_shape));
+        return Err(format!(
+            "allocates a whole buffer: drop the allocation shape {:?}",
+            result.alloc_shape
+        ));
     }
     if op.operand_count() > 0 {
         same_shape_and_element(operand_type(op, 0)?, "source", result.to_type(), "buffer")?;
@@ -258,16 +322,31 @@ fn memdesc_index(op: &OperationRef) -> Check {
     let src = memdesc(operand_type(op, 0)?, "the source")?;
     let result = memdesc(result_type(op, 0)?, "the result")?;
     if src.shape.len() < 2 {
-        return Err(format!("the source must have rank >= 2 to be indexed, not {}", src.shape.len()));
+        return Err(format!(
+            "the source must have rank >= 2 to be indexed, not {}",
+            src.shape.len()
+        ));
     }
     if result.shape.len() + 1 != src.shape.len() {
-        return Err(format!("the result must have rank {} (one less than the source), not {}", src.shape.len() - 1, result.shape.len()));
+        return Err(format!(
+            "the result must have rank {} (one less than the source), not {}",
+            src.shape.len() - 1,
+            result.shape.len()
+        ));
     }
     if result.shape[..] != src.shape[1..] {
-        return Err(format!("result shape {:?} must be the source shape without its first dim, {:?}", result.shape, &src.shape[1..]));
+        return Err(format!(
+            "result shape {:?} must be the source shape without its first dim, {:?}",
+            result.shape,
+            &src.shape[1..]
+        ));
     }
     if result.alloc_shape != result.shape && result.alloc_shape[..] != src.alloc_shape[1..] {
-        return Err(format!("result allocation shape {:?} must be {:?}", result.alloc_shape, &src.alloc_shape[1..]));
+        return Err(format!(
+            "result allocation shape {:?} must be {:?}",
+            result.alloc_shape,
+            &src.alloc_shape[1..]
+        ));
     }
     same_buffer_kind(&src, &result, true)
 }
@@ -277,15 +356,28 @@ fn memdesc_subslice(op: &OperationRef) -> Check {
     let result = memdesc(result_type(op, 0)?, "the result")?;
     let offsets = i32_array_attr(op, "offsets").unwrap_or_default();
     if result.shape.len() != src.shape.len() || offsets.len() != src.shape.len() {
-        return Err(format!("the source, the result and the offsets must all have rank {}", src.shape.len()));
+        return Err(format!(
+            "the source, the result and the offsets must all have rank {}",
+            src.shape.len()
+        ));
     }
-    for (dim, ((&offset, &size), &extent)) in offsets.iter().zip(&result.shape).zip(&src.shape).enumerate() {
+    for (dim, ((&offset, &size), &extent)) in offsets
+        .iter()
+        .zip(&result.shape)
+        .zip(&src.shape)
+        .enumerate()
+    {
         if offset < 0 || offset as i64 + size > extent {
-            return Err(format!("dim {dim}: offset {offset} + size {size} exceeds the source's {extent}"));
+            return Err(format!(
+                "dim {dim}: offset {offset} + size {size} exceeds the source's {extent}"
+            ));
         }
     }
     if result.alloc_shape != src.alloc_shape {
-        return Err(format!("result allocation shape {:?} must be the source's {:?}", result.alloc_shape, src.alloc_shape));
+        return Err(format!(
+            "result allocation shape {:?} must be the source's {:?}",
+            result.alloc_shape, src.alloc_shape
+        ));
     }
     same_buffer_kind(&src, &result, true)
 }
@@ -297,11 +389,17 @@ fn memdesc_trans(op: &OperationRef) -> Check {
     let mut sorted = order.clone();
     sorted.sort_unstable();
     if !sorted.iter().copied().eq(0..src.shape.len() as i32) {
-        return Err(format!("order {order:?} must be a permutation of 0..{}", src.shape.len()));
+        return Err(format!(
+            "order {order:?} must be a permutation of 0..{}",
+            src.shape.len()
+        ));
     }
     let expected: Vec<i64> = order.iter().map(|&d| src.shape[d as usize]).collect();
     if result.shape != expected {
-        return Err(format!("result shape {:?} must be the source shape permuted by the order, {expected:?}", result.shape));
+        return Err(format!(
+            "result shape {:?} must be the source shape permuted by the order, {expected:?}",
+            result.shape
+        ));
     }
     same_buffer_kind(&src, &result, false)
 }
@@ -310,7 +408,10 @@ fn memdesc_reshape(op: &OperationRef) -> Check {
     let src = memdesc(operand_type(op, 0)?, "the source")?;
     let result = memdesc(result_type(op, 0)?, "the result")?;
     if product(&src.shape) != product(&result.shape) {
-        return Err(format!("result shape {:?} must have as many elements as the source shape {:?}", result.shape, src.shape));
+        return Err(format!(
+            "result shape {:?} must have as many elements as the source shape {:?}",
+            result.shape, src.shape
+        ));
     }
     same_buffer_kind(&src, &result, false)
 }
@@ -318,20 +419,30 @@ fn memdesc_reshape(op: &OperationRef) -> Check {
 fn async_copy_global_to_local(op: &OperationRef) -> Check {
     let src = operand_type(op, 0)?;
     let dst = memdesc(operand_type(op, 1)?, "the destination")?;
-    let Some(pointers) = as_tensor(src) else { return Ok(()) };
+    let Some(pointers) = as_tensor(src) else {
+        return Ok(());
+    };
     if pointers.shape != dst.shape {
-        return Err(format!("pointer shape {:?} does not match the buffer shape {:?}", pointers.shape, dst.shape));
+        return Err(format!(
+            "pointer shape {:?} does not match the buffer shape {:?}",
+            pointers.shape, dst.shape
+        ));
     }
     if let Some((pointee, _)) = as_pointer(pointers.element)
         && pointee != dst.element
     {
-        return Err(format!("pointee type {pointee} does not match the buffer element type {}", dst.element));
+        return Err(format!(
+            "pointee type {pointee} does not match the buffer element type {}",
+            dst.element
+        ));
     }
     if !dst.mutable {
         return Err("cannot copy into an immutable buffer".into());
     }
     match int_attr(op, "contiguity") {
-        Some(contiguity) if contiguity < 1 => Err(format!("contiguity must be positive, not {contiguity}")),
+        Some(contiguity) if contiguity < 1 => {
+            Err(format!("contiguity must be positive, not {contiguity}"))
+        }
         _ => Ok(()),
     }
 }
@@ -346,7 +457,10 @@ fn global_scratch_alloc(op: &OperationRef) -> Check {
     let result = result_type(op, 0)?;
     match as_pointer(result) {
         Some((pointee, 1)) if is_integer(pointee, Some(8)) => Ok(()),
-        _ => Err(format!("the result must be !tt.ptr<i8>, not {}", type_text(result))),
+        _ => Err(format!(
+            "the result must be !tt.ptr<i8>, not {}",
+            type_text(result)
+        )),
     }
 }
 
@@ -358,7 +472,8 @@ fn warp_group_dot(op: &OperationRef) -> Check {
     let a = operand_type(op, 0)?;
     let b = operand_type(op, 1)?;
     let d = result_type(op, 0)?;
-    let (Some((a_shape, a_elem)), Some((b_shape, b_elem)), Some(acc)) = (shape_and_element(a), shape_and_element(b), as_tensor(d))
+    let (Some((a_shape, a_elem)), Some((b_shape, b_elem)), Some(acc)) =
+        (shape_and_element(a), shape_and_element(b), as_tensor(d))
     else {
         return Ok(());
     };
@@ -367,27 +482,45 @@ fn warp_group_dot(op: &OperationRef) -> Check {
     }
     let (m, k, n) = (a_shape[0], a_shape[1], b_shape[1]);
     if b_shape[0] != k {
-        return Err(format!("A is {m}x{k} but B is {}x{n}: the K dims differ", b_shape[0]));
+        return Err(format!(
+            "A is {m}x{k} but B is {}x{n}: the K dims differ",
+            b_shape[0]
+        ));
     }
     if acc.shape != [m, n] {
-        return Err(format!("the accumulator shape {:?} must be [{m}, {n}]", acc.shape));
+        return Err(format!(
+            "the accumulator shape {:?} must be [{m}, {n}]",
+            acc.shape
+        ));
     }
     if bit_width(a_elem) != bit_width(b_elem) {
-        return Err(format!("A ({a_elem}) and B ({b_elem}) must have elements of the same width"));
+        return Err(format!(
+            "A ({a_elem}) and B ({b_elem}) must have elements of the same width"
+        ));
     }
     let acc_encoding = acc.encoding.and_then(Encoding::from_attribute);
     if let Some(encoding) = &acc_encoding
-        && !matches!(encoding, Encoding::NvidiaMma { version_major: 3, .. })
+        && !matches!(
+            encoding,
+            Encoding::NvidiaMma {
+                version_major: 3,
+                ..
+            }
+        )
     {
         return Err("the accumulator needs an #ttg.nvidia_mma encoding of version 3".into());
     }
     if let (Some(a_tensor), Some(acc_attr)) = (as_tensor(a), acc.encoding) {
         let expected = |attr: Attribute| match Encoding::from_attribute(attr) {
-            Some(Encoding::DotOperand { op_idx: 0, parent, .. }) => Some(*parent) == acc_encoding,
+            Some(Encoding::DotOperand {
+                op_idx: 0, parent, ..
+            }) => Some(*parent) == acc_encoding,
             _ => false,
         };
         if !a_tensor.encoding.is_some_and(expected) {
-            return Err(format!("A in registers needs a #ttg.dot_op<{{opIdx = 0, parent = {acc_attr}, ...}}> encoding"));
+            return Err(format!(
+                "A in registers needs a #ttg.dot_op<{{opIdx = 0, parent = {acc_attr}, ...}}> encoding"
+            ));
         }
     }
     non_negative(op, "maxNumImpreciseAcc")
@@ -404,8 +537,14 @@ fn warp_group_dot_wait(op: &OperationRef) -> Check {
 fn check_barrier(op: &OperationRef, what: &str, ty: &Type) -> Check {
     let md = memdesc(*ty, what)?;
     let num_ctas = launch_shape(op).num_ctas.unwrap_or(1);
-    if !is_integer(md.element, Some(64)) || md.shape.len() != 1 || (md.shape[0] != 1 && md.shape[0] != num_ctas) {
-        return Err(format!("{what} must be an mbarrier, a !ttg.memdesc<1xi64>, not {}", type_text(*ty)));
+    if !is_integer(md.element, Some(64))
+        || md.shape.len() != 1
+        || (md.shape[0] != 1 && md.shape[0] != num_ctas)
+    {
+        return Err(format!(
+            "{what} must be an mbarrier, a !ttg.memdesc<1xi64>, not {}",
+            type_text(*ty)
+        ));
     }
     Ok(())
 }
@@ -429,13 +568,24 @@ fn descriptor_block(ty: Type) -> Result<(Vec<i64>, Type), String> {
 fn check_tma_access(desc: Type, coords: usize, buffer: &MemDesc, what: &str) -> Check {
     let (block_shape, block_elem) = descriptor_block(desc)?;
     if coords != block_shape.len() {
-        return Err(format!("expected {} coordinates for a block of rank {}, got {coords}", block_shape.len(), block_shape.len()));
+        return Err(format!(
+            "expected {} coordinates for a block of rank {}, got {coords}",
+            block_shape.len(),
+            block_shape.len()
+        ));
     }
-    if product(&buffer.shape) != product(&block_shape) || buffer.shape.last() != block_shape.last() {
-        return Err(format!("{what} shape {:?} does not match the descriptor's block shape {block_shape:?}", buffer.shape));
+    if product(&buffer.shape) != product(&block_shape) || buffer.shape.last() != block_shape.last()
+    {
+        return Err(format!(
+            "{what} shape {:?} does not match the descriptor's block shape {block_shape:?}",
+            buffer.shape
+        ));
     }
     if buffer.element != block_elem {
-        return Err(format!("{what} element type {} does not match the descriptor's {block_elem}", buffer.element));
+        return Err(format!(
+            "{what} element type {} does not match the descriptor's {block_elem}",
+            buffer.element
+        ));
     }
     Ok(())
 }
@@ -443,7 +593,9 @@ fn check_tma_access(desc: Type, coords: usize, buffer: &MemDesc, what: &str) -> 
 fn tma_load(op: &OperationRef) -> Check {
     let count = op.operand_count();
     if count < 4 {
-        return Err("expected a descriptor, coordinates, a buffer, a barrier and a predicate".into());
+        return Err(
+            "expected a descriptor, coordinates, a buffer, a barrier and a predicate".into(),
+        );
     }
     let result = memdesc(operand_type(op, count - 2)?, "the destination")?;
     check_tma_access(operand_type(op, 0)?, count - 4, &result, "destination")?;
@@ -480,9 +632,16 @@ fn tensormap_create(op: &OperationRef) -> Check {
             ));
         }
     }
-    for (attr, max) in [("elem_type", 15), ("interleave_layout", 2), ("swizzle_mode", 3), ("fill_mode", 1)] {
+    for (attr, max) in [
+        ("elem_type", 15),
+        ("interleave_layout", 2),
+        ("swizzle_mode", 3),
+        ("fill_mode", 1),
+    ] {
         match int_attr(op, attr) {
-            Some(value) if !(0..=max).contains(&value) => return Err(format!("{attr} must be in 0..={max}, not {value}")),
+            Some(value) if !(0..=max).contains(&value) => {
+                return Err(format!("{attr} must be in 0..={max}, not {value}"));
+            }
             _ => {}
         }
     }

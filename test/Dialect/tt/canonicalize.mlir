@@ -179,6 +179,19 @@ tt.func @casts(%x: tensor<4xf16>, %y: tensor<4xf32>, %p: !tt.ptr<f32>) -> (tenso
   tt.return %0, %2, %4, %6 : tensor<4xf16>, tensor<4xf32>, tensor<4xi32>, !tt.ptr<f32>
 }
 
+// CHECK-LABEL: tt.func @fp_to_fp_of_zero
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf8E4M3FN>
+// CHECK-DAG: %[[F:.*]] = tt.fp_to_fp %{{.*}}, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>
+// CHECK: tt.return %[[Z]], %[[F]]
+tt.func @fp_to_fp_of_zero() -> (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) {
+  %z = arith.constant dense<0.0> : tensor<4xf32>
+  %0 = tt.fp_to_fp %z, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>
+  // Other constants would need the conversion's rounding: left alone.
+  %c = arith.constant dense<0.1> : tensor<4xf32>
+  %1 = tt.fp_to_fp %c, rounding = rtne : tensor<4xf32> -> tensor<4xf8E4M3FN>
+  tt.return %0, %1 : tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>
+}
+
 // The round trip through an integer must come back to the same pointer type.
 // CHECK-LABEL: tt.func @pointer_round_trip_other_type
 // CHECK: tt.int_to_ptr
@@ -214,6 +227,25 @@ tt.func @addptr_chain(%p: tensor<4x!tt.ptr<f32>>, %a: tensor<4xi32>, %b: tensor<
   // Offsets of different types are not summed.
   %2 = tt.addptr %0, %c : tensor<4x!tt.ptr<f32>>, tensor<4xi64>
   tt.return %1, %2 : tensor<4x!tt.ptr<f32>>, tensor<4x!tt.ptr<f32>>
+}
+
+// CHECK-LABEL: tt.func @addptr_of_splats
+// CHECK-DAG: %[[C:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[A:.*]] = tt.addptr %arg0, %arg1 : !tt.ptr<f32>, i32
+// CHECK-DAG: %[[SA:.*]] = tt.splat %[[A]] : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+// CHECK-DAG: %[[B:.*]] = tt.addptr %arg0, %[[C]] : !tt.ptr<f32>, i32
+// CHECK-DAG: %[[SB:.*]] = tt.splat %[[B]] : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+// CHECK-DAG: %[[V:.*]] = tt.addptr %{{.*}}, %arg2 : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+// CHECK: tt.return %[[SA]], %[[SB]], %[[V]]
+tt.func @addptr_of_splats(%p: !tt.ptr<f32>, %o: i32, %v: tensor<8xi32>) -> (tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>) {
+  %sp = tt.splat %p : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %so = tt.splat %o : i32 -> tensor<8xi32>
+  %0 = tt.addptr %sp, %so : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %c = arith.constant dense<4> : tensor<8xi32>
+  %1 = tt.addptr %sp, %c : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  // A varying offset stays a tensor addptr.
+  %2 = tt.addptr %sp, %v : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.return %0, %1, %2 : tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>, tensor<8x!tt.ptr<f32>>
 }
 
 // CHECK-LABEL: tt.func @advance_zero

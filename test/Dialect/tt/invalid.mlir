@@ -9,6 +9,13 @@ tt.func @dynamic_shape(%x: f32) {
   tt.return
 }
 
+// -----
+tt.func @empty_dimension(%p: !tt.ptr<tensor<0x4xf32>>) {
+  // expected-error @+1 {{'tt.load' op requires tensors with static, positive dimensions, but found tensor<0x4xf32>}}
+  %0 = tt.load %p : !tt.ptr<tensor<0x4xf32>>
+  tt.return
+}
+
 // ---- casts -----------------------------------------------------------------------------------
 
 // -----
@@ -22,6 +29,13 @@ tt.func @bitcast_width(%x: tensor<4xf32>) {
 tt.func @bitcast_pointer_to_int(%p: !tt.ptr<f32>) {
   // expected-error @+1 {{'tt.bitcast' op cannot bitcast between pointers and non-pointers}}
   %0 = tt.bitcast %p : !tt.ptr<f32> -> i64
+  tt.return
+}
+
+// -----
+tt.func @bitcast_block_pointer(%p: !tt.ptr<tensor<4xf32>>) {
+  // expected-error @+1 {{'tt.bitcast' op cannot bitcast block pointers}}
+  %0 = tt.bitcast %p : !tt.ptr<tensor<4xf32>> -> !tt.ptr<tensor<4xi32>>
   tt.return
 }
 
@@ -235,6 +249,13 @@ tt.func @descriptor_nan_padding(%p: !tt.ptr<i32>, %n: i32, %s: i64) {
 }
 
 // -----
+tt.func @descriptor_rank(%p: !tt.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tt.make_tensor_descriptor' op requires a block of rank 1 to 5, but found rank 6}}
+  %0 = tt.make_tensor_descriptor %p, [%n, %n, %n, %n, %n, %n], [%s, %s, %s, %s, %s, %s] : <f32>, <tensor<1x1x1x1x2x64xf32>>
+  tt.return
+}
+
+// -----
 tt.func @descriptor_load_indices(%d: !tt.tensordesc<tensor<64x64xf32>>, %i: i32) {
   // expected-error @+1 {{'tt.descriptor_load' op requires 2 indices (the block rank), but found 1}}
   %0 = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<64x64xf32>> -> tensor<64x64xf32>
@@ -266,6 +287,13 @@ tt.func @descriptor_store_element(%d: !tt.tensordesc<tensor<64x64xf32>>, %v: ten
 tt.func @descriptor_reduce_and_on_floats(%d: !tt.tensordesc<tensor<64x64xf32>>, %v: tensor<64x64xf32>, %i: i32) {
   // expected-error @+1 {{'tt.descriptor_reduce' op and requires integer elements, but found f32}}
   tt.descriptor_reduce and, %d[%i, %i], %v : !tt.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+tt.func @descriptor_reduce_none(%d: !tt.tensordesc<tensor<64x64xf32>>, %v: tensor<64x64xf32>, %i: i32) {
+  // expected-error @+1 {{'tt.descriptor_reduce' op requires a reduction kind, but found none}}
+  tt.descriptor_reduce none, %d[%i, %i], %v : !tt.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
   tt.return
 }
 
@@ -475,6 +503,13 @@ tt.func @histogram_rank(%x: tensor<4x4xi32>) {
 }
 
 // -----
+tt.func @histogram_result_rank(%x: tensor<8xi32>) {
+  // expected-error @+1 {{'tt.histogram' op requires a 1-D result, but found tensor<4x4xi32>}}
+  %0 = tt.histogram %x : tensor<8xi32> -> tensor<4x4xi32>
+  tt.return
+}
+
+// -----
 tt.func @histogram_mask(%x: tensor<8xi32>, %m: tensor<4xi1>) {
   // expected-error @+1 {{'tt.histogram' op requires operand and mask to have the same shape, but found tensor<8xi32> and tensor<4xi1>}}
   %0 = tt.histogram %x, %m : tensor<8xi32>, tensor<4xi1> -> tensor<16xi32>
@@ -564,6 +599,20 @@ tt.func @dot_scaled_k(%a: tensor<32x32xi8>, %b: tensor<32x32xi8>, %c: tensor<32x
 tt.func @dot_scaled_format(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) {
   // expected-error @+1 {{'tt.dot_scaled' op requires bf16 operand #0 to hold bf16, but found tensor<32x32xf16>}}
   %0 = tt.dot_scaled %a, %b, %c lhs = bf16 rhs = fp16 {fastMath = false} : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+tt.func @dot_scaled_accumulator(%a: tensor<32x32xf8E4M3FN>, %c: tensor<32x32xf16>) {
+  // expected-error @+1 {{'tt.dot_scaled' op requires an f32 accumulator, but found tensor<32x32xf16>}}
+  %0 = tt.dot_scaled %a, %a, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x32xf8E4M3FN> * tensor<32x32xf8E4M3FN> -> tensor<32x32xf16>
+  tt.return
+}
+
+// -----
+tt.func @dot_scaled_scale(%a: tensor<32x32xf8E4M3FN>, %s: tensor<16x1xi8>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{'tt.dot_scaled' op requires a_scale of shape 32xG with G dividing K = 32, but found tensor<16x1xi8>}}
+  %0 = tt.dot_scaled %a scale %s, %a, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<32x32xf8E4M3FN>, tensor<16x1xi8> * tensor<32x32xf8E4M3FN> -> tensor<32x32xf32>
   tt.return
 }
 
@@ -686,6 +735,16 @@ tt.func @map_elementwise_pack(%x: tensor<4xf32>) {
 }
 
 // -----
+tt.func @map_elementwise_divides(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tt.map_elementwise' op requires the element count 4 to be a multiple of pack 8}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 8 : i32}> ({
+  ^bb0(%a: f32):
+    tt.map_elementwise.return %a : f32
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  tt.return
+}
+
+// -----
 tt.func @map_elementwise_return(%x: tensor<4xf32>) {
   %0 = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
   ^bb0(%a: f32, %b: f32):
@@ -701,6 +760,13 @@ tt.func @map_elementwise_return(%x: tensor<4xf32>) {
 tt.func @print_flags(%x: i32, %y: f32) {
   // expected-error @+1 {{'tt.print' op requires one isSigned flag per argument (2), but found 1}}
   tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x, %y : i32, f32
+  tt.return
+}
+
+// -----
+tt.func @print_flag_values(%x: i32) {
+  // expected-error @+1 {{'tt.print' op requires isSigned flags of 0 or 1, but found [2]}}
+  tt.print " x: " {hex = false, isSigned = array<i32: 2>} : %x : i32
   tt.return
 }
 
@@ -725,6 +791,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 tt.func @broadcast_encoding(%x: tensor<1x32xf32, #blocked>) {
   // expected-error @+1 {{'tt.broadcast' op requires operand and result to have the same encoding}}
   %0 = tt.broadcast %x : tensor<1x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+  tt.return
+}
+}
+
+// -----
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @bitcast_encoding(%x: tensor<32x32xf32, #blocked>) {
+  // expected-error @+1 {{'tt.bitcast' op requires operand and result to have the same encoding}}
+  %0 = tt.bitcast %x : tensor<32x32xf32, #blocked> -> tensor<32x32xi32>
   tt.return
 }
 }

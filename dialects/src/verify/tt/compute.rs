@@ -7,6 +7,9 @@ use melior::ir::{
     operation::OperationLike, r#type::FunctionType,
 };
 
+/// A predicate on element types.
+type TypeTest = fn(Type) -> bool;
+
 /// Requires `a`, `b`, `c` to agree on whether they carry an encoding, and `#ttg.dot_op` operand
 /// encodings to name their operand index and the accumulator's encoding as parent.
 fn check_dot_encodings(a: Type, b: Type, c: Type) -> Rule {
@@ -99,7 +102,7 @@ pub fn dot(op: &OperationRef) -> Rule {
     let (ra, rb) = (sa.len(), sb.len());
     check_dot_shapes(a, b, c, (sa[ra - 2], sa[ra - 1]), (sb[rb - 2], sb[rb - 1]))?;
     let (ea, eb, ec) = (elem(a), elem(b), elem(c));
-    let accumulators: &[(&str, fn(Type) -> bool)] = if is_int(ea) || is_int(eb) {
+    let accumulators: &[(&str, TypeTest)] = if is_int(ea) || is_int(eb) {
         ensure(ea == eb, || {
             format!(
                 "requires integer operands of one type, but found {} and {}",
@@ -164,7 +167,7 @@ pub fn dot(op: &OperationRef) -> Rule {
 }
 
 /// `ScaleDotElemType` cases: name, and the element types that may hold the format.
-const SCALED_FORMATS: [(&str, &str, fn(Type) -> bool); 7] = [
+const SCALED_FORMATS: [(&str, &str, TypeTest); 7] = [
     ("e4m3", "f8E4M3FN or i8", |ty| {
         is_i8(ty) || unsafe { mlir_sys::mlirTypeIsAFloat8E4M3FN(ty.to_raw()) }
     }),
