@@ -57,23 +57,23 @@ template <typename Fn> intptr_t withCTAParams(MlirAttribute attr, Fn fn) {
 // Encodings: kinds
 //===----------------------------------------------------------------------===//
 
-bool tritiumAttributeIsABlockedEncoding(MlirAttribute attr) { return isa<BlockedEncodingAttr>(unwrap(attr)); }
-bool tritiumAttributeIsASliceEncoding(MlirAttribute attr) { return isa<SliceEncodingAttr>(unwrap(attr)); }
-bool tritiumAttributeIsANvidiaMmaEncoding(MlirAttribute attr) { return isa<NvidiaMmaEncodingAttr>(unwrap(attr)); }
+bool tritiumAttributeIsABlockedEncoding(MlirAttribute attr) { return isa_and_nonnull<BlockedEncodingAttr>(unwrap(attr)); }
+bool tritiumAttributeIsASliceEncoding(MlirAttribute attr) { return isa_and_nonnull<SliceEncodingAttr>(unwrap(attr)); }
+bool tritiumAttributeIsANvidiaMmaEncoding(MlirAttribute attr) { return isa_and_nonnull<NvidiaMmaEncodingAttr>(unwrap(attr)); }
 bool tritiumAttributeIsADotOperandEncoding(MlirAttribute attr) {
-  return isa<DotOperandEncodingAttr>(unwrap(attr));
+  return isa_and_nonnull<DotOperandEncodingAttr>(unwrap(attr));
 }
-bool tritiumAttributeIsALinearEncoding(MlirAttribute attr) { return isa<LinearEncodingAttr>(unwrap(attr)); }
+bool tritiumAttributeIsALinearEncoding(MlirAttribute attr) { return isa_and_nonnull<LinearEncodingAttr>(unwrap(attr)); }
 bool tritiumAttributeIsASwizzledSharedEncoding(MlirAttribute attr) {
-  return isa<SwizzledSharedEncodingAttr>(unwrap(attr));
+  return isa_and_nonnull<SwizzledSharedEncodingAttr>(unwrap(attr));
 }
 bool tritiumAttributeIsANvmmaSharedEncoding(MlirAttribute attr) {
-  return isa<NVMMASharedEncodingAttr>(unwrap(attr));
+  return isa_and_nonnull<NVMMASharedEncodingAttr>(unwrap(attr));
 }
 bool tritiumAttributeIsASharedEncoding(MlirAttribute attr) {
-  return isa<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr>(unwrap(attr));
+  return isa_and_nonnull<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr>(unwrap(attr));
 }
-bool tritiumAttributeIsASharedMemorySpace(MlirAttribute attr) { return isa<SharedMemorySpaceAttr>(unwrap(attr)); }
+bool tritiumAttributeIsASharedMemorySpace(MlirAttribute attr) { return isa_and_nonnull<SharedMemorySpaceAttr>(unwrap(attr)); }
 
 //===----------------------------------------------------------------------===//
 // Encodings: parameters
@@ -230,7 +230,7 @@ MlirAttribute tritiumSharedMemorySpaceGet(MlirContext ctx) { return wrap(SharedM
 // Types
 //===----------------------------------------------------------------------===//
 
-bool tritiumTypeIsMemDesc(MlirType type) { return isa<MemDescType>(unwrap(type)); }
+bool tritiumTypeIsMemDesc(MlirType type) { return isa_and_nonnull<MemDescType>(unwrap(type)); }
 
 MlirType tritiumMemDescTypeGet(MlirType elementType, intptr_t rank, const int64_t *shape, MlirAttribute encoding,
                                MlirAttribute memorySpace, bool mutableMemory, intptr_t allocRank,
@@ -259,5 +259,5 @@ MlirAttribute tritiumMemDescTypeGetMemorySpace(MlirType type) {
 }
 bool tritiumMemDescTypeIsMutable(MlirType type) { return cast<MemDescType>(unwrap(type)).getMutableMemory(); }
 
-bool tritiumTypeIsAsyncToken(MlirType type) { return isa<AsyncTokenType>(unwrap(type)); }
+bool tritiumTypeIsAsyncToken(MlirType type) { return isa_and_nonnull<AsyncTokenType>(unwrap(type)); }
 MlirType tritiumAsyncTokenTypeGet(MlirContext ctx) { return wrap(AsyncTokenType::get(unwrap(ctx))); }

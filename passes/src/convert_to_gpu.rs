@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
-use tritium_layout::encoding::{Encoding, SliceEncoding};
+use tritium_layout::encoding::{DotOperandEncoding, Encoding, SliceEncoding};
 use tritium_layout::heuristics::default_blocked;
 
 pub static PASS: PassDef = PassDef {
@@ -113,6 +113,29 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     let slice = Encoding::Slice(SliceEncoding::new(axis, src_encoding.clone()));
                     unsafe { mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice))) };
                     convert_all_uses_after(result, default);
+                }
+            }
+            "tt.broadcast" => {
+                // The operand is laid out like the result (size-1 dims broadcast in place).
+                let result_type = value_type(results(op)[0]);
+                let operand = operands(op)[0];
+                let Some(attr) = encoding_attr(result_type) else { continue };
+                let wanted_type = with_encoding(value_type(operand), attr);
+                if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
+                    let converted = insert_convert_before(op, operand, wanted_type);
+                    unsafe { mlirOperationSetOperand(op, 0, converted) };
+                }
+            }
+            "tt.dot" => {
+                // FMA dot: operands in dot_op layouts of the accumulator's layout.
+                let result_type = value_type(results(op)[0]);
+                let Some(parent) = encoding_of(result_type) else { continue };
+                for index in 0..2 {
+                    let operand = operands(op)[index];
+                    let encoding = Encoding::DotOperand(DotOperandEncoding::new(index as u32, parent.clone(), 0));
+                    let wanted_type = with_encoding(value_type(operand), encoding_to_attr(ctx, &encoding));
+                    let converted = insert_convert_before(op, operand, wanted_type);
+                    unsafe { mlirOperationSetOperand(op, index as isize, converted) };
                 }
             }
             "tt.expand_dims" => {
