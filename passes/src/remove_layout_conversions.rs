@@ -78,6 +78,17 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
     seen.into_iter().filter_map(|(shape, attr)| attr.map(|a| (shape, a))).collect()
 }
 
+/// Whether `ty`'s encoding is a preferred layout or a slice of one (layouts of values that feed
+/// preferred ones through expand_dims/broadcast).
+fn in_preferred_family(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
+    let Some(encoding) = encoding_attr(ty) else { return false };
+    let text = print_attr(encoding);
+    preferred.values().any(|p| {
+        let p_text = print_attr(*p);
+        text == p_text || (text.starts_with("#ttg.slice") && text.contains(&p_text))
+    })
+}
+
 fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
     match (preferred.get(&shape(ty)), encoding_attr(ty)) {
         (Some(p), Some(e)) => unsafe { mlirAttributeEqual(*p, e) },
@@ -119,8 +130,27 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             changed = true;
             continue;
         }
+        // Backward through shape ops: broadcast takes its operand in the result's layout,
+        // expand_dims in the slice of it.
+        if in_preferred_family(preferred, dst_type) && (def_name == "tt.broadcast" || def_name == "tt.expand_dims") {
+            let operand = operands(def)[0];
+            let operand_type = value_type(operand);
+            let encoding = if def_name == "tt.broadcast" {
+                encoding_attr(dst_type).unwrap()
+            } else {
+                let axis = int_attr(def, "axis").unwrap_or(0) as u32;
+                let Some(parent) = encoding_of(dst_type) else { continue };
+                let slice = tritium_layout::encoding::Encoding::Slice(tritium_layout::encoding::SliceEncoding::new(axis, parent));
+                encoding_to_attr(context_of(op), &slice)
+            };
+            let converted = insert_convert_before(op, operand, with_encoding(operand_type, encoding));
+            let new = insert_before(op, tritium_dialects::build::clone_with(def, &[converted], &[dst_type]));
+            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            changed = true;
+            continue;
+        }
         // Backward: compute the producer in the preferred layout.
-        if is_preferred(preferred, dst_type) && is_rematerializable(&def_name) && results(def).len() == 1 {
+        if in_preferred_family(preferred, dst_type) && is_rematerializable(&def_name) && results(def).len() == 1 {
             let src_shape = shape(value_type(src));
             let dst_encoding = encoding_attr(dst_type).unwrap();
             let mut new_operands = Vec::new();
@@ -227,7 +257,9 @@ fn erase_dead(func: MlirOperation) {
         let mut erased = false;
         for op in collect_ops(func).into_iter().rev() {
             let name = op_name(op);
-            let pure = is_rematerializable(&name) || is_cheap_source(&name) || name == "ttg.convert_layout";
+            let pure = is_rematerializable(&name)
+                || is_cheap_source(&name)
+                || matches!(name.as_str(), "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims");
             if pure && !results(op).into_iter().any(has_uses) {
                 unsafe { mlirOperationDestroy(op) };
                 erased = true;
@@ -241,7 +273,8 @@ fn erase_dead(func: MlirOperation) {
 
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     let module = module_ref.to_raw();
-    for func in collect_ops(module).into_iter().filter(|op| op_name(*op) == "tt.func") {
+    let funcs: Vec<MlirOperation> = collect_ops(module).into_iter().filter(|op| op_name(*op) == "tt.func").collect();
+    for func in funcs {
         let preferred = preferred_layouts(func);
         for _ in 0..64 {
             let changed = rewrite_once(func, &preferred);
