@@ -15,28 +15,116 @@ struct Gen {
 }
 
 const GENS: &[Gen] = &[
-    Gen { args: &["-gen-dialect-decls", "-dialect=tt"], input: "tt/TritonOps.td", output: "tt/TritonDialect.h.inc" },
-    Gen { args: &["-gen-dialect-defs", "-dialect=tt"], input: "tt/TritonOps.td", output: "tt/TritonDialect.cpp.inc" },
-    Gen { args: &["-gen-enum-decls"], input: "tt/TritonEnums.td", output: "tt/TritonEnums.h.inc" },
-    Gen { args: &["-gen-enum-defs"], input: "tt/TritonEnums.td", output: "tt/TritonEnums.cpp.inc" },
-    Gen { args: &["-gen-typedef-decls", "-typedefs-dialect=tt"], input: "tt/TritonTypes.td", output: "tt/TritonTypes.h.inc" },
-    Gen { args: &["-gen-typedef-defs", "-typedefs-dialect=tt"], input: "tt/TritonTypes.td", output: "tt/TritonTypes.cpp.inc" },
-    Gen { args: &["-gen-op-decls"], input: "tt/TritonOps.td", output: "tt/TritonOps.h.inc" },
-    Gen { args: &["-gen-op-defs"], input: "tt/TritonOps.td", output: "tt/TritonOps.cpp.inc" },
-    Gen { args: &["-gen-dialect-decls", "-dialect=ttg"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUDialect.h.inc" },
-    Gen { args: &["-gen-dialect-defs", "-dialect=ttg"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUDialect.cpp.inc" },
-    Gen { args: &["-gen-attrdef-decls", "-attrdefs-dialect=ttg"], input: "ttg/TritonGPUAttrs.td", output: "ttg/TritonGPUAttrs.h.inc" },
-    Gen { args: &["-gen-attrdef-defs", "-attrdefs-dialect=ttg"], input: "ttg/TritonGPUAttrs.td", output: "ttg/TritonGPUAttrs.cpp.inc" },
-    Gen { args: &["-gen-enum-decls"], input: "ttg/TritonGPUEnums.td", output: "ttg/TritonGPUEnums.h.inc" },
-    Gen { args: &["-gen-enum-defs"], input: "ttg/TritonGPUEnums.td", output: "ttg/TritonGPUEnums.cpp.inc" },
-    Gen { args: &["-gen-typedef-decls", "-typedefs-dialect=ttg"], input: "ttg/TritonGPUTypes.td", output: "ttg/TritonGPUTypes.h.inc" },
-    Gen { args: &["-gen-typedef-defs", "-typedefs-dialect=ttg"], input: "ttg/TritonGPUTypes.td", output: "ttg/TritonGPUTypes.cpp.inc" },
-    Gen { args: &["-gen-op-decls"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUOps.h.inc" },
-    Gen { args: &["-gen-op-defs"], input: "ttg/TritonGPUOps.td", output: "ttg/TritonGPUOps.cpp.inc" },
-    Gen { args: &["-gen-dialect-decls", "-dialect=ttng"], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUDialect.h.inc" },
-    Gen { args: &["-gen-dialect-defs", "-dialect=ttng"], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUDialect.cpp.inc" },
-    Gen { args: &["-gen-op-decls", "-op-include-regex=^ttng\\."], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUOps.h.inc" },
-    Gen { args: &["-gen-op-defs", "-op-include-regex=^ttng\\."], input: "ttng/TritonNvidiaGPUOps.td", output: "ttng/TritonNvidiaGPUOps.cpp.inc" },
+    Gen {
+        args: &["-gen-dialect-decls", "-dialect=tt"],
+        input: "tt/TritonOps.td",
+        output: "tt/TritonDialect.h.inc",
+    },
+    Gen {
+        args: &["-gen-dialect-defs", "-dialect=tt"],
+        input: "tt/TritonOps.td",
+        output: "tt/TritonDialect.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-enum-decls"],
+        input: "tt/TritonEnums.td",
+        output: "tt/TritonEnums.h.inc",
+    },
+    Gen {
+        args: &["-gen-enum-defs"],
+        input: "tt/TritonEnums.td",
+        output: "tt/TritonEnums.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-typedef-decls", "-typedefs-dialect=tt"],
+        input: "tt/TritonTypes.td",
+        output: "tt/TritonTypes.h.inc",
+    },
+    Gen {
+        args: &["-gen-typedef-defs", "-typedefs-dialect=tt"],
+        input: "tt/TritonTypes.td",
+        output: "tt/TritonTypes.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-op-decls"],
+        input: "tt/TritonOps.td",
+        output: "tt/TritonOps.h.inc",
+    },
+    Gen {
+        args: &["-gen-op-defs"],
+        input: "tt/TritonOps.td",
+        output: "tt/TritonOps.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-dialect-decls", "-dialect=ttg"],
+        input: "ttg/TritonGPUOps.td",
+        output: "ttg/TritonGPUDialect.h.inc",
+    },
+    Gen {
+        args: &["-gen-dialect-defs", "-dialect=ttg"],
+        input: "ttg/TritonGPUOps.td",
+        output: "ttg/TritonGPUDialect.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-attrdef-decls", "-attrdefs-dialect=ttg"],
+        input: "ttg/TritonGPUAttrs.td",
+        output: "ttg/TritonGPUAttrs.h.inc",
+    },
+    Gen {
+        args: &["-gen-attrdef-defs", "-attrdefs-dialect=ttg"],
+        input: "ttg/TritonGPUAttrs.td",
+        output: "ttg/TritonGPUAttrs.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-enum-decls"],
+        input: "ttg/TritonGPUEnums.td",
+        output: "ttg/TritonGPUEnums.h.inc",
+    },
+    Gen {
+        args: &["-gen-enum-defs"],
+        input: "ttg/TritonGPUEnums.td",
+        output: "ttg/TritonGPUEnums.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-typedef-decls", "-typedefs-dialect=ttg"],
+        input: "ttg/TritonGPUTypes.td",
+        output: "ttg/TritonGPUTypes.h.inc",
+    },
+    Gen {
+        args: &["-gen-typedef-defs", "-typedefs-dialect=ttg"],
+        input: "ttg/TritonGPUTypes.td",
+        output: "ttg/TritonGPUTypes.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-op-decls"],
+        input: "ttg/TritonGPUOps.td",
+        output: "ttg/TritonGPUOps.h.inc",
+    },
+    Gen {
+        args: &["-gen-op-defs"],
+        input: "ttg/TritonGPUOps.td",
+        output: "ttg/TritonGPUOps.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-dialect-decls", "-dialect=ttng"],
+        input: "ttng/TritonNvidiaGPUOps.td",
+        output: "ttng/TritonNvidiaGPUDialect.h.inc",
+    },
+    Gen {
+        args: &["-gen-dialect-defs", "-dialect=ttng"],
+        input: "ttng/TritonNvidiaGPUOps.td",
+        output: "ttng/TritonNvidiaGPUDialect.cpp.inc",
+    },
+    Gen {
+        args: &["-gen-op-decls", "-op-include-regex=^ttng\\."],
+        input: "ttng/TritonNvidiaGPUOps.td",
+        output: "ttng/TritonNvidiaGPUOps.h.inc",
+    },
+    Gen {
+        args: &["-gen-op-defs", "-op-include-regex=^ttng\\."],
+        input: "ttng/TritonNvidiaGPUOps.td",
+        output: "ttng/TritonNvidiaGPUOps.cpp.inc",
+    },
 ];
 
 const SOURCES: &[&str] = &[
@@ -49,11 +137,14 @@ const SOURCES: &[&str] = &[
 ];
 
 fn main() {
-    let prefix = PathBuf::from(env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()));
+    let prefix = PathBuf::from(
+        env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()),
+    );
     let include = prefix.join("include");
     let tblgen = prefix.join("bin/mlir-tblgen");
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let td = manifest.join("td");
 
     rerun_if_changed_in(&td);
@@ -71,8 +162,18 @@ fn main() {
             .arg("-o")
             .arg(&output)
             .status()
-            .unwrap_or_else(|error| panic!("cannot run {}: {error} (run scripts/bootstrap)", tblgen.display()));
-        assert!(status.success(), "mlir-tblgen failed on {} ({:?})", generation.input, generation.args);
+            .unwrap_or_else(|error| {
+                panic!(
+                    "cannot run {}: {error} (run scripts/bootstrap)",
+                    tblgen.display()
+                )
+            });
+        assert!(
+            status.success(),
+            "mlir-tblgen failed on {} ({:?})",
+            generation.input,
+            generation.args
+        );
     }
 
     cc::Build::new()

@@ -29,7 +29,7 @@ llvm::LogicalResult tritium::verifyInRust(mlir::Operation *op) {
 }
 
 void tritium::addRustCanonicalizationPatterns(llvm::StringRef dialect, mlir::RewritePatternSet &set) {
-  tritium_add_canonicalization_patterns(wrap(dialect), wrap(&set));
+  tritium_add_canonicalization_patterns(wrap(set.getContext()), wrap(dialect), wrap(&set));
 }
 
 namespace {

@@ -6,7 +6,7 @@
 
 extern "C" {
 bool tritium_verify_op(MlirOperation op);
-void tritium_add_canonicalization_patterns(MlirStringRef dialect, MlirRewritePatternSet set);
+void tritium_add_canonicalization_patterns(MlirContext context, MlirStringRef dialect, MlirRewritePatternSet set);
 }
 
 namespace tritium {

@@ -7,7 +7,13 @@ fn string_ref(text: &CString) -> MlirStringRef {
     unsafe { mlirStringRefCreateFromCString(text.as_ptr()) }
 }
 
-fn build(name: &str, loc: MlirLocation, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
+fn build(
+    name: &str,
+    loc: MlirLocation,
+    operands: &[MlirValue],
+    results: &[MlirType],
+    attrs: &[(&str, MlirAttribute)],
+) -> MlirOperation {
     let name = CString::new(name).unwrap();
     unsafe {
         let mut state = mlirOperationStateGet(string_ref(&name), loc);
@@ -46,18 +52,31 @@ pub fn make_range(loc: MlirLocation, start: i32, end: i32, to: MlirType) -> Mlir
             loc,
             &[],
             &[to],
-            &[("start", mlirIntegerAttrGet(i32_type, start as i64)), ("end", mlirIntegerAttrGet(i32_type, end as i64))],
+            &[
+                ("start", mlirIntegerAttrGet(i32_type, start as i64)),
+                ("end", mlirIntegerAttrGet(i32_type, end as i64)),
+            ],
         )
     }
 }
 
 /// `arith.constant value : type(value)`.
 pub fn constant(loc: MlirLocation, value: MlirAttribute) -> MlirOperation {
-    build("arith.constant", loc, &[], &[unsafe { mlirAttributeGetType(value) }], &[("value", value)])
+    build(
+        "arith.constant",
+        loc,
+        &[],
+        &[unsafe { mlirAttributeGetType(value) }],
+        &[("value", value)],
+    )
 }
 
 /// A clone of `op` (same name, attributes, regions) with new operands and result types.
-pub fn clone_with(op: MlirOperation, operands: &[MlirValue], results: &[MlirType]) -> MlirOperation {
+pub fn clone_with(
+    op: MlirOperation,
+    operands: &[MlirValue],
+    results: &[MlirType],
+) -> MlirOperation {
     unsafe {
         let copy = mlirOperationClone(op);
         for (i, operand) in operands.iter().enumerate() {

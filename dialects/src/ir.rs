@@ -2,8 +2,7 @@
 
 use crate::ffi;
 use melior::ir::{
-    Attribute, Type, TypeLike, attribute::AttributeLike,
-    operation::OperationLike,
+    Attribute, Type, TypeLike, attribute::AttributeLike, operation::OperationLike,
     r#type::RankedTensorType,
 };
 
@@ -41,11 +40,21 @@ pub struct TensorInfo<'c> {
 
 /// If `ty` is a ranked tensor: its shape, element type and encoding.
 pub fn as_tensor(ty: Type) -> Option<TensorInfo> {
+    // Check the kind first: melior's `try_from` prints the type into its error otherwise.
+    if !unsafe { mlir_sys::mlirTypeIsARankedTensor(ty.to_raw()) } {
+        return None;
+    }
     let tensor = RankedTensorType::try_from(ty).ok()?;
     let rank = unsafe { mlir_sys::mlirShapedTypeGetRank(ty.to_raw()) };
-    let shape = (0..rank).map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(ty.to_raw(), i as isize) }).collect();
+    let shape = (0..rank)
+        .map(|i| unsafe { mlir_sys::mlirShapedTypeGetDimSize(ty.to_raw(), i as isize) })
+        .collect();
     let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) };
-    Some(TensorInfo { shape, element, encoding: tensor.encoding() })
+    Some(TensorInfo {
+        shape,
+        element,
+        encoding: tensor.encoding(),
+    })
 }
 
 /// The element type of a tensor, or the type itself for a scalar.

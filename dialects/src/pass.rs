@@ -45,7 +45,10 @@ pub struct Options<'a> {
 impl<'a> Options<'a> {
     /// The options of `definitions` at their defaults (for running a pass from Rust).
     pub fn defaults(definitions: &'static [PassOption]) -> Options<'static> {
-        Options { definitions, values: definitions.iter().map(|option| option.default).collect() }
+        Options {
+            definitions,
+            values: definitions.iter().map(|option| option.default).collect(),
+        }
     }
 
     fn raw(&self, name: &str, kind: OptionKind) -> &'a str {
@@ -114,7 +117,9 @@ pub struct PipelineDef {
 }
 
 fn leak_c_string(text: &str) -> *const std::ffi::c_char {
-    CString::new(text).expect("pass metadata has no NUL").into_raw()
+    CString::new(text)
+        .expect("pass metadata has no NUL")
+        .into_raw()
 }
 
 fn option_infos(options: &'static [PassOption]) -> &'static [ffi::TritiumOptionInfo] {
@@ -135,12 +140,31 @@ fn option_infos(options: &'static [PassOption]) -> &'static [ffi::TritiumOptionI
     Box::leak(infos.into_boxed_slice())
 }
 
-unsafe fn option_values<'a>(definitions: &'static [PassOption], values: *const MlirStringRef, count: usize) -> Options<'a> {
-    let raw = if count == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(values, count) } };
-    Options { definitions, values: raw.iter().map(|value| unsafe { ffi::string_ref_str(*value) }).collect() }
+unsafe fn option_values<'a>(
+    definitions: &'static [PassOption],
+    values: *const MlirStringRef,
+    count: usize,
+) -> Options<'a> {
+    let raw = if count == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(values, count) }
+    };
+    Options {
+        definitions,
+        values: raw
+            .iter()
+            .map(|value| unsafe { ffi::string_ref_str(*value) })
+            .collect(),
+    }
 }
 
-unsafe extern "C" fn run_pass(user_data: *const c_void, op: MlirOperation, values: *const MlirStringRef, count: usize) -> bool {
+unsafe extern "C" fn run_pass(
+    user_data: *const c_void,
+    op: MlirOperation,
+    values: *const MlirStringRef,
+    count: usize,
+) -> bool {
     let def = unsafe { &*(user_data as *const PassDef) };
     let op = unsafe { OperationRef::from_raw(op) };
     let options = unsafe { option_values(def.options, values, count) };
@@ -152,7 +176,10 @@ unsafe extern "C" fn run_pass(user_data: *const c_void, op: MlirOperation, value
                 .map(String::as_str)
                 .or_else(|| payload.downcast_ref::<&str>().copied())
                 .unwrap_or("unknown");
-            emit_error(op.location(), &format!("internal error in pass '{}': {reason}", def.argument));
+            emit_error(
+                op.location(),
+                &format!("internal error in pass '{}': {reason}", def.argument),
+            );
             false
         }
     }
@@ -161,8 +188,13 @@ unsafe extern "C" fn run_pass(user_data: *const c_void, op: MlirOperation, value
 /// Registers `def` in MLIR's pass registry. Call once per process, before parsing command lines.
 pub fn register_pass(def: &'static PassDef) {
     let options = option_infos(def.options);
-    let dialects: &'static [mlir_sys::MlirDialectHandle] =
-        Box::leak((def.dependent_dialects)().iter().map(|handle| handle.to_raw()).collect::<Vec<_>>().into_boxed_slice());
+    let dialects: &'static [mlir_sys::MlirDialectHandle] = Box::leak(
+        (def.dependent_dialects)()
+            .iter()
+            .map(|handle| handle.to_raw())
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    );
     let info = ffi::TritiumPassInfo {
         argument: leak_c_string(def.argument),
         summary: leak_c_string(def.summary),
@@ -188,7 +220,15 @@ unsafe extern "C" fn build_pipeline(
     let options = unsafe { option_values(def.options, values, count) };
     match catch_unwind(AssertUnwindSafe(|| (def.build)(&options))) {
         Ok(Ok(text)) => {
-            unsafe { append(MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }, out) };
+            unsafe {
+                append(
+                    MlirStringRef {
+                        data: text.as_ptr() as *const _,
+                        length: text.len(),
+                    },
+                    out,
+                )
+            };
             true
         }
         Ok(Err(message)) => {

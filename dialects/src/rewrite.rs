@@ -19,14 +19,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// it changed anything. Returning false must leave the IR untouched.
 pub type PatternFn = for<'c, 'a> fn(OperationRef<'c, 'a>, &RewriterBase<'c, 'a>) -> bool;
 
-/// The set's context. `mlir::RewritePatternSet` (MLIR 22) stores its `MLIRContext *` as its first
-/// member and has no virtual table, and the C API has no accessor for it.
-unsafe fn pattern_set_context(set: MlirRewritePatternSet) -> MlirContext {
-    MlirContext {
-        ptr: unsafe { *(set.ptr as *const *mut std::ffi::c_void) },
-    }
-}
-
 /// Adds `pattern` for ops named `root` to `set`.
 pub fn add_pattern(
     context: ContextRef,
@@ -56,11 +48,12 @@ pub fn add_pattern(
 /// Called by `Dialect::getCanonicalizationPatterns` in the glue.
 #[unsafe(no_mangle)]
 pub extern "C" fn tritium_add_canonicalization_patterns(
+    context: MlirContext,
     dialect: MlirStringRef,
     set: MlirRewritePatternSet,
 ) {
     let _ = catch_unwind(|| {
-        let context = unsafe { ContextRef::from_raw(pattern_set_context(set)) };
+        let context = unsafe { ContextRef::from_raw(context) };
         if unsafe { string_ref_str(dialect) } == "tt" {
             tt::add_patterns(context, set);
         }

@@ -53,8 +53,16 @@ impl Compiled {
             self.num_warps,
             self.shared,
             quote(&self.arch.name()),
-            self.signature.iter().map(|s| quote(s)).collect::<Vec<_>>().join(", "),
-            self.arg_names.iter().map(|s| quote(s)).collect::<Vec<_>>().join(", ")
+            self.signature
+                .iter()
+                .map(|s| quote(s))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.arg_names
+                .iter()
+                .map(|s| quote(s))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }
@@ -86,8 +94,12 @@ impl Diagnostics {
                 DiagnosticSeverity::Remark => "remark",
             };
             let location = diagnostic.location().to_string();
-            let location = location.trim_start_matches("loc(").trim_end_matches(')').replace('"', "");
-            sink.borrow_mut().push(format!("{location}: {severity}: {diagnostic}"));
+            let location = location
+                .trim_start_matches("loc(")
+                .trim_end_matches(')')
+                .replace('"', "");
+            sink.borrow_mut()
+                .push(format!("{location}: {severity}: {diagnostic}"));
             true
         });
         Diagnostics { lines }
@@ -95,37 +107,63 @@ impl Diagnostics {
 
     fn take(&self, fallback: &str) -> String {
         let lines = self.lines.borrow();
-        if lines.is_empty() { fallback.to_owned() } else { lines.join("\n") }
+        if lines.is_empty() {
+            fallback.to_owned()
+        } else {
+            lines.join("\n")
+        }
     }
 }
 
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, diagnostics: &Diagnostics) -> Result<(), String> {
+fn run_pipeline(
+    context: &Context,
+    module: &mut Module,
+    pipeline: &str,
+    diagnostics: &Diagnostics,
+) -> Result<(), String> {
     let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("bad pipeline '{pipeline}': {e}"))?;
-    manager.run(module).map_err(|_| diagnostics.take(&format!("pipeline '{pipeline}' failed")))
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+        .map_err(|e| format!("bad pipeline '{pipeline}': {e}"))?;
+    manager
+        .run(module)
+        .map_err(|_| diagnostics.take(&format!("pipeline '{pipeline}' failed")))
 }
 
 /// Compiles TTIR (or TTGIR, whose layouts are then kept) `source` to PTX.
 pub fn compile(source: &str, filename: &str, options: &CompileOptions) -> Result<Compiled, String> {
     register_passes_once();
     if !options.num_warps.is_power_of_two() || options.num_warps > 32 {
-        return Err(format!("--num-warps must be a power of two between 1 and 32, got {}", options.num_warps));
+        return Err(format!(
+            "--num-warps must be a power of two between 1 and 32, got {}",
+            options.num_warps
+        ));
     }
     let context = tritium_dialects::context::new_context();
     let diagnostics = Diagnostics::attach(&context);
-    let mut module = parse_module(&context, source, filename).ok_or_else(|| diagnostics.take(&format!("{filename}: cannot parse")))?;
+    let mut module = parse_module(&context, source, filename)
+        .ok_or_else(|| diagnostics.take(&format!("{filename}: cannot parse")))?;
     if !module.as_operation().verify() {
         return Err(diagnostics.take(&format!("{filename}: verification failed")));
     }
     let raw = module.as_operation().to_raw();
-    let funcs: Vec<MlirOperation> = collect_ops(raw).into_iter().filter(|op| op_name(*op) == "tt.func").collect();
+    let funcs: Vec<MlirOperation> = collect_ops(raw)
+        .into_iter()
+        .filter(|op| op_name(*op) == "tt.func")
+        .collect();
     if funcs.is_empty() {
-        return Err(format!("{filename}: no tt.func: the input must be Triton TTIR (or TTGIR)"));
+        return Err(format!(
+            "{filename}: no tt.func: the input must be Triton TTIR (or TTGIR)"
+        ));
     }
     let is_ttgir = int_attr(raw, "ttg.num-warps").is_some();
     let capability = options.arch.capability;
     if !is_ttgir {
-        run_pipeline(&context, &mut module, "builtin.module(tritium-ttir)", &diagnostics)?;
+        run_pipeline(
+            &context,
+            &mut module,
+            "builtin.module(tritium-ttir)",
+            &diagnostics,
+        )?;
         let pipeline = format!(
             "builtin.module(tritium-ttgir{{num-warps={} num-stages={} target=cuda:{capability}}})",
             options.num_warps, options.num_stages
@@ -139,11 +177,20 @@ pub fn compile(source: &str, filename: &str, options: &CompileOptions) -> Result
         .find(|op| op_name(*op) == "tt.func" && !is_private(*op))
         .ok_or_else(|| format!("{filename}: no public tt.func to compile"))?;
     let (name, signature, arg_names) = kernel_signature(kernel);
-    let ttgir = options.keep_intermediates.then(|| module.as_operation().to_string());
-    run_pipeline(&context, &mut module, "builtin.module(tritium-llvm)", &diagnostics)?;
+    let ttgir = options
+        .keep_intermediates
+        .then(|| module.as_operation().to_string());
+    run_pipeline(
+        &context,
+        &mut module,
+        "builtin.module(tritium-llvm)",
+        &diagnostics,
+    )?;
     let raw = module.as_operation().to_raw();
     let shared = int_attr(raw, "ttg.shared").unwrap_or(0) as u64;
-    let llvm_dialect = options.keep_intermediates.then(|| module.as_operation().to_string());
+    let llvm_dialect = options
+        .keep_intermediates
+        .then(|| module.as_operation().to_string());
     let emitted = ptx::emit(&module, options.arch, options.keep_intermediates)?;
     Ok(Compiled {
         name,
@@ -183,15 +230,18 @@ fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Optio
 fn is_private(func: MlirOperation) -> bool {
     let key = std::ffi::CString::new("sym_visibility").unwrap();
     unsafe {
-        let attr = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
-        !attr.ptr.is_null() && tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)) == "private"
+        let attr =
+            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        !attr.ptr.is_null()
+            && tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)) == "private"
     }
 }
 
 fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
     let key = std::ffi::CString::new("sym_name").unwrap();
     let name = unsafe {
-        let attr = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        let attr =
+            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
         tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned()
     };
     let entry = blocks_of(func)[0];
@@ -201,7 +251,10 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
         let ty = value_type(arg);
         let text = unsafe {
             if tritium_dialects::ffi::tritiumTypeIsPointer(ty) {
-                format!("*{}", print_type(tritium_dialects::ffi::tritiumPointerTypeGetPointee(ty)))
+                format!(
+                    "*{}",
+                    print_type(tritium_dialects::ffi::tritiumPointerTypeGetPointee(ty))
+                )
             } else {
                 print_type(ty)
             }
@@ -210,10 +263,22 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
         let location = unsafe { mlirValueGetLocation(arg) };
         let mut loc_text = String::new();
         unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
-            unsafe { (*(data as *mut String)).push_str(tritium_dialects::ffi::string_ref_str(text)) };
+            unsafe {
+                (*(data as *mut String)).push_str(tritium_dialects::ffi::string_ref_str(text))
+            };
         }
-        unsafe { mlirLocationPrint(location, Some(append), &mut loc_text as *mut String as *mut _) };
-        let arg_name = loc_text.strip_prefix("loc(\"").and_then(|rest| rest.split('"').next()).unwrap_or("").to_owned();
+        unsafe {
+            mlirLocationPrint(
+                location,
+                Some(append),
+                &mut loc_text as *mut String as *mut _,
+            )
+        };
+        let arg_name = loc_text
+            .strip_prefix("loc(\"")
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or("")
+            .to_owned();
         names.push(arg_name);
     }
     (name, signature, names)

@@ -16,7 +16,12 @@ impl Default for Emitter {
 
 impl Emitter {
     pub fn new() -> Emitter {
-        Emitter { prologue: String::new(), body: String::new(), next: 0, depth: 2 }
+        Emitter {
+            prologue: String::new(),
+            body: String::new(),
+            next: 0,
+            depth: 2,
+        }
     }
 
     /// A fresh SSA name (`%vN`).
@@ -65,7 +70,10 @@ impl Emitter {
     }
 
     pub fn constant_f32(&mut self, value: f32) -> String {
-        self.op(&format!("llvm.mlir.constant({:#010X} : f32) : f32", value.to_bits()).replace("0X", "0x"))
+        self.op(
+            &format!("llvm.mlir.constant({:#010X} : f32) : f32", value.to_bits())
+                .replace("0X", "0x"),
+        )
     }
 
     /// Opens a region: `header` ends with `{`.

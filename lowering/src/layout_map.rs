@@ -29,7 +29,12 @@ impl ThreadMap {
         let count = 1usize << reg_bases.len();
         let mut registers = Vec::with_capacity(count);
         let mut register_duplicate = Vec::with_capacity(count);
-        let zero_bits: u32 = reg_bases.iter().enumerate().filter(|(_, b)| b.iter().all(|&c| c == 0)).map(|(i, _)| 1 << i).sum();
+        let zero_bits: u32 = reg_bases
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.iter().all(|&c| c == 0))
+            .map(|(i, _)| 1 << i)
+            .sum();
         for r in 0..count {
             let mut coord = vec![0u32; rank];
             for (bit, basis) in reg_bases.iter().enumerate() {
@@ -79,5 +84,10 @@ impl ThreadMap {
 }
 
 fn zero_mask(bases: &[Vec<u32>]) -> u32 {
-    bases.iter().enumerate().filter(|(_, b)| b.iter().all(|&c| c == 0)).map(|(i, _)| 1u32 << i).sum()
+    bases
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.iter().all(|&c| c == 0))
+        .map(|(i, _)| 1u32 << i)
+        .sum()
 }

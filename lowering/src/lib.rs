@@ -12,21 +12,33 @@ pub mod to_llvm;
 
 use mlir_sys::*;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
-use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, PipelineDef, fail, register_pass, register_pipeline};
+use tritium_dialects::pass::{
+    OptionKind, Options, PassDef, PassOption, PassResult, PipelineDef, fail, register_pass,
+    register_pipeline,
+};
 use tritium_passes::ir_util::*;
 
 /// MLIR's standard conversions that finish what `-convert-triton-gpu-to-llvm` leaves (scalar
 /// arith/math/scf) in the LLVM dialect.
-pub const FINISH_PIPELINE: &str =
-    "convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize,cse";
+pub const FINISH_PIPELINE: &str = "convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize,cse";
 
 pub static CONVERT_TO_LLVM: PassDef = PassDef {
     argument: "convert-triton-gpu-to-llvm",
     summary: "Lower TTGIR to the LLVM dialect (NVVM, inline PTX) one thread's view at a time",
     anchor: Some("builtin.module"),
     options: &[
-        PassOption { name: "compute-capability", description: "Target compute capability (80, 90)", kind: OptionKind::Int, default: "90" },
-        PassOption { name: "ptx-version", description: "PTX ISA version times ten", kind: OptionKind::Int, default: "84" },
+        PassOption {
+            name: "compute-capability",
+            description: "Target compute capability (80, 90)",
+            kind: OptionKind::Int,
+            default: "90",
+        },
+        PassOption {
+            name: "ptx-version",
+            description: "PTX ISA version times ten",
+            kind: OptionKind::Int,
+            default: "84",
+        },
     ],
     dependent_dialects: || vec![],
     run: run_convert,
@@ -50,11 +62,18 @@ fn run_convert(module_ref: OperationRef, _options: &Options) -> PassResult {
     let lowered = match to_llvm::lower_module(module) {
         Ok(lowered) => lowered,
         Err(error) => {
-            let location = error.op.map(|op| unsafe { mlirOperationGetLocation(op) }).unwrap_or(unsafe { mlirOperationGetLocation(module) });
-            return Err(fail(unsafe { tritium_dialects::melior::ir::Location::from_raw(location) }, &error.message));
+            let location = error
+                .op
+                .map(|op| unsafe { mlirOperationGetLocation(op) })
+                .unwrap_or(unsafe { mlirOperationGetLocation(module) });
+            return Err(fail(
+                unsafe { tritium_dialects::melior::ir::Location::from_raw(location) },
+                &error.message,
+            ));
         }
     };
-    replace_module_body(module, &lowered.text).map_err(|message| fail(module_ref.location(), &message))?;
+    replace_module_body(module, &lowered.text)
+        .map_err(|message| fail(module_ref.location(), &message))?;
     unsafe {
         let i32_type = mlirIntegerTypeGet(context_of(module), 32);
         let name = std::ffi::CString::new("ttg.shared").unwrap();
@@ -77,7 +96,10 @@ fn replace_module_body(module: MlirOperation, text: &str) -> Result<(), String> 
         if parsed.ptr.is_null() {
             let dump = std::env::temp_dir().join("tritium-lowered.mlir");
             let _ = std::fs::write(&dump, text);
-            return Err(format!("internal error: the lowered module does not parse (written to {})", dump.display()));
+            return Err(format!(
+                "internal error: the lowered module does not parse (written to {})",
+                dump.display()
+            ));
         }
         let body = mlirModuleGetBody(mlirModuleFromOperation(module));
         let mut op = mlirBlockGetFirstOperation(body);

@@ -17,7 +17,11 @@ unsafe extern "C" {
     fn LLVMInitializeNVPTXTarget();
     fn LLVMInitializeNVPTXTargetMC();
     fn LLVMInitializeNVPTXAsmPrinter();
-    fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut TargetRef, error: *mut *mut c_char) -> c_int;
+    fn LLVMGetTargetFromTriple(
+        triple: *const c_char,
+        target: *mut TargetRef,
+        error: *mut *mut c_char,
+    ) -> c_int;
     fn LLVMCreateTargetMachine(
         target: TargetRef,
         triple: *const c_char,
@@ -34,7 +38,12 @@ unsafe extern "C" {
     fn LLVMDisposeTargetData(layout: *mut c_void);
     fn LLVMCreatePassBuilderOptions() -> PassBuilderOptionsRef;
     fn LLVMDisposePassBuilderOptions(options: PassBuilderOptionsRef);
-    fn LLVMRunPasses(module: LLVMModuleRef, passes: *const c_char, machine: TargetMachineRef, options: PassBuilderOptionsRef) -> ErrorRef;
+    fn LLVMRunPasses(
+        module: LLVMModuleRef,
+        passes: *const c_char,
+        machine: TargetMachineRef,
+        options: PassBuilderOptionsRef,
+    ) -> ErrorRef;
     fn LLVMGetErrorMessage(error: ErrorRef) -> *mut c_char;
     fn LLVMDisposeErrorMessage(message: *mut c_char);
     fn LLVMTargetMachineEmitToMemoryBuffer(
@@ -70,20 +79,33 @@ pub struct Arch {
 impl Arch {
     /// Parses `sm_80`, `sm_90`, `sm_90a`.
     pub fn parse(text: &str) -> Result<Arch, String> {
-        let digits = text.strip_prefix("sm_").ok_or_else(|| format!("unknown arch '{text}' (expected sm_80, sm_90 or sm_90a)"))?;
+        let digits = text
+            .strip_prefix("sm_")
+            .ok_or_else(|| format!("unknown arch '{text}' (expected sm_80, sm_90 or sm_90a)"))?;
         let (digits, accelerated) = match digits.strip_suffix('a') {
             Some(digits) => (digits, true),
             None => (digits, false),
         };
-        let capability: u32 = digits.parse().map_err(|_| format!("unknown arch '{text}' (expected sm_80, sm_90 or sm_90a)"))?;
+        let capability: u32 = digits
+            .parse()
+            .map_err(|_| format!("unknown arch '{text}' (expected sm_80, sm_90 or sm_90a)"))?;
         if !matches!(capability, 80 | 86 | 89 | 90) || (accelerated && capability != 90) {
-            return Err(format!("unsupported arch '{text}' (supported: sm_80, sm_86, sm_89, sm_90, sm_90a)"));
+            return Err(format!(
+                "unsupported arch '{text}' (supported: sm_80, sm_86, sm_89, sm_90, sm_90a)"
+            ));
         }
-        Ok(Arch { capability, accelerated })
+        Ok(Arch {
+            capability,
+            accelerated,
+        })
     }
 
     pub fn name(&self) -> String {
-        format!("sm_{}{}", self.capability, if self.accelerated { "a" } else { "" })
+        format!(
+            "sm_{}{}",
+            self.capability,
+            if self.accelerated { "a" } else { "" }
+        )
     }
 
     /// The PTX ISA version emitted: 8.4 is understood by every CUDA 12.4+ driver.
@@ -106,7 +128,9 @@ unsafe fn take_message(message: *mut c_char) -> String {
     if message.is_null() {
         return String::new();
     }
-    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    let text = unsafe { CStr::from_ptr(message) }
+        .to_string_lossy()
+        .into_owned();
     unsafe { LLVMDisposeMessage(message) };
     text
 }
@@ -135,7 +159,11 @@ pub fn emit(module: &Module, arch: Arch, keep_llvm_ir: bool) -> Result<Emitted, 
     }
 }
 
-unsafe fn emit_llvm_module(llvm_module: LLVMModuleRef, arch: Arch, keep_llvm_ir: bool) -> Result<Emitted, String> {
+unsafe fn emit_llvm_module(
+    llvm_module: LLVMModuleRef,
+    arch: Arch,
+    keep_llvm_ir: bool,
+) -> Result<Emitted, String> {
     let triple = CString::new(TRIPLE).unwrap();
     let cpu = CString::new(arch.name()).unwrap();
     let features = CString::new(arch.ptx_features()).unwrap();
@@ -173,12 +201,21 @@ unsafe fn emit_llvm_module(llvm_module: LLVMModuleRef, arch: Arch, keep_llvm_ir:
         let llvm_ir = keep_llvm_ir.then(|| take_message(LLVMPrintModuleToString(llvm_module)));
 
         let mut buffer: MemoryBufferRef = std::ptr::null_mut();
-        let failed = LLVMTargetMachineEmitToMemoryBuffer(machine, llvm_module, ASSEMBLY_FILE, &mut error, &mut buffer);
+        let failed = LLVMTargetMachineEmitToMemoryBuffer(
+            machine,
+            llvm_module,
+            ASSEMBLY_FILE,
+            &mut error,
+            &mut buffer,
+        );
         LLVMDisposeTargetMachine(machine);
         if failed != 0 {
             return Err(format!("PTX emission failed: {}", take_message(error)));
         }
-        let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buffer) as *const u8, LLVMGetBufferSize(buffer));
+        let bytes = std::slice::from_raw_parts(
+            LLVMGetBufferStart(buffer) as *const u8,
+            LLVMGetBufferSize(buffer),
+        );
         let ptx = String::from_utf8_lossy(bytes).into_owned();
         LLVMDisposeMemoryBuffer(buffer);
         Ok(Emitted { ptx, llvm_ir })

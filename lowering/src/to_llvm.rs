@@ -35,7 +35,10 @@ pub struct LowerError {
 type LResult<T> = Result<T, LowerError>;
 
 fn err<T>(op: MlirOperation, message: impl Into<String>) -> LResult<T> {
-    Err(LowerError { op: Some(op), message: message.into() })
+    Err(LowerError {
+        op: Some(op),
+        message: message.into(),
+    })
 }
 
 /// Scalar type text in the LLVM dialect.
@@ -43,7 +46,11 @@ pub fn llvm_type(ty: MlirType) -> String {
     unsafe {
         if ffi::tritiumTypeIsPointer(ty) {
             let space = ffi::tritiumPointerTypeGetAddressSpace(ty);
-            return if space == 0 { "!llvm.ptr".into() } else { format!("!llvm.ptr<{space}>") };
+            return if space == 0 {
+                "!llvm.ptr".into()
+            } else {
+                format!("!llvm.ptr<{space}>")
+            };
         }
     }
     print_type(ty)
@@ -95,7 +102,10 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
     let mut text = String::from("module {\n");
     let mut shared_bytes = 0u64;
     let mut uses_shared = false;
-    for func in collect_ops(module).into_iter().filter(|op| op_name(*op) == "tt.func") {
+    for func in collect_ops(module)
+        .into_iter()
+        .filter(|op| op_name(*op) == "tt.func")
+    {
         let mut lowering = FuncLowering {
             e: Emitter::new(),
             values: HashMap::new(),
@@ -123,7 +133,8 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
 fn symbol_name(func: MlirOperation) -> String {
     let key = std::ffi::CString::new("sym_name").unwrap();
     unsafe {
-        let attr = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        let attr =
+            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
         ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned()
     }
 }
@@ -183,10 +194,16 @@ impl<'a> FuncLowering<'a> {
             return Ok(map.clone());
         }
         let Some(encoding) = encoding_of(ty) else {
-            return err(op, format!("tensor without a layout encoding: {text} (run -tritium-ttgir first)"));
+            return err(
+                op,
+                format!("tensor without a layout encoding: {text} (run -tritium-ttgir first)"),
+            );
         };
         let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
-        let map = ThreadMap::new(&encoding, &dims).map_err(|m| LowerError { op: Some(op), message: m })?;
+        let map = ThreadMap::new(&encoding, &dims).map_err(|m| LowerError {
+            op: Some(op),
+            message: m,
+        })?;
         self.maps.insert(text, map.clone());
         Ok(map)
     }
@@ -202,7 +219,10 @@ impl<'a> FuncLowering<'a> {
         let mut base = Vec::new();
         for d in 0..rank {
             let mut acc = self.e.prologue_const(0, "i32");
-            for (source, bases) in [(self.lane.clone(), &map.lane_bases), (self.warp.clone(), &map.warp_bases)] {
+            for (source, bases) in [
+                (self.lane.clone(), &map.lane_bases),
+                (self.warp.clone(), &map.warp_bases),
+            ] {
                 for (bit, basis) in bases.iter().enumerate() {
                     if basis[d] == 0 {
                         continue;
@@ -210,9 +230,15 @@ impl<'a> FuncLowering<'a> {
                     let shift = self.e.prologue_const(bit as i64, "i32");
                     let one = self.e.prologue_const(1, "i32");
                     let mult = self.e.prologue_const(basis[d] as i64, "i32");
-                    let shifted = self.e.prologue_op(&format!("llvm.lshr {source}, {shift} : i32"));
-                    let masked = self.e.prologue_op(&format!("llvm.and {shifted}, {one} : i32"));
-                    let term = self.e.prologue_op(&format!("llvm.mul {masked}, {mult} : i32"));
+                    let shifted = self
+                        .e
+                        .prologue_op(&format!("llvm.lshr {source}, {shift} : i32"));
+                    let masked = self
+                        .e
+                        .prologue_op(&format!("llvm.and {shifted}, {one} : i32"));
+                    let term = self
+                        .e
+                        .prologue_op(&format!("llvm.mul {masked}, {mult} : i32"));
                     acc = self.e.prologue_op(&format!("llvm.xor {acc}, {term} : i32"));
                 }
             }
@@ -237,7 +263,10 @@ impl<'a> FuncLowering<'a> {
         let a = self.e.prologue_op(&format!("llvm.and {lane}, {lm} : i32"));
         let b = self.e.prologue_op(&format!("llvm.and {warp}, {wm} : i32"));
         let c = self.e.prologue_op(&format!("llvm.or {a}, {b} : i32"));
-        Some(self.e.prologue_op(&format!("llvm.icmp \"eq\" {c}, {zero} : i32")))
+        Some(
+            self.e
+                .prologue_op(&format!("llvm.icmp \"eq\" {c}, {zero} : i32")),
+        )
     }
 
     fn lower_op(&mut self, op: MlirOperation) -> LResult<()> {
@@ -251,8 +280,14 @@ impl<'a> FuncLowering<'a> {
             "arith.constant" => self.lower_constant(op, &outs)?,
             "tt.get_program_id" | "tt.get_num_programs" => {
                 let axis = ["x", "y", "z"][int_attr(op, "axis").unwrap_or(0) as usize % 3];
-                let register = if name == "tt.get_program_id" { "ctaid" } else { "nctaid" };
-                let v = self.e.op(&format!("nvvm.read.ptx.sreg.{register}.{axis} : i32"));
+                let register = if name == "tt.get_program_id" {
+                    "ctaid"
+                } else {
+                    "nctaid"
+                };
+                let v = self
+                    .e
+                    .op(&format!("nvvm.read.ptx.sreg.{register}.{axis} : i32"));
                 self.values.insert(key(outs[0]), vec![v]);
             }
             "tt.make_range" => {
@@ -272,7 +307,8 @@ impl<'a> FuncLowering<'a> {
             "tt.splat" => {
                 let v = self.scalar(ins[0]);
                 let map = self.thread_map(op, value_type(outs[0]))?;
-                self.values.insert(key(outs[0]), vec![v; map.num_registers()]);
+                self.values
+                    .insert(key(outs[0]), vec![v; map.num_registers()]);
             }
             "tt.addptr" => {
                 let ptrs = self.get(ins[0]);
@@ -283,8 +319,14 @@ impl<'a> FuncLowering<'a> {
                 let oty = llvm_type(element_type(value_type(ins[1])));
                 let mut regs = Vec::new();
                 for (i, p) in ptrs.iter().enumerate() {
-                    let o = offsets.get(i).or(offsets.first()).cloned().unwrap_or_default();
-                    regs.push(self.e.op(&format!("llvm.getelementptr {p}[{o}] : ({pty}, {oty}) -> {pty}, {elem}")));
+                    let o = offsets
+                        .get(i)
+                        .or(offsets.first())
+                        .cloned()
+                        .unwrap_or_default();
+                    regs.push(self.e.op(&format!(
+                        "llvm.getelementptr {p}[{o}] : ({pty}, {oty}) -> {pty}, {elem}"
+                    )));
                 }
                 self.values.insert(key(outs[0]), regs);
             }
@@ -297,34 +339,58 @@ impl<'a> FuncLowering<'a> {
                 self.values.insert(key(outs[0]), v);
             }
             "tt.dot" => self.lower_dot(op, &ins, &outs)?,
-            "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape" | "tt.trans" => {
-                self.lower_movement(op, &name, ins[0], outs[0])?
-            }
-            "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.rsqrt" | "arith.divf" | "math.sin" | "math.cos"
-                if unsafe { mlirTypeEqual(element_type(value_type(outs[0])), mlirF32TypeGet(context_of(op))) } =>
+            "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape"
+            | "tt.trans" => self.lower_movement(op, &name, ins[0], outs[0])?,
+            "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.rsqrt" | "arith.divf"
+            | "math.sin" | "math.cos"
+                if unsafe {
+                    mlirTypeEqual(
+                        element_type(value_type(outs[0])),
+                        mlirF32TypeGet(context_of(op)),
+                    )
+                } =>
             {
                 self.lower_fast_math(op, &name, &ins, &outs)?
             }
-            "tt.precise_sqrt" => self.lower_elementwise_asm(op, &ins, &outs, "sqrt.rn.f32 $0, $1;", "=f,f")?,
-            "tt.precise_divf" => self.lower_elementwise_asm(op, &ins, &outs, "div.rn.f32 $0, $1, $2;", "=f,f,f")?,
-            "tt.mulhiui" => self.lower_elementwise_asm(op, &ins, &outs, "mul.hi.u32 $0, $1, $2;", "=r,r,r")?,
+            "tt.precise_sqrt" => {
+                self.lower_elementwise_asm(op, &ins, &outs, "sqrt.rn.f32 $0, $1;", "=f,f")?
+            }
+            "tt.precise_divf" => {
+                self.lower_elementwise_asm(op, &ins, &outs, "div.rn.f32 $0, $1, $2;", "=f,f,f")?
+            }
+            "tt.mulhiui" => {
+                self.lower_elementwise_asm(op, &ins, &outs, "mul.hi.u32 $0, $1, $2;", "=r,r,r")?
+            }
             "tt.bitcast" | "tt.int_to_ptr" | "tt.ptr_to_int" => {
                 let from = element_type(value_type(ins[0]));
                 let to = element_type(value_type(outs[0]));
-                let cast = match (unsafe { ffi::tritiumTypeIsPointer(from) }, unsafe { ffi::tritiumTypeIsPointer(to) }) {
+                let cast = match (unsafe { ffi::tritiumTypeIsPointer(from) }, unsafe {
+                    ffi::tritiumTypeIsPointer(to)
+                }) {
                     (true, false) => "llvm.ptrtoint",
                     (false, true) => "llvm.inttoptr",
                     _ => "llvm.bitcast",
                 };
                 let (ft, tt) = (llvm_type(from), llvm_type(to));
-                let regs = self.get(ins[0]).iter().map(|v| self.e.op(&format!("{cast} {v} : {ft} to {tt}"))).collect();
+                let regs = self
+                    .get(ins[0])
+                    .iter()
+                    .map(|v| self.e.op(&format!("{cast} {v} : {ft} to {tt}")))
+                    .collect();
                 self.values.insert(key(outs[0]), regs);
             }
             "scf.for" => self.lower_for(op, &ins, &outs)?,
             "scf.yield" | "scf.condition" => return err(op, "unexpected terminator"),
             "scf.if" => self.lower_if(op, &ins, &outs)?,
-            _ if name.starts_with("arith.") || name.starts_with("math.") => self.lower_elementwise(op, &name, &ins, &outs)?,
-            _ => return err(op, format!("lowering of '{name}' to LLVM is not implemented")),
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                self.lower_elementwise(op, &name, &ins, &outs)?
+            }
+            _ => {
+                return err(
+                    op,
+                    format!("lowering of '{name}' to LLVM is not implemented"),
+                );
+            }
         }
         Ok(())
     }
@@ -332,11 +398,16 @@ impl<'a> FuncLowering<'a> {
     fn lower_constant(&mut self, op: MlirOperation, outs: &[MlirValue]) -> LResult<()> {
         let key_name = std::ffi::CString::new("value").unwrap();
         let ty = value_type(outs[0]);
-        let attr = unsafe { mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key_name.as_ptr())) };
+        let attr = unsafe {
+            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key_name.as_ptr()))
+        };
         let scalar_attr = unsafe {
             if mlirAttributeIsADenseElements(attr) {
                 if !mlirDenseElementsAttrIsSplat(attr) {
-                    return err(op, "non-splat dense constants are not supported by the lowering yet");
+                    return err(
+                        op,
+                        "non-splat dense constants are not supported by the lowering yet",
+                    );
                 }
                 mlirDenseElementsAttrGetSplatValue(attr)
             } else {
@@ -349,23 +420,50 @@ impl<'a> FuncLowering<'a> {
             let v = text.split(':').next().unwrap_or("0").trim().to_owned();
             self.e.op(&format!("llvm.mlir.constant({v} : i64) : i64"))
         } else {
-            self.e.op(&format!("llvm.mlir.constant({text}) : {}", llvm_type(elem)))
+            self.e
+                .op(&format!("llvm.mlir.constant({text}) : {}", llvm_type(elem)))
         };
-        let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
         self.values.insert(key(outs[0]), vec![value; count]);
         Ok(())
     }
 
     /// Any scalar arith/math op, applied to each register.
-    fn lower_elementwise(&mut self, op: MlirOperation, name: &str, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_elementwise(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let attrs = inherent_attrs_text(op);
-        let operand_types: Vec<String> = ins.iter().map(|v| llvm_type(element_type(value_type(*v)))).collect();
-        let result_types: Vec<String> = outs.iter().map(|v| llvm_type(element_type(value_type(*v)))).collect();
-        let count = outs.first().map(|v| value_type(*v)).filter(|t| is_tensor(*t)).map(|t| self.thread_map(op, t)).transpose()?.map(|m| m.num_registers()).unwrap_or(1);
+        let operand_types: Vec<String> = ins
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
+        let result_types: Vec<String> = outs
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
+        let count = outs
+            .first()
+            .map(|v| value_type(*v))
+            .filter(|t| is_tensor(*t))
+            .map(|t| self.thread_map(op, t))
+            .transpose()?
+            .map(|m| m.num_registers())
+            .unwrap_or(1);
         let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
         let mut regs = Vec::new();
         for r in 0..count {
-            let args: Vec<String> = inputs.iter().map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default()).collect();
+            let args: Vec<String> = inputs
+                .iter()
+                .map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default())
+                .collect();
             let v = self.e.op(&format!(
                 "\"{name}\"({}){attrs} : ({}) -> {}",
                 args.join(", "),
@@ -378,15 +476,32 @@ impl<'a> FuncLowering<'a> {
         Ok(())
     }
 
-    fn lower_elementwise_asm(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue], asm: &str, constraints: &str) -> LResult<()> {
+    fn lower_elementwise_asm(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+        asm: &str,
+        constraints: &str,
+    ) -> LResult<()> {
         let ty = value_type(outs[0]);
         let elem = llvm_type(element_type(ty));
-        let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
         let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
-        let types: Vec<String> = ins.iter().map(|v| llvm_type(element_type(value_type(*v)))).collect();
+        let types: Vec<String> = ins
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
         let mut regs = Vec::new();
         for r in 0..count {
-            let args: Vec<String> = inputs.iter().map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default()).collect();
+            let args: Vec<String> = inputs
+                .iter()
+                .map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default())
+                .collect();
             regs.push(self.e.op(&format!(
                 "llvm.inline_asm \"{asm}\", \"{constraints}\" {} : ({}) -> {elem}",
                 args.join(", "),
@@ -398,9 +513,19 @@ impl<'a> FuncLowering<'a> {
     }
 
     /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions.
-    fn lower_fast_math(&mut self, op: MlirOperation, name: &str, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_fast_math(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let ty = value_type(outs[0]);
-        let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
         let a = self.get(ins[0]);
         let b = ins.get(1).map(|v| self.get(*v)).unwrap_or_default();
         let mut regs = Vec::new();
@@ -412,16 +537,28 @@ impl<'a> FuncLowering<'a> {
                     let scaled = self.e.op(&format!("llvm.fmul {x}, {log2e} : f32"));
                     self.e.op(&format!("llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {scaled} : (f32) -> f32"))
                 }
-                "math.exp2" => self.e.op(&format!("llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32")),
-                "math.log2" => self.e.op(&format!("llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32")),
+                "math.exp2" => self.e.op(&format!(
+                    "llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.log2" => self.e.op(&format!(
+                    "llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
                 "math.log" => {
-                    let l = self.e.op(&format!("llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"));
+                    let l = self.e.op(&format!(
+                        "llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                    ));
                     let ln2 = self.e.constant_f32(std::f32::consts::LN_2);
                     self.e.op(&format!("llvm.fmul {l}, {ln2} : f32"))
                 }
-                "math.rsqrt" => self.e.op(&format!("llvm.inline_asm \"rsqrt.approx.ftz.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32")),
-                "math.sin" => self.e.op(&format!("llvm.inline_asm \"sin.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32")),
-                "math.cos" => self.e.op(&format!("llvm.inline_asm \"cos.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32")),
+                "math.rsqrt" => self.e.op(&format!(
+                    "llvm.inline_asm \"rsqrt.approx.ftz.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.sin" => self.e.op(&format!(
+                    "llvm.inline_asm \"sin.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.cos" => self.e.op(&format!(
+                    "llvm.inline_asm \"cos.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
                 _ => {
                     let y = b.get(r).or(b.first()).cloned().unwrap_or_default();
                     self.e.op(&format!("llvm.inline_asm \"div.full.f32 $0, $1, $2;\", \"=f,f,f\" {x}, {y} : (f32, f32) -> f32"))
@@ -434,12 +571,20 @@ impl<'a> FuncLowering<'a> {
     }
 
     /// Elements per vector access for a load/store through `ptr`.
-    fn vector_width(&self, ptr: MlirValue, mask: Option<MlirValue>, map: &ThreadMap, elem_bits: u32) -> usize {
+    fn vector_width(
+        &self,
+        ptr: MlirValue,
+        mask: Option<MlirValue>,
+        map: &ThreadMap,
+        elem_bits: u32,
+    ) -> usize {
         let ty = value_type(ptr);
         let rank = map.shape.len();
         let info = self.axis.get(ptr);
         // The fastest dim: the most contiguous one.
-        let fastest = (0..rank).max_by_key(|&d| (info.contiguity[d], d)).unwrap_or(0);
+        let fastest = (0..rank)
+            .max_by_key(|&d| (info.contiguity[d], d))
+            .unwrap_or(0);
         let elem_bytes = (elem_bits / 8).max(1) as u64;
         let mut vec = (128 / elem_bits.max(8)) as u64;
         vec = vec.min(info.contiguity[fastest]);
@@ -450,7 +595,15 @@ impl<'a> FuncLowering<'a> {
         // Consecutive registers along the fastest dim.
         let mut run = 1usize;
         while run < map.num_registers() {
-            let expected: Vec<u32> = (0..rank).map(|d| if d == fastest { map.registers[0][d] + run as u32 } else { map.registers[0][d] }).collect();
+            let expected: Vec<u32> = (0..rank)
+                .map(|d| {
+                    if d == fastest {
+                        map.registers[0][d] + run as u32
+                    } else {
+                        map.registers[0][d]
+                    }
+                })
+                .collect();
             if map.registers[run] != expected {
                 break;
             }
@@ -470,10 +623,18 @@ impl<'a> FuncLowering<'a> {
         gcd(v, map.num_registers() as u64) as usize
     }
 
-    fn lower_load(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_load(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let ptr_type = value_type(ins[0]);
         if !is_tensor(ptr_type) && unsafe { !ffi::tritiumTypeIsPointer(ptr_type) } {
-            return err(op, "block-pointer loads must be rewritten first (-triton-rewrite-tensor-pointer)");
+            return err(
+                op,
+                "block-pointer loads must be rewritten first (-triton-rewrite-tensor-pointer)",
+            );
         }
         let (mask, other) = load_store_optionals(op, ins, 1);
         let result_type = value_type(outs[0]);
@@ -529,12 +690,30 @@ impl<'a> FuncLowering<'a> {
                 constraints.push(constraint.to_string());
             }
             let dests: Vec<String> = (0..vec).map(|j| format!("${j}")).collect();
-            let vector = if vec > 1 { format!(".v{vec}") } else { String::new() };
-            let dest_text = if vec > 1 { format!("{{ {} }}", dests.join(", ")) } else { dests[0].clone() };
-            let guard = if predicated { format!("@${pred_index} ") } else { String::new() };
-            let _ = write!(asm, "{guard}ld.global{cache}{vector}.{reg_type} {dest_text}, [ ${vec} + 0 ];");
+            let vector = if vec > 1 {
+                format!(".v{vec}")
+            } else {
+                String::new()
+            };
+            let dest_text = if vec > 1 {
+                format!("{{ {} }}", dests.join(", "))
+            } else {
+                dests[0].clone()
+            };
+            let guard = if predicated {
+                format!("@${pred_index} ")
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                asm,
+                "{guard}ld.global{cache}{vector}.{reg_type} {dest_text}, [ ${vec} + 0 ];"
+            );
             let result_ty = if vec > 1 {
-                format!("!llvm.struct<({})>", vec![format!("i{width}"); vec].join(", "))
+                format!(
+                    "!llvm.struct<({})>",
+                    vec![format!("i{width}"); vec].join(", ")
+                )
             } else {
                 format!("i{width}")
             };
@@ -545,7 +724,12 @@ impl<'a> FuncLowering<'a> {
                 operand_types.join(", ")
             ));
             for j in 0..vec {
-                let raw = if vec > 1 { self.e.op(&format!("llvm.extractvalue {loaded}[{j}] : {result_ty}")) } else { loaded.clone() };
+                let raw = if vec > 1 {
+                    self.e
+                        .op(&format!("llvm.extractvalue {loaded}[{j}] : {result_ty}"))
+                } else {
+                    loaded.clone()
+                };
                 regs.push(self.from_bits(&raw, elem, bits, width, &lty));
             }
         }
@@ -558,21 +742,34 @@ impl<'a> FuncLowering<'a> {
         let (_, _, width) = asm_register(bits);
         let lty = llvm_type(elem);
         let as_int = if is_float(elem) {
-            self.e.op(&format!("llvm.bitcast {value} : {lty} to i{bits}"))
+            self.e
+                .op(&format!("llvm.bitcast {value} : {lty} to i{bits}"))
         } else if unsafe { ffi::tritiumTypeIsPointer(elem) } {
             self.e.op(&format!("llvm.ptrtoint {value} : {lty} to i64"))
         } else {
             value.to_owned()
         };
-        if width > bits { self.e.op(&format!("llvm.zext {as_int} : i{bits} to i{width}")) } else { as_int }
+        if width > bits {
+            self.e
+                .op(&format!("llvm.zext {as_int} : i{bits} to i{width}"))
+        } else {
+            as_int
+        }
     }
 
     fn from_bits(&mut self, raw: &str, elem: MlirType, bits: u32, width: u32, lty: &str) -> String {
-        let narrowed = if width > bits { self.e.op(&format!("llvm.trunc {raw} : i{width} to i{bits}")) } else { raw.to_owned() };
+        let narrowed = if width > bits {
+            self.e
+                .op(&format!("llvm.trunc {raw} : i{width} to i{bits}"))
+        } else {
+            raw.to_owned()
+        };
         if is_float(elem) {
-            self.e.op(&format!("llvm.bitcast {narrowed} : i{bits} to {lty}"))
+            self.e
+                .op(&format!("llvm.bitcast {narrowed} : i{bits} to {lty}"))
         } else if unsafe { ffi::tritiumTypeIsPointer(elem) } {
-            self.e.op(&format!("llvm.inttoptr {narrowed} : i64 to {lty}"))
+            self.e
+                .op(&format!("llvm.inttoptr {narrowed} : i64 to {lty}"))
         } else {
             narrowed
         }
@@ -581,7 +778,10 @@ impl<'a> FuncLowering<'a> {
     fn lower_store(&mut self, op: MlirOperation, ins: &[MlirValue]) -> LResult<()> {
         let ptr_type = value_type(ins[0]);
         if !is_tensor(ptr_type) && unsafe { !ffi::tritiumTypeIsPointer(ptr_type) } {
-            return err(op, "block-pointer stores must be rewritten first (-triton-rewrite-tensor-pointer)");
+            return err(
+                op,
+                "block-pointer stores must be rewritten first (-triton-rewrite-tensor-pointer)",
+            );
         }
         let (mask, _) = load_store_optionals(op, ins, 2);
         let elem = element_type(value_type(ins[1]));
@@ -601,9 +801,16 @@ impl<'a> FuncLowering<'a> {
             Some(map) => self.first_copy_predicate(map),
             None => {
                 let zero = self.e.prologue_const(0, "i32");
-                let tid_is_zero_lane = self.e.prologue_op(&format!("llvm.icmp \"eq\" {}, {zero} : i32", self.lane));
-                let warp_zero = self.e.prologue_op(&format!("llvm.icmp \"eq\" {}, {zero} : i32", self.warp));
-                Some(self.e.prologue_op(&format!("llvm.and {tid_is_zero_lane}, {warp_zero} : i1")))
+                let tid_is_zero_lane = self
+                    .e
+                    .prologue_op(&format!("llvm.icmp \"eq\" {}, {zero} : i32", self.lane));
+                let warp_zero = self
+                    .e
+                    .prologue_op(&format!("llvm.icmp \"eq\" {}, {zero} : i32", self.warp));
+                Some(
+                    self.e
+                        .prologue_op(&format!("llvm.and {tid_is_zero_lane}, {warp_zero} : i1")),
+                )
             }
         };
         let vec = match &map {
@@ -651,8 +858,16 @@ impl<'a> FuncLowering<'a> {
                 constraints.push(constraint.to_owned());
                 srcs.push(format!("${}", index + j));
             }
-            let vector = if vec > 1 { format!(".v{vec}") } else { String::new() };
-            let src_text = if vec > 1 { format!("{{ {} }}", srcs.join(", ")) } else { srcs[0].clone() };
+            let vector = if vec > 1 {
+                format!(".v{vec}")
+            } else {
+                String::new()
+            };
+            let src_text = if vec > 1 {
+                format!("{{ {} }}", srcs.join(", "))
+            } else {
+                srcs[0].clone()
+            };
             self.e.line(&format!(
                 "llvm.inline_asm has_side_effects \"{guard}st.global{cache}{vector}.{reg_type} [ ${ptr_index} + 0 ], {src_text};\", \"{}\" {} : ({}) -> ()",
                 constraints.join(","),
@@ -664,7 +879,8 @@ impl<'a> FuncLowering<'a> {
     }
 
     fn barrier(&mut self) {
-        self.e.line("llvm.inline_asm has_side_effects \"bar.sync 0;\", \"\"  : () -> ()");
+        self.e
+            .line("llvm.inline_asm has_side_effects \"bar.sync 0;\", \"\"  : () -> ()");
     }
 
     fn smem_base(&mut self) -> String {
@@ -674,7 +890,9 @@ impl<'a> FuncLowering<'a> {
 
     /// Address of element `index` (i32 SSA value) of a shared array of `lty`.
     fn smem_address(&mut self, base: &str, index: &str, lty: &str) -> String {
-        self.e.op(&format!("llvm.getelementptr {base}[{index}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, {lty}"))
+        self.e.op(&format!(
+            "llvm.getelementptr {base}[{index}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, {lty}"
+        ))
     }
 
     /// Storage type of a scalar in shared memory (i1 as i8, pointers as i64).
@@ -700,14 +918,18 @@ impl<'a> FuncLowering<'a> {
             value.to_owned()
         };
         let address = self.smem_address(base, index, &sty);
-        self.e.line(&format!("llvm.store {stored}, {address} : {sty}, !llvm.ptr<3>"));
+        self.e.line(&format!(
+            "llvm.store {stored}, {address} : {sty}, !llvm.ptr<3>"
+        ));
     }
 
     fn smem_load(&mut self, base: &str, index: &str, elem: MlirType) -> String {
         let (sty, _) = Self::smem_type(elem);
         let lty = llvm_type(elem);
         let address = self.smem_address(base, index, &sty);
-        let loaded = self.e.op(&format!("llvm.load {address} : !llvm.ptr<3> -> {sty}"));
+        let loaded = self
+            .e
+            .op(&format!("llvm.load {address} : !llvm.ptr<3> -> {sty}"));
         if type_bits(elem) == 1 {
             self.e.op(&format!("llvm.trunc {loaded} : i8 to i1"))
         } else if unsafe { ffi::tritiumTypeIsPointer(elem) } {
@@ -745,7 +967,13 @@ impl<'a> FuncLowering<'a> {
 
     /// Data movement between layouts/shapes: registers when every destination element is already
     /// in the same thread, else through shared memory.
-    fn lower_movement(&mut self, op: MlirOperation, name: &str, src: MlirValue, dst: MlirValue) -> LResult<()> {
+    fn lower_movement(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        src: MlirValue,
+        dst: MlirValue,
+    ) -> LResult<()> {
         let src_type = value_type(src);
         let dst_type = value_type(dst);
         let src_map = self.thread_map(op, src_type)?;
@@ -754,7 +982,13 @@ impl<'a> FuncLowering<'a> {
         let src_rank = src_map.shape.len();
         let axis = int_attr(op, "axis").unwrap_or(0) as usize;
         let order = i32_array(op, "order");
-        if name == "tt.reshape" && unsafe { mlirOperationGetAttributeByName(op, sref("allow_reorder")).ptr.is_null() } == false {
+        if name == "tt.reshape"
+            && unsafe {
+                mlirOperationGetAttributeByName(op, sref("allow_reorder"))
+                    .ptr
+                    .is_null()
+            } == false
+        {
             // Any element order is allowed: keep registers as they are when the counts agree.
             if src_map.num_registers() == dst_map.num_registers() {
                 self.values.insert(key(dst), src_vals);
@@ -765,9 +999,26 @@ impl<'a> FuncLowering<'a> {
         let project = |coord: &[u32]| -> Option<Vec<u32>> {
             match name {
                 "ttg.convert_layout" => Some(coord.to_vec()),
-                "tt.broadcast" => Some(coord.iter().enumerate().map(|(d, &c)| if src_map.shape[d] == 1 { 0 } else { c }).collect()),
-                "tt.expand_dims" => Some(coord.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, &c)| c).collect()),
-                "tt.trans" => Some((0..src_rank).map(|d| coord[order.iter().position(|&o| o as usize == d).unwrap_or(d)]).collect()),
+                "tt.broadcast" => Some(
+                    coord
+                        .iter()
+                        .enumerate()
+                        .map(|(d, &c)| if src_map.shape[d] == 1 { 0 } else { c })
+                        .collect(),
+                ),
+                "tt.expand_dims" => Some(
+                    coord
+                        .iter()
+                        .enumerate()
+                        .filter(|(d, _)| *d != axis)
+                        .map(|(_, &c)| c)
+                        .collect(),
+                ),
+                "tt.trans" => Some(
+                    (0..src_rank)
+                        .map(|d| coord[order.iter().position(|&o| o as usize == d).unwrap_or(d)])
+                        .collect(),
+                ),
                 _ => None,
             }
         };
@@ -776,17 +1027,36 @@ impl<'a> FuncLowering<'a> {
         let lanes_match = |dst_bases: &[Vec<u32>], src_bases: &[Vec<u32>]| {
             let n = dst_bases.len().max(src_bases.len());
             (0..n).all(|i| {
-                let d = dst_bases.get(i).and_then(|b| project(b)).unwrap_or_else(|| vec![0; src_rank]);
-                let s = src_bases.get(i).cloned().unwrap_or_else(|| vec![0; src_rank]);
+                let d = dst_bases
+                    .get(i)
+                    .and_then(|b| project(b))
+                    .unwrap_or_else(|| vec![0; src_rank]);
+                let s = src_bases
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| vec![0; src_rank]);
                 d == s
             })
         };
-        if name != "tt.reshape" && lanes_match(&dst_map.lane_bases, &src_map.lane_bases) && lanes_match(&dst_map.warp_bases, &src_map.warp_bases) {
-            let by_coord: HashMap<Vec<u32>, usize> = src_map.registers.iter().enumerate().rev().map(|(i, c)| (c.clone(), i)).collect();
+        if name != "tt.reshape"
+            && lanes_match(&dst_map.lane_bases, &src_map.lane_bases)
+            && lanes_match(&dst_map.warp_bases, &src_map.warp_bases)
+        {
+            let by_coord: HashMap<Vec<u32>, usize> = src_map
+                .registers
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, c)| (c.clone(), i))
+                .collect();
             let mapped: Option<Vec<String>> = dst_map
                 .registers
                 .iter()
-                .map(|c| project(c).and_then(|p| by_coord.get(&p)).map(|&i| src_vals[i].clone()))
+                .map(|c| {
+                    project(c)
+                        .and_then(|p| by_coord.get(&p))
+                        .map(|&i| src_vals[i].clone())
+                })
                 .collect();
             if let Some(regs) = mapped {
                 self.values.insert(key(dst), regs);
@@ -824,10 +1094,23 @@ impl<'a> FuncLowering<'a> {
                 "tt.broadcast" => c
                     .iter()
                     .enumerate()
-                    .map(|(d, v)| if src_map.shape[d] == 1 { self.e.constant(0, "i32") } else { v.clone() })
+                    .map(|(d, v)| {
+                        if src_map.shape[d] == 1 {
+                            self.e.constant(0, "i32")
+                        } else {
+                            v.clone()
+                        }
+                    })
                     .collect(),
-                "tt.expand_dims" => c.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, v)| v.clone()).collect(),
-                "tt.trans" => (0..src_rank).map(|d| c[order.iter().position(|&o| o as usize == d).unwrap_or(d)].clone()).collect(),
+                "tt.expand_dims" => c
+                    .iter()
+                    .enumerate()
+                    .filter(|(d, _)| *d != axis)
+                    .map(|(_, v)| v.clone())
+                    .collect(),
+                "tt.trans" => (0..src_rank)
+                    .map(|d| c[order.iter().position(|&o| o as usize == d).unwrap_or(d)].clone())
+                    .collect(),
                 _ => return err(op, format!("unsupported data movement '{name}'")),
             };
             let index = self.linear_index(&source, &src_map.shape);
@@ -838,11 +1121,20 @@ impl<'a> FuncLowering<'a> {
     }
 
     /// Emits the combine region of a reduce/scan on scalars `a` and `b`; returns the results.
-    fn combine(&mut self, region_op: MlirOperation, a: &[String], b: &[String]) -> LResult<Vec<String>> {
+    fn combine(
+        &mut self,
+        region_op: MlirOperation,
+        a: &[String],
+        b: &[String],
+    ) -> LResult<Vec<String>> {
         let block = blocks_of(region_op)[0];
         let args = block_args(block);
         for (i, arg) in args.iter().enumerate() {
-            let v = if i < a.len() { a[i].clone() } else { b[i - a.len()].clone() };
+            let v = if i < a.len() {
+                a[i].clone()
+            } else {
+                b[i - a.len()].clone()
+            };
             self.values.insert(key(*arg), vec![v]);
         }
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
@@ -863,11 +1155,17 @@ impl<'a> FuncLowering<'a> {
         let bits = type_bits(elem);
         let lty = llvm_type(elem);
         let mask = self.e.constant(lane_mask as i64, "i32");
-        let shfl = |e: &mut Emitter, v: &str| e.op(&format!(
+        let shfl = |e: &mut Emitter, v: &str| {
+            e.op(&format!(
             "llvm.inline_asm has_side_effects \"shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;\", \"=r,r,r\" {v}, {mask} : (i32, i32) -> i32"
-        ));
+        ))
+        };
         if bits == 64 {
-            let as_int = if is_float(elem) { self.e.op(&format!("llvm.bitcast {value} : {lty} to i64")) } else { value.to_owned() };
+            let as_int = if is_float(elem) {
+                self.e.op(&format!("llvm.bitcast {value} : {lty} to i64"))
+            } else {
+                value.to_owned()
+            };
             let lo = self.e.op(&format!("llvm.trunc {as_int} : i64 to i32"));
             let shift = self.e.constant(32, "i64");
             let hi64 = self.e.op(&format!("llvm.lshr {as_int}, {shift} : i64"));
@@ -878,12 +1176,18 @@ impl<'a> FuncLowering<'a> {
             let hi_w = self.e.op(&format!("llvm.zext {hi_s} : i32 to i64"));
             let hi_shift = self.e.op(&format!("llvm.shl {hi_w}, {shift} : i64"));
             let joined = self.e.op(&format!("llvm.or {hi_shift}, {lo_w} : i64"));
-            return if is_float(elem) { self.e.op(&format!("llvm.bitcast {joined} : i64 to {lty}")) } else { joined };
+            return if is_float(elem) {
+                self.e.op(&format!("llvm.bitcast {joined} : i64 to {lty}"))
+            } else {
+                joined
+            };
         }
         let as_i32 = if is_float(elem) && bits == 32 {
             self.e.op(&format!("llvm.bitcast {value} : {lty} to i32"))
         } else if is_float(elem) {
-            let i = self.e.op(&format!("llvm.bitcast {value} : {lty} to i{bits}"));
+            let i = self
+                .e
+                .op(&format!("llvm.bitcast {value} : {lty} to i{bits}"));
             self.e.op(&format!("llvm.zext {i} : i{bits} to i32"))
         } else if bits < 32 {
             self.e.op(&format!("llvm.zext {value} : i{bits} to i32"))
@@ -903,7 +1207,12 @@ impl<'a> FuncLowering<'a> {
         }
     }
 
-    fn lower_reduce(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_reduce(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let axis = int_attr(op, "axis").unwrap_or(0) as usize;
         let src_type = value_type(ins[0]);
         let map = self.thread_map(op, src_type)?;
@@ -929,12 +1238,18 @@ impl<'a> FuncLowering<'a> {
         }
         // 2. Across lanes: butterfly over lane bits that move along the axis only.
         for (bit, basis) in map.lane_bases.iter().enumerate() {
-            let along_axis = basis[axis] != 0 && basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
+            let along_axis =
+                basis[axis] != 0 && basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
             if !along_axis {
                 continue;
             }
             for group in groups.iter_mut().map(|(_, v)| v) {
-                let shuffled: Vec<String> = group.clone().iter().zip(&elems).map(|(v, e)| self.shuffle_xor(v, *e, 1 << bit)).collect();
+                let shuffled: Vec<String> = group
+                    .clone()
+                    .iter()
+                    .zip(&elems)
+                    .map(|(v, e)| self.shuffle_xor(v, *e, 1 << bit))
+                    .collect();
                 let acc = group.clone();
                 *group = self.combine(op, &acc, &shuffled)?;
             }
@@ -946,13 +1261,23 @@ impl<'a> FuncLowering<'a> {
             .filter(|(_, b)| b[axis] != 0)
             .map(|(i, _)| i)
             .collect();
-        let lane_mixed = map.lane_bases.iter().any(|b| b[axis] != 0 && b.iter().enumerate().any(|(d, &c)| d != axis && c != 0));
+        let lane_mixed = map
+            .lane_bases
+            .iter()
+            .any(|b| b[axis] != 0 && b.iter().enumerate().any(|(d, &c)| d != axis && c != 0));
         if lane_mixed {
-            return err(op, "reduction over a layout whose lanes mix the reduced and kept dimensions is not supported");
+            return err(
+                op,
+                "reduction over a layout whose lanes mix the reduced and kept dimensions is not supported",
+            );
         }
         if rank == 1 {
             // The whole tensor reduces to one scalar per operand; every thread gets it.
-            let mut values = groups.into_iter().next().map(|(_, v)| v).unwrap_or_default();
+            let mut values = groups
+                .into_iter()
+                .next()
+                .map(|(_, v)| v)
+                .unwrap_or_default();
             if !warp_axis_bits.is_empty() {
                 let warps = 1u32 << warp_axis_bits.len();
                 let base = self.smem_base();
@@ -1014,11 +1339,20 @@ impl<'a> FuncLowering<'a> {
         self.shared_bytes = self.shared_bytes.max(total);
         let src_base = self.thread_base(op, src_type)?;
         self.barrier();
-        let warp_index = if warp_axis_bits.is_empty() { self.e.constant(0, "i32") } else { self.compact_bits(&self.warp.clone(), &warp_axis_bits) };
+        let warp_index = if warp_axis_bits.is_empty() {
+            self.e.constant(0, "i32")
+        } else {
+            self.compact_bits(&self.warp.clone(), &warp_axis_bits)
+        };
         let out_dims = out_map.shape.clone();
         for (coord, values) in groups.clone() {
             let c = self.runtime_coord(&src_base, &coord);
-            let kept: Vec<String> = c.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, v)| v.clone()).collect();
+            let kept: Vec<String> = c
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| *d != axis)
+                .map(|(_, v)| v.clone())
+                .collect();
             let inner = self.linear_index(&kept, &out_dims);
             let numel = self.e.constant(out_numel as i64, "i32");
             let row = self.e.op(&format!("llvm.mul {warp_index}, {numel} : i32"));
@@ -1063,11 +1397,19 @@ impl<'a> FuncLowering<'a> {
 
     /// `d = a * b + c` with FMAs: A and B are staged in shared memory from their (any) source
     /// layout; each thread then walks K, loading the A rows and B columns of its own C elements.
-    fn lower_dot(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_dot(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let c_type = value_type(ins[2]);
         let c_map = self.thread_map(op, c_type)?;
         if c_map.shape.len() != 2 {
-            return err(op, "batched (rank-3) tt.dot is not supported by the FMA lowering yet");
+            return err(
+                op,
+                "batched (rank-3) tt.dot is not supported by the FMA lowering yet",
+            );
         }
         let (m, n) = (c_map.shape[0] as u64, c_map.shape[1] as u64);
         let mut staged = Vec::new();
@@ -1122,7 +1464,11 @@ impl<'a> FuncLowering<'a> {
         let iv = self.e.fresh();
         let args: Vec<String> = (0..count).map(|_| self.e.fresh()).collect();
         let result = self.e.fresh_raw();
-        let iter_args: Vec<String> = args.iter().zip(&init).map(|(a, i)| format!("{a} = {i}")).collect();
+        let iter_args: Vec<String> = args
+            .iter()
+            .zip(&init)
+            .map(|(a, i)| format!("{a} = {i}"))
+            .collect();
         self.e.open(&format!(
             "%r{result}:{count} = scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) : i32 {{",
             iter_args.join(", "),
@@ -1159,7 +1505,11 @@ impl<'a> FuncLowering<'a> {
                 self.e.op(&format!("llvm.add {p}, {acc} : {acc_lty}"))
             });
         }
-        self.e.line(&format!("scf.yield {} : {}", next.join(", "), vec![acc_lty.clone(); count].join(", ")));
+        self.e.line(&format!(
+            "scf.yield {} : {}",
+            next.join(", "),
+            vec![acc_lty.clone(); count].join(", ")
+        ));
         self.e.close();
         let _ = m;
         let out: Vec<String> = (0..count).map(|i| format!("%r{result}#{i}")).collect();
@@ -1191,7 +1541,9 @@ impl<'a> FuncLowering<'a> {
             return base.to_owned();
         }
         let offset = self.e.constant(byte_offset as i64, "i32");
-        self.e.op(&format!("llvm.getelementptr {base}[{offset}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8"))
+        self.e.op(&format!(
+            "llvm.getelementptr {base}[{offset}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8"
+        ))
     }
 
     /// Gathers the given bits of `value` into a compact integer (bit i of the result = bit bits[i]).
@@ -1213,14 +1565,27 @@ impl<'a> FuncLowering<'a> {
         let mut types = Vec::new();
         for v in values {
             let ty = value_type(*v);
-            let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
+            let count = if is_tensor(ty) {
+                self.thread_map(op, ty)?.num_registers()
+            } else {
+                1
+            };
             types.extend(std::iter::repeat_n(llvm_type(element_type(ty)), count));
         }
         Ok(types)
     }
 
-    fn lower_for(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
-        let (lb, ub, step) = (self.scalar(ins[0]), self.scalar(ins[1]), self.scalar(ins[2]));
+    fn lower_for(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let (lb, ub, step) = (
+            self.scalar(ins[0]),
+            self.scalar(ins[1]),
+            self.scalar(ins[2]),
+        );
         let iv_type = llvm_type(value_type(ins[0]));
         let inits: Vec<String> = ins[3..].iter().flat_map(|v| self.get(*v)).collect();
         let types = self.flat_types(op, &ins[3..])?;
@@ -1231,14 +1596,26 @@ impl<'a> FuncLowering<'a> {
         let mut arg_names = Vec::new();
         for arg in &args[1..] {
             let ty = value_type(*arg);
-            let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
+            let count = if is_tensor(ty) {
+                self.thread_map(op, ty)?.num_registers()
+            } else {
+                1
+            };
             let names: Vec<String> = (0..count).map(|_| self.e.fresh()).collect();
             arg_names.extend(names.clone());
             self.values.insert(key(*arg), names);
         }
         let result_names: Vec<String> = (0..types.len()).map(|_| self.e.fresh_raw()).collect();
-        let iter_args: Vec<String> = arg_names.iter().zip(&inits).map(|(a, i)| format!("{a} = {i}")).collect();
-        let results_text = if types.is_empty() { String::new() } else { format!("{}:{} = ", "%r".to_owned() + &result_names[0], types.len()) };
+        let iter_args: Vec<String> = arg_names
+            .iter()
+            .zip(&inits)
+            .map(|(a, i)| format!("{a} = {i}"))
+            .collect();
+        let results_text = if types.is_empty() {
+            String::new()
+        } else {
+            format!("{}:{} = ", "%r".to_owned() + &result_names[0], types.len())
+        };
         let header = format!(
             "{results_text}scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) : {iv_type} {{",
             iter_args.join(", "),
@@ -1248,11 +1625,16 @@ impl<'a> FuncLowering<'a> {
         let mut op_in = unsafe { mlirBlockGetFirstOperation(body) };
         while !op_in.ptr.is_null() {
             if op_name(op_in) == "scf.yield" {
-                let yielded: Vec<String> = operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
+                let yielded: Vec<String> =
+                    operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
                 if yielded.is_empty() {
                     self.e.line("scf.yield");
                 } else {
-                    self.e.line(&format!("scf.yield {} : {}", yielded.join(", "), types.join(", ")));
+                    self.e.line(&format!(
+                        "scf.yield {} : {}",
+                        yielded.join(", "),
+                        types.join(", ")
+                    ));
                 }
             } else {
                 self.lower_op(op_in)?;
@@ -1263,21 +1645,41 @@ impl<'a> FuncLowering<'a> {
         let mut index = 0;
         for out in outs {
             let ty = value_type(*out);
-            let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
-            let names: Vec<String> = (index..index + count).map(|i| format!("%r{}#{i}", result_names[0])).collect();
+            let count = if is_tensor(ty) {
+                self.thread_map(op, ty)?.num_registers()
+            } else {
+                1
+            };
+            let names: Vec<String> = (index..index + count)
+                .map(|i| format!("%r{}#{i}", result_names[0]))
+                .collect();
             index += count;
             self.values.insert(key(*out), names);
         }
         Ok(())
     }
 
-    fn lower_if(&mut self, op: MlirOperation, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<()> {
+    fn lower_if(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
         let cond = self.scalar(ins[0]);
         let types = self.flat_types(op, outs)?;
         let result = self.e.fresh_raw();
-        let results_text = if types.is_empty() { String::new() } else { format!("%r{result}:{} = ", types.len()) };
-        let types_text = if types.is_empty() { String::new() } else { format!(" -> ({})", types.join(", ")) };
-        self.e.open(&format!("{results_text}scf.if {cond}{types_text} {{"));
+        let results_text = if types.is_empty() {
+            String::new()
+        } else {
+            format!("%r{result}:{} = ", types.len())
+        };
+        let types_text = if types.is_empty() {
+            String::new()
+        } else {
+            format!(" -> ({})", types.join(", "))
+        };
+        self.e
+            .open(&format!("{results_text}scf.if {cond}{types_text} {{"));
         let blocks = blocks_of(op);
         for (i, block) in blocks.iter().enumerate() {
             if i == 1 {
@@ -1286,11 +1688,16 @@ impl<'a> FuncLowering<'a> {
             let mut op_in = unsafe { mlirBlockGetFirstOperation(*block) };
             while !op_in.ptr.is_null() {
                 if op_name(op_in) == "scf.yield" {
-                    let yielded: Vec<String> = operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
+                    let yielded: Vec<String> =
+                        operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
                     if yielded.is_empty() {
                         self.e.line("scf.yield");
                     } else {
-                        self.e.line(&format!("scf.yield {} : {}", yielded.join(", "), types.join(", ")));
+                        self.e.line(&format!(
+                            "scf.yield {} : {}",
+                            yielded.join(", "),
+                            types.join(", ")
+                        ));
                     }
                 } else {
                     self.lower_op(op_in)?;
@@ -1302,8 +1709,14 @@ impl<'a> FuncLowering<'a> {
         let mut index = 0;
         for out in outs {
             let ty = value_type(*out);
-            let count = if is_tensor(ty) { self.thread_map(op, ty)?.num_registers() } else { 1 };
-            let names: Vec<String> = (index..index + count).map(|i| format!("%r{result}#{i}")).collect();
+            let count = if is_tensor(ty) {
+                self.thread_map(op, ty)?.num_registers()
+            } else {
+                1
+            };
+            let names: Vec<String> = (index..index + count)
+                .map(|i| format!("%r{result}#{i}"))
+                .collect();
             index += count;
             self.values.insert(key(*out), names);
         }
@@ -1331,7 +1744,10 @@ fn is_dot_operand_feed(op: MlirOperation) -> bool {
 
 fn sref(text: &str) -> MlirStringRef {
     let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    MlirStringRef { data: leaked.as_ptr() as *const _, length: leaked.len() }
+    MlirStringRef {
+        data: leaked.as_ptr() as *const _,
+        length: leaked.len(),
+    }
 }
 
 fn i32_array(op: MlirOperation, name: &str) -> Vec<i32> {
@@ -1340,15 +1756,25 @@ fn i32_array(op: MlirOperation, name: &str) -> Vec<i32> {
         if attr.ptr.is_null() || !mlirAttributeIsADenseI32Array(attr) {
             return Vec::new();
         }
-        (0..mlirDenseArrayGetNumElements(attr)).map(|i| mlirDenseI32ArrayGetElement(attr, i)).collect()
+        (0..mlirDenseArrayGetNumElements(attr))
+            .map(|i| mlirDenseI32ArrayGetElement(attr, i))
+            .collect()
     }
 }
 
 /// `(mask, other)` of a load (`first_optional` = 1) or `(mask, None)` of a store (2).
-fn load_store_optionals(op: MlirOperation, ins: &[MlirValue], first_optional: usize) -> (Option<MlirValue>, Option<MlirValue>) {
+fn load_store_optionals(
+    op: MlirOperation,
+    ins: &[MlirValue],
+    first_optional: usize,
+) -> (Option<MlirValue>, Option<MlirValue>) {
     // operandSegmentSizes tells which optional operands are present for loads; stores have at most a mask.
     let mask = ins.get(first_optional).copied();
-    let other = if first_optional == 1 { ins.get(2).copied() } else { None };
+    let other = if first_optional == 1 {
+        ins.get(2).copied()
+    } else {
+        None
+    };
     let _ = op;
     (mask, other)
 }

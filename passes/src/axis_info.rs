@@ -27,13 +27,27 @@ pub struct AxisInfo {
 impl AxisInfo {
     fn unknown(rank: usize) -> AxisInfo {
         let rank = rank.max(1);
-        AxisInfo { contiguity: vec![1; rank], divisibility: vec![1; rank], constancy: vec![1; rank], constant: None }
+        AxisInfo {
+            contiguity: vec![1; rank],
+            divisibility: vec![1; rank],
+            constancy: vec![1; rank],
+            constant: None,
+        }
     }
 
     fn constant_of(value: i64, shape: &[i64]) -> AxisInfo {
         let rank = shape.len().max(1);
-        let dims: Vec<u64> = if shape.is_empty() { vec![1] } else { shape.iter().map(|&s| s as u64).collect() };
-        AxisInfo { contiguity: vec![1; rank], divisibility: vec![pow2_divisor(value); rank], constancy: dims, constant: Some(value) }
+        let dims: Vec<u64> = if shape.is_empty() {
+            vec![1]
+        } else {
+            shape.iter().map(|&s| s as u64).collect()
+        };
+        AxisInfo {
+            contiguity: vec![1; rank],
+            divisibility: vec![pow2_divisor(value); rank],
+            constancy: dims,
+            constant: Some(value),
+        }
     }
 
     fn rank(&self) -> usize {
@@ -44,10 +58,20 @@ impl AxisInfo {
     fn join(&self, other: &AxisInfo) -> AxisInfo {
         let rank = self.rank().min(other.rank());
         AxisInfo {
-            contiguity: (0..rank).map(|d| gcd(self.contiguity[d], other.contiguity[d])).collect(),
-            divisibility: (0..rank).map(|d| gcd(self.divisibility[d], other.divisibility[d])).collect(),
-            constancy: (0..rank).map(|d| gcd(self.constancy[d], other.constancy[d])).collect(),
-            constant: if self.constant == other.constant { self.constant } else { None },
+            contiguity: (0..rank)
+                .map(|d| gcd(self.contiguity[d], other.contiguity[d]))
+                .collect(),
+            divisibility: (0..rank)
+                .map(|d| gcd(self.divisibility[d], other.divisibility[d]))
+                .collect(),
+            constancy: (0..rank)
+                .map(|d| gcd(self.constancy[d], other.constancy[d]))
+                .collect(),
+            constant: if self.constant == other.constant {
+                self.constant
+            } else {
+                None
+            },
         }
     }
 }
@@ -57,7 +81,11 @@ pub fn gcd(a: u64, b: u64) -> u64 {
 }
 
 fn pow2_divisor(value: i64) -> u64 {
-    if value == 0 { MAX_DIVISIBILITY } else { (1u64 << value.unsigned_abs().trailing_zeros()).min(MAX_DIVISIBILITY) }
+    if value == 0 {
+        MAX_DIVISIBILITY
+    } else {
+        (1u64 << value.unsigned_abs().trailing_zeros()).min(MAX_DIVISIBILITY)
+    }
 }
 
 /// Axis info of every value in a function (or module).
@@ -68,7 +96,9 @@ pub struct AxisInfoAnalysis {
 impl AxisInfoAnalysis {
     /// Runs the analysis over everything nested in `root`.
     pub fn run(root: MlirOperation) -> AxisInfoAnalysis {
-        let mut analysis = AxisInfoAnalysis { infos: HashMap::new() };
+        let mut analysis = AxisInfoAnalysis {
+            infos: HashMap::new(),
+        };
         // Loop-carried values converge in a few rounds: facts only get weaker.
         for _ in 0..8 {
             let before = analysis.infos.clone();
@@ -82,7 +112,10 @@ impl AxisInfoAnalysis {
 
     /// The facts about `value` (unknown values get the weakest facts).
     pub fn get(&self, value: MlirValue) -> AxisInfo {
-        self.infos.get(&key(value)).cloned().unwrap_or_else(|| AxisInfo::unknown(shape(value_type(value)).len()))
+        self.infos
+            .get(&key(value))
+            .cloned()
+            .unwrap_or_else(|| AxisInfo::unknown(shape(value_type(value)).len()))
     }
 
     fn set(&mut self, value: MlirValue, info: AxisInfo) {
@@ -105,7 +138,9 @@ impl AxisInfoAnalysis {
     }
 
     fn seed_function_arguments(&mut self, func: MlirOperation) {
-        let Some(entry) = blocks_of(func).first().copied() else { return };
+        let Some(entry) = blocks_of(func).first().copied() else {
+            return;
+        };
         for (i, arg) in block_args(entry).into_iter().enumerate() {
             let rank = shape(value_type(arg)).len().max(1);
             let mut info = AxisInfo::unknown(rank);
@@ -126,7 +161,10 @@ impl AxisInfoAnalysis {
         let name = op_name(op);
         let ins = operands(op);
         let outs = results(op);
-        let out_shape = outs.first().map(|v| shape(value_type(*v))).unwrap_or_default();
+        let out_shape = outs
+            .first()
+            .map(|v| shape(value_type(*v)))
+            .unwrap_or_default();
         let rank = out_shape.len().max(1);
         let get = |s: &Self, i: usize| s.get(ins[i]);
         let info = match name.as_str() {
@@ -141,21 +179,31 @@ impl AxisInfoAnalysis {
             "tt.make_range" => {
                 let start = int_attr(op, "start").unwrap_or(0);
                 let end = int_attr(op, "end").unwrap_or(start + 1);
-                AxisInfo { contiguity: vec![(end - start) as u64], divisibility: vec![pow2_divisor(start)], constancy: vec![1], constant: None }
+                AxisInfo {
+                    contiguity: vec![(end - start) as u64],
+                    divisibility: vec![pow2_divisor(start)],
+                    constancy: vec![1],
+                    constant: None,
+                }
             }
             "tt.splat" => {
                 let src = get(self, 0);
                 let dims: Vec<u64> = out_shape.iter().map(|&s| s as u64).collect();
-                AxisInfo { contiguity: vec![1; rank], divisibility: vec![src.divisibility[0]; rank], constancy: dims, constant: src.constant }
+                AxisInfo {
+                    contiguity: vec![1; rank],
+                    divisibility: vec![src.divisibility[0]; rank],
+                    constancy: dims,
+                    constant: src.constant,
+                }
             }
             "tt.broadcast" => {
                 let src = get(self, 0);
                 let src_shape = shape(value_type(ins[0]));
                 let mut info = src.clone();
-                for d in 0..rank.min(src.rank()) {
-                    if src_shape.get(d) == Some(&1) && out_shape[d] != 1 {
+                for (d, &size) in out_shape.iter().enumerate().take(src.rank()) {
+                    if src_shape.get(d) == Some(&1) && size != 1 {
                         info.contiguity[d] = 1;
-                        info.constancy[d] = out_shape[d] as u64;
+                        info.constancy[d] = size as u64;
                     }
                 }
                 info
@@ -169,20 +217,22 @@ impl AxisInfoAnalysis {
                     info = AxisInfo::unknown(rank);
                 } else {
                     info.contiguity.insert(axis, 1);
-                    info.divisibility.insert(axis, src.divisibility.iter().copied().max().unwrap_or(1));
+                    info.divisibility
+                        .insert(axis, src.divisibility.iter().copied().max().unwrap_or(1));
                     info.constancy.insert(axis, 1);
                 }
                 info
             }
-            "ttg.convert_layout" | "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast" | "tt.int_to_ptr"
-            | "tt.ptr_to_int" | "tt.bitcast" => get(self, 0),
+            "ttg.convert_layout" | "arith.extsi" | "arith.extui" | "arith.trunci"
+            | "arith.index_cast" | "tt.int_to_ptr" | "tt.ptr_to_int" | "tt.bitcast" => get(self, 0),
             "arith.addi" | "arith.subi" | "tt.addptr" => self.add_like(&name, &ins, rank),
             "arith.muli" => {
                 let (a, b) = (get(self, 0), get(self, 1));
                 let constant = a.constant.zip(b.constant).map(|(x, y)| x.wrapping_mul(y));
                 let mut info = AxisInfo::unknown(rank);
                 for d in 0..rank {
-                    info.divisibility[d] = (a.divisibility[d].saturating_mul(b.divisibility[d])).min(MAX_DIVISIBILITY);
+                    info.divisibility[d] =
+                        (a.divisibility[d].saturating_mul(b.divisibility[d])).min(MAX_DIVISIBILITY);
                     info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
                     if a.constant == Some(1) {
                         info.contiguity[d] = b.contiguity[d];
@@ -193,8 +243,9 @@ impl AxisInfoAnalysis {
                 info.constant = constant;
                 info
             }
-            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
-            | "arith.shli" | "arith.shrsi" | "arith.shrui" | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.andi"
+            | "arith.ori" | "arith.xori" | "arith.shli" | "arith.shrsi" | "arith.shrui"
+            | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
                 let (a, b) = (get(self, 0), get(self, 1));
                 let mut info = AxisInfo::unknown(rank);
                 for d in 0..rank {
@@ -209,8 +260,11 @@ impl AxisInfoAnalysis {
                         }
                     }
                 }
-                if name == "arith.divsi" || name == "arith.divui" {
-                    if let Some(c) = b.constant.filter(|c| *c > 0) {
+                if let Some(c) = b
+                    .constant
+                    .filter(|c| *c > 0 && (name == "arith.divsi" || name == "arith.divui"))
+                {
+                    {
                         for d in 0..rank {
                             // Runs of `c` values starting at multiples of `c` divide to the same value.
                             let run = gcd(a.contiguity[d], gcd(a.divisibility[d], c as u64));
@@ -228,9 +282,15 @@ impl AxisInfoAnalysis {
                     // A contiguous run compared with a constant flips at most at the constant, so it is
                     // constant over blocks aligned to both divisibilities.
                     if b.constancy[d] > 1 && a.contiguity[d] > 1 {
-                        constancy = constancy.max(gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])).min(b.constancy[d]));
+                        constancy = constancy.max(
+                            gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d]))
+                                .min(b.constancy[d]),
+                        );
                     } else if a.constancy[d] > 1 && b.contiguity[d] > 1 {
-                        constancy = constancy.max(gcd(b.contiguity[d], gcd(a.divisibility[d], b.divisibility[d])).min(a.constancy[d]));
+                        constancy = constancy.max(
+                            gcd(b.contiguity[d], gcd(a.divisibility[d], b.divisibility[d]))
+                                .min(a.constancy[d]),
+                        );
                     }
                     info.constancy[d] = constancy;
                 }
@@ -253,8 +313,11 @@ impl AxisInfoAnalysis {
                 for (i, init) in ins.iter().skip(3).enumerate() {
                     let init_info = self.get(*init);
                     self.merge(args[i + 1], init_info.clone());
-                    if let Some(y) = yielded.get(i) {
-                        if self.infos.contains_key(&key(*y)) {
+                    if let Some(y) = yielded
+                        .get(i)
+                        .filter(|y| self.infos.contains_key(&key(**y)))
+                    {
+                        {
                             let info = self.get(*y);
                             self.merge(args[i + 1], info.clone());
                             self.merge(outs[i], info);
@@ -285,15 +348,20 @@ impl AxisInfoAnalysis {
     fn add_like(&mut self, name: &str, ins: &[MlirValue], rank: usize) -> AxisInfo {
         let (a, b) = (self.get(ins[0]), self.get(ins[1]));
         // Pointer offsets count elements; pointer divisibility counts bytes.
-        let scale = if name == "tt.addptr" { pointee_bytes(value_type(ins[0])) } else { 1 };
+        let scale = if name == "tt.addptr" {
+            pointee_bytes(value_type(ins[0]))
+        } else {
+            1
+        };
         let mut info = AxisInfo::unknown(rank);
         for d in 0..rank.min(a.rank()).min(b.rank()) {
             info.contiguity[d] = if name == "arith.subi" {
-                gcd(a.contiguity[d], b.constancy[d]).max(if b.constancy[d] > 1 { 1 } else { 1 })
+                gcd(a.contiguity[d], b.constancy[d])
             } else {
                 gcd(a.contiguity[d], b.constancy[d]).max(gcd(a.constancy[d], b.contiguity[d]))
             };
-            info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d].saturating_mul(scale)).min(MAX_DIVISIBILITY);
+            info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d].saturating_mul(scale))
+                .min(MAX_DIVISIBILITY);
             info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
         }
         info.constant = match (name, a.constant, b.constant) {
@@ -308,7 +376,11 @@ impl AxisInfoAnalysis {
 fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
     unsafe {
         let term = mlirBlockGetTerminator(block);
-        if term.ptr.is_null() { Vec::new() } else { operands(term) }
+        if term.ptr.is_null() {
+            Vec::new()
+        } else {
+            operands(term)
+        }
     }
 }
 
@@ -336,12 +408,18 @@ fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
     let key = CString::new("arg_attrs").unwrap();
     let name = CString::new(name).unwrap();
     unsafe {
-        let attrs = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
-        if attrs.ptr.is_null() || !mlirAttributeIsAArray(attrs) || index as isize >= mlirArrayAttrGetNumElements(attrs) {
+        let attrs =
+            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        if attrs.ptr.is_null()
+            || !mlirAttributeIsAArray(attrs)
+            || index as isize >= mlirArrayAttrGetNumElements(attrs)
+        {
             return None;
         }
         let dict = mlirArrayAttrGetElement(attrs, index as isize);
-        let value = mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name.as_ptr()));
-        (!value.ptr.is_null() && mlirAttributeIsAInteger(value)).then(|| mlirIntegerAttrGetValueInt(value))
+        let value =
+            mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name.as_ptr()));
+        (!value.ptr.is_null() && mlirAttributeIsAInteger(value))
+            .then(|| mlirIntegerAttrGetValueInt(value))
     }
 }

@@ -1,7 +1,7 @@
 //! `-tritongpu-coalesce`: gives each global load and store the blocked layout that makes its
 //! accesses coalesced and vectorized: threads own `vec` consecutive elements along the pointer's
 //! most contiguous dimension, where `vec` is what axis info proves aligned and contiguous (up to
-//! 16 bytes). Operands are converted to that layout and the result converted back; 
+//! 16 bytes). Operands are converted to that layout and the result converted back;
 //! `-tritongpu-remove-layout-conversions` then propagates the layout.
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
@@ -10,7 +10,9 @@ use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
 use tritium_layout::encoding::Encoding;
-use tritium_layout::heuristics::{coalesced_blocked, mem_access_elems_per_thread, order_from_contiguity};
+use tritium_layout::heuristics::{
+    coalesced_blocked, mem_access_elems_per_thread, order_from_contiguity,
+};
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-coalesce",
@@ -30,7 +32,12 @@ pub fn module_warps(module: MlirOperation) -> (u32, u32) {
 }
 
 /// The coalesced encoding for an access through `ptr`.
-pub fn coalesced_encoding(analysis: &AxisInfoAnalysis, ptr: MlirValue, num_warps: u32, threads: u32) -> Option<Encoding> {
+pub fn coalesced_encoding(
+    analysis: &AxisInfoAnalysis,
+    ptr: MlirValue,
+    num_warps: u32,
+    threads: u32,
+) -> Option<Encoding> {
     let ty = value_type(ptr);
     if !is_tensor(ty) {
         return None;
@@ -40,8 +47,15 @@ pub fn coalesced_encoding(analysis: &AxisInfoAnalysis, ptr: MlirValue, num_warps
     let order = order_from_contiguity(&info.contiguity);
     let fastest = order[0] as usize;
     let elem_bits = (pointee_bytes(ty) * 8) as u32;
-    let per_thread = mem_access_elems_per_thread(elem_bits, info.divisibility[fastest], info.contiguity[fastest], dims[fastest]);
-    Some(Encoding::Blocked(coalesced_blocked(&dims, &order, per_thread, num_warps, threads)))
+    let per_thread = mem_access_elems_per_thread(
+        elem_bits,
+        info.divisibility[fastest],
+        info.contiguity[fastest],
+        dims[fastest],
+    );
+    Some(Encoding::Blocked(coalesced_blocked(
+        &dims, &order, per_thread, num_warps, threads,
+    )))
 }
 
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
@@ -55,7 +69,9 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let ins = operands(op);
-        let Some(encoding) = coalesced_encoding(&analysis, ins[0], num_warps, threads) else { continue };
+        let Some(encoding) = coalesced_encoding(&analysis, ins[0], num_warps, threads) else {
+            continue;
+        };
         if encoding_of(value_type(ins[0])).as_ref() == Some(&encoding) {
             continue;
         }

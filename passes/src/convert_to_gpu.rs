@@ -18,10 +18,30 @@ pub static PASS: PassDef = PassDef {
     summary: "Assign Triton's default blocked layouts to every tensor (TTIR to TTGIR)",
     anchor: Some("builtin.module"),
     options: &[
-        PassOption { name: "target", description: "Target, e.g. cuda:90", kind: OptionKind::String, default: "cuda:90" },
-        PassOption { name: "num-warps", description: "Warps per program", kind: OptionKind::Int, default: "4" },
-        PassOption { name: "threads-per-warp", description: "Threads per warp", kind: OptionKind::Int, default: "32" },
-        PassOption { name: "num-ctas", description: "CTAs per program (cluster size)", kind: OptionKind::Int, default: "1" },
+        PassOption {
+            name: "target",
+            description: "Target, e.g. cuda:90",
+            kind: OptionKind::String,
+            default: "cuda:90",
+        },
+        PassOption {
+            name: "num-warps",
+            description: "Warps per program",
+            kind: OptionKind::Int,
+            default: "4",
+        },
+        PassOption {
+            name: "threads-per-warp",
+            description: "Threads per warp",
+            kind: OptionKind::Int,
+            default: "32",
+        },
+        PassOption {
+            name: "num-ctas",
+            description: "CTAs per program (cluster size)",
+            kind: OptionKind::Int,
+            default: "1",
+        },
     ],
     dependent_dialects: || vec![tritium_dialects::ttg_handle()],
     run,
@@ -29,7 +49,13 @@ pub static PASS: PassDef = PassDef {
 
 pub(crate) fn set_module_attr(module: MlirOperation, name: &str, attr: MlirAttribute) {
     let name = CString::new(name).unwrap();
-    unsafe { mlirOperationSetDiscardableAttributeByName(module, mlirStringRefCreateFromCString(name.as_ptr()), attr) };
+    unsafe {
+        mlirOperationSetDiscardableAttributeByName(
+            module,
+            mlirStringRefCreateFromCString(name.as_ptr()),
+            attr,
+        )
+    };
 }
 
 fn run(module_ref: OperationRef, options: &Options) -> PassResult {
@@ -40,21 +66,46 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     let num_ctas = options.int("num-ctas");
     let target = options.string("target");
     if num_warps <= 0 || (num_warps & (num_warps - 1)) != 0 {
-        return Err(fail(module_ref.location(), &format!("num-warps must be a power of two, got {num_warps}")));
+        return Err(fail(
+            module_ref.location(),
+            &format!("num-warps must be a power of two, got {num_warps}"),
+        ));
     }
     if threads <= 0 || (threads & (threads - 1)) != 0 {
-        return Err(fail(module_ref.location(), &format!("threads-per-warp must be a power of two, got {threads}")));
+        return Err(fail(
+            module_ref.location(),
+            &format!("threads-per-warp must be a power of two, got {threads}"),
+        ));
     }
     if num_ctas <= 0 || (num_ctas & (num_ctas - 1)) != 0 {
-        return Err(fail(module_ref.location(), &format!("num-ctas must be a power of two, got {num_ctas}")));
+        return Err(fail(
+            module_ref.location(),
+            &format!("num-ctas must be a power of two, got {num_ctas}"),
+        ));
     }
     unsafe {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
-        set_module_attr(module, "ttg.num-ctas", mlirIntegerAttrGet(i32_type, num_ctas));
-        set_module_attr(module, "ttg.num-warps", mlirIntegerAttrGet(i32_type, num_warps));
+        set_module_attr(
+            module,
+            "ttg.num-ctas",
+            mlirIntegerAttrGet(i32_type, num_ctas),
+        );
+        set_module_attr(
+            module,
+            "ttg.num-warps",
+            mlirIntegerAttrGet(i32_type, num_warps),
+        );
         let target = CString::new(target).unwrap();
-        set_module_attr(module, "ttg.target", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(target.as_ptr())));
-        set_module_attr(module, "ttg.threads-per-warp", mlirIntegerAttrGet(i32_type, threads));
+        set_module_attr(
+            module,
+            "ttg.target",
+            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(target.as_ptr())),
+        );
+        set_module_attr(
+            module,
+            "ttg.threads-per-warp",
+            mlirIntegerAttrGet(i32_type, threads),
+        );
     }
 
     let mut defaults: HashMap<Vec<i64>, (Encoding, MlirAttribute)> = HashMap::new();
@@ -63,7 +114,12 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             .entry(tensor_shape.to_vec())
             .or_insert_with(|| {
                 let dims: Vec<u32> = tensor_shape.iter().map(|&d| d.max(1) as u32).collect();
-                let encoding = Encoding::Blocked(default_blocked(&dims, num_warps as u32, threads as u32, num_ctas as u32));
+                let encoding = Encoding::Blocked(default_blocked(
+                    &dims,
+                    num_warps as u32,
+                    threads as u32,
+                    num_ctas as u32,
+                ));
                 let attr = encoding_to_attr(ctx, &encoding);
                 (encoding, attr)
             })
@@ -103,7 +159,9 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
         match op_name(op).as_str() {
             "tt.reduce" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
-                let Some(src_encoding) = encoding_of(value_type(operands(op)[0])) else { continue };
+                let Some(src_encoding) = encoding_of(value_type(operands(op)[0])) else {
+                    continue;
+                };
                 for result in results(op) {
                     let ty = value_type(result);
                     if !is_tensor(ty) {
@@ -111,7 +169,9 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     }
                     let default = value_type(result);
                     let slice = Encoding::Slice(SliceEncoding::new(axis, src_encoding.clone()));
-                    unsafe { mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice))) };
+                    unsafe {
+                        mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice)))
+                    };
                     convert_all_uses_after(result, default);
                 }
             }
@@ -119,7 +179,9 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                 // The operand is laid out like the result (size-1 dims broadcast in place).
                 let result_type = value_type(results(op)[0]);
                 let operand = operands(op)[0];
-                let Some(attr) = encoding_attr(result_type) else { continue };
+                let Some(attr) = encoding_attr(result_type) else {
+                    continue;
+                };
                 let wanted_type = with_encoding(value_type(operand), attr);
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
@@ -129,11 +191,18 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "tt.dot" => {
                 // FMA dot: operands in dot_op layouts of the accumulator's layout.
                 let result_type = value_type(results(op)[0]);
-                let Some(parent) = encoding_of(result_type) else { continue };
+                let Some(parent) = encoding_of(result_type) else {
+                    continue;
+                };
                 for index in 0..2 {
                     let operand = operands(op)[index];
-                    let encoding = Encoding::DotOperand(DotOperandEncoding::new(index as u32, parent.clone(), 0));
-                    let wanted_type = with_encoding(value_type(operand), encoding_to_attr(ctx, &encoding));
+                    let encoding = Encoding::DotOperand(DotOperandEncoding::new(
+                        index as u32,
+                        parent.clone(),
+                        0,
+                    ));
+                    let wanted_type =
+                        with_encoding(value_type(operand), encoding_to_attr(ctx, &encoding));
                     let converted = insert_convert_before(op, operand, wanted_type);
                     unsafe { mlirOperationSetOperand(op, index as isize, converted) };
                 }
@@ -141,10 +210,13 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "tt.expand_dims" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
                 let result_type = value_type(results(op)[0]);
-                let Some(result_encoding) = encoding_of(result_type) else { continue };
+                let Some(result_encoding) = encoding_of(result_type) else {
+                    continue;
+                };
                 let operand = operands(op)[0];
                 let wanted = Encoding::Slice(SliceEncoding::new(axis, result_encoding));
-                let wanted_type = with_encoding(value_type(operand), encoding_to_attr(ctx, &wanted));
+                let wanted_type =
+                    with_encoding(value_type(operand), encoding_to_attr(ctx, &wanted));
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
                     unsafe { mlirOperationSetOperand(op, 0, converted) };
@@ -172,9 +244,17 @@ pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
             let count: i64 = shape(new_type).iter().product();
             let bits = {
                 let element = element_type(new_type);
-                if mlirTypeIsAInteger(element) { mlirIntegerTypeGetWidth(element) } else { mlirFloatTypeGetWidth(element) }
+                if mlirTypeIsAInteger(element) {
+                    mlirIntegerTypeGetWidth(element)
+                } else {
+                    mlirFloatTypeGetWidth(element)
+                }
             };
-            let bytes = if bits == 1 { (count as usize).div_ceil(8) } else { count as usize * (bits as usize / 8) };
+            let bytes = if bits == 1 {
+                (count as usize).div_ceil(8)
+            } else {
+                count as usize * (bits as usize / 8)
+            };
             mlirDenseElementsAttrRawBufferGet(new_type, bytes, data)
         };
         mlirOperationSetAttributeByName(op, value_name, retyped);
@@ -183,7 +263,9 @@ pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
 
 /// A function whose argument or result tensors got layouts needs its signature updated.
 fn update_function_type(func: MlirOperation) {
-    let Some(entry) = blocks_of(func).first().copied() else { return };
+    let Some(entry) = blocks_of(func).first().copied() else {
+        return;
+    };
     let inputs: Vec<MlirType> = block_args(entry).into_iter().map(value_type).collect();
     let mut outputs: Vec<MlirType> = Vec::new();
     for op in collect_ops(func) {
@@ -194,7 +276,17 @@ fn update_function_type(func: MlirOperation) {
     let name = CString::new("function_type").unwrap();
     unsafe {
         let ctx = context_of(func);
-        let ty = mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr());
-        mlirOperationSetAttributeByName(func, mlirStringRefCreateFromCString(name.as_ptr()), mlirTypeAttrGet(ty));
+        let ty = mlirFunctionTypeGet(
+            ctx,
+            inputs.len() as isize,
+            inputs.as_ptr(),
+            outputs.len() as isize,
+            outputs.as_ptr(),
+        );
+        mlirOperationSetAttributeByName(
+            func,
+            mlirStringRefCreateFromCString(name.as_ptr()),
+            mlirTypeAttrGet(ty),
+        );
     }
 }

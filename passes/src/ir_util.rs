@@ -16,11 +16,19 @@ pub fn op_name(op: MlirOperation) -> String {
 }
 
 pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
-    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+    unsafe {
+        (0..mlirOperationGetNumOperands(op))
+            .map(|i| mlirOperationGetOperand(op, i))
+            .collect()
+    }
 }
 
 pub fn results(op: MlirOperation) -> Vec<MlirValue> {
-    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
+    unsafe {
+        (0..mlirOperationGetNumResults(op))
+            .map(|i| mlirOperationGetResult(op, i))
+            .collect()
+    }
 }
 
 pub fn value_type(value: MlirValue) -> MlirType {
@@ -35,11 +43,19 @@ pub fn shape(ty: MlirType) -> Vec<i64> {
     if !is_tensor(ty) {
         return Vec::new();
     }
-    unsafe { (0..mlirShapedTypeGetRank(ty)).map(|i| mlirShapedTypeGetDimSize(ty, i as isize)).collect() }
+    unsafe {
+        (0..mlirShapedTypeGetRank(ty))
+            .map(|i| mlirShapedTypeGetDimSize(ty, i as isize))
+            .collect()
+    }
 }
 
 pub fn element_type(ty: MlirType) -> MlirType {
-    if is_tensor(ty) { unsafe { mlirShapedTypeGetElementType(ty) } } else { ty }
+    if is_tensor(ty) {
+        unsafe { mlirShapedTypeGetElementType(ty) }
+    } else {
+        ty
+    }
 }
 
 pub fn encoding_attr(ty: MlirType) -> Option<MlirAttribute> {
@@ -90,7 +106,14 @@ pub fn encoding_to_attr(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute 
 /// `ty` (a ranked tensor) with its encoding replaced.
 pub fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> MlirType {
     let shape = shape(ty);
-    unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), element_type(ty), encoding) }
+    unsafe {
+        mlirRankedTensorTypeGet(
+            shape.len() as isize,
+            shape.as_ptr(),
+            element_type(ty),
+            encoding,
+        )
+    }
 }
 
 pub fn context_of(op: MlirOperation) -> MlirContext {
@@ -104,8 +127,10 @@ pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
 pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
     let name = CString::new(name).unwrap();
     unsafe {
-        let attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
-        (!attr.ptr.is_null() && mlirAttributeIsAInteger(attr)).then(|| mlirIntegerAttrGetValueInt(attr))
+        let attr =
+            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        (!attr.ptr.is_null() && mlirAttributeIsAInteger(attr))
+            .then(|| mlirIntegerAttrGetValueInt(attr))
     }
 }
 
@@ -117,7 +142,8 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
     }
     let name = CString::new("value").unwrap();
     unsafe {
-        let mut attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        let mut attr =
+            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
         if mlirAttributeIsADenseElements(attr) {
             if !mlirDenseElementsAttrIsSplat(attr) {
                 return None;
@@ -182,12 +208,20 @@ pub fn blocks_of(op: MlirOperation) -> Vec<MlirBlock> {
 }
 
 pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
-    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
+    unsafe {
+        (0..mlirBlockGetNumArguments(block))
+            .map(|i| mlirBlockGetArgument(block, i))
+            .collect()
+    }
 }
 
 /// Inserts `ttg.convert_layout %value : T -> to` right before `before`, returning the new value.
 pub fn insert_convert_before(before: MlirOperation, value: MlirValue, to: MlirType) -> MlirValue {
-    let op = tritium_dialects::build::convert_layout(unsafe { mlirOperationGetLocation(before) }, value, to);
+    let op = tritium_dialects::build::convert_layout(
+        unsafe { mlirOperationGetLocation(before) },
+        value,
+        to,
+    );
     unsafe {
         let block = mlirOperationGetBlock(before);
         mlirBlockInsertOwnedOperationBefore(block, before, op);

@@ -11,7 +11,11 @@ pub mod test_passes;
 use tritium_dialects::pass::{PassDef, register_pass, register_pipeline};
 
 /// Every pass of this crate (test passes included).
-pub static PASSES: &[&PassDef] = &[&convert_to_gpu::PASS, &coalesce::PASS, &remove_layout_conversions::PASS];
+pub static PASSES: &[&PassDef] = &[
+    &convert_to_gpu::PASS,
+    &coalesce::PASS,
+    &remove_layout_conversions::PASS,
+];
 
 /// Registers every pass and pipeline of this crate. Call once, before parsing a command line.
 pub fn register_all() {

@@ -13,9 +13,24 @@ pub static TTGIR: PipelineDef = PipelineDef {
     argument: "tritium-ttgir",
     summary: "TTIR to TTGIR for sm_90: layouts, coalescing, layout-conversion removal",
     options: &[
-        PassOption { name: "num-warps", description: "Warps per program", kind: OptionKind::Int, default: "4" },
-        PassOption { name: "num-stages", description: "Software pipelining stages", kind: OptionKind::Int, default: "3" },
-        PassOption { name: "target", description: "Target, e.g. cuda:90", kind: OptionKind::String, default: "cuda:90" },
+        PassOption {
+            name: "num-warps",
+            description: "Warps per program",
+            kind: OptionKind::Int,
+            default: "4",
+        },
+        PassOption {
+            name: "num-stages",
+            description: "Software pipelining stages",
+            kind: OptionKind::Int,
+            default: "3",
+        },
+        PassOption {
+            name: "target",
+            description: "Target, e.g. cuda:90",
+            kind: OptionKind::String,
+            default: "cuda:90",
+        },
     ],
     build: ttgir,
 };
@@ -23,7 +38,9 @@ pub static TTGIR: PipelineDef = PipelineDef {
 fn ttgir(options: &Options) -> Result<String, String> {
     let warps = options.int("num-warps");
     if warps <= 0 || warps & (warps - 1) != 0 || warps > 32 {
-        return Err(format!("num-warps must be a power of two in 1..32, got {warps}"));
+        return Err(format!(
+            "num-warps must be a power of two in 1..32, got {warps}"
+        ));
     }
     Ok(format!(
         "convert-triton-to-tritongpu{{num-warps={warps} target={}}},tritongpu-coalesce,\

@@ -28,10 +28,33 @@ pub static PASS: PassDef = PassDef {
 /// Elementwise ops without side effects, cheap enough to compute again in another layout.
 fn is_rematerializable(name: &str) -> bool {
     (name.starts_with("arith.") && name != "arith.constant")
-        || matches!(name, "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.sqrt" | "math.rsqrt"
-            | "math.absf" | "math.absi" | "math.fma" | "math.floor" | "math.ceil" | "math.sin" | "math.cos"
-            | "math.erf" | "math.tanh" | "tt.addptr" | "tt.int_to_ptr" | "tt.ptr_to_int" | "tt.bitcast"
-            | "tt.fp_to_fp" | "tt.precise_sqrt" | "tt.precise_divf" | "tt.mulhiui" | "tt.clampf")
+        || matches!(
+            name,
+            "math.exp"
+                | "math.exp2"
+                | "math.log"
+                | "math.log2"
+                | "math.sqrt"
+                | "math.rsqrt"
+                | "math.absf"
+                | "math.absi"
+                | "math.fma"
+                | "math.floor"
+                | "math.ceil"
+                | "math.sin"
+                | "math.cos"
+                | "math.erf"
+                | "math.tanh"
+                | "tt.addptr"
+                | "tt.int_to_ptr"
+                | "tt.ptr_to_int"
+                | "tt.bitcast"
+                | "tt.fp_to_fp"
+                | "tt.precise_sqrt"
+                | "tt.precise_divf"
+                | "tt.mulhiui"
+                | "tt.clampf"
+        )
 }
 
 fn is_cheap_source(name: &str) -> bool {
@@ -67,21 +90,25 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
             continue;
         }
         let ty = value_type(operands(op)[0]);
-        let Some(encoding) = encoding_attr(ty) else { continue };
+        let Some(encoding) = encoding_attr(ty) else {
+            continue;
+        };
         let entry = seen.entry(shape(ty)).or_insert(Some(encoding));
-        if let Some(existing) = entry {
-            if !unsafe { mlirAttributeEqual(*existing, encoding) } {
-                *entry = None;
-            }
+        if entry.is_some_and(|existing| !unsafe { mlirAttributeEqual(existing, encoding) }) {
+            *entry = None;
         }
     }
-    seen.into_iter().filter_map(|(shape, attr)| attr.map(|a| (shape, a))).collect()
+    seen.into_iter()
+        .filter_map(|(shape, attr)| attr.map(|a| (shape, a)))
+        .collect()
 }
 
 /// Whether `ty`'s encoding is a preferred layout or a slice of one (layouts of values that feed
 /// preferred ones through expand_dims/broadcast).
 fn in_preferred_family(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
-    let Some(encoding) = encoding_attr(ty) else { return false };
+    let Some(encoding) = encoding_attr(ty) else {
+        return false;
+    };
     let text = print_attr(encoding);
     preferred.values().any(|p| {
         let p_text = print_attr(*p);
@@ -111,7 +138,9 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             changed = true;
             continue;
         }
-        let Some(def) = defining_op(src) else { continue };
+        let Some(def) = defining_op(src) else {
+            continue;
+        };
         let def_name = op_name(def);
         // convert(convert(x)) = convert(x)
         if def_name == "ttg.convert_layout" {
@@ -122,7 +151,10 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         // Sources that are free to build in any layout.
         if is_cheap_source(&def_name) {
             let ins = operands(def);
-            let new = insert_before(op, tritium_dialects::build::clone_with(def, &ins, &[dst_type]));
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(def, &ins, &[dst_type]),
+            );
             if def_name == "arith.constant" {
                 crate::convert_to_gpu_retype(new, dst_type);
             }
@@ -132,37 +164,57 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         }
         // Backward through shape ops: broadcast takes its operand in the result's layout,
         // expand_dims in the slice of it.
-        if in_preferred_family(preferred, dst_type) && (def_name == "tt.broadcast" || def_name == "tt.expand_dims") {
+        if in_preferred_family(preferred, dst_type)
+            && (def_name == "tt.broadcast" || def_name == "tt.expand_dims")
+        {
             let operand = operands(def)[0];
             let operand_type = value_type(operand);
             let encoding = if def_name == "tt.broadcast" {
                 encoding_attr(dst_type).unwrap()
             } else {
                 let axis = int_attr(def, "axis").unwrap_or(0) as u32;
-                let Some(parent) = encoding_of(dst_type) else { continue };
-                let slice = tritium_layout::encoding::Encoding::Slice(tritium_layout::encoding::SliceEncoding::new(axis, parent));
+                let Some(parent) = encoding_of(dst_type) else {
+                    continue;
+                };
+                let slice = tritium_layout::encoding::Encoding::Slice(
+                    tritium_layout::encoding::SliceEncoding::new(axis, parent),
+                );
                 encoding_to_attr(context_of(op), &slice)
             };
-            let converted = insert_convert_before(op, operand, with_encoding(operand_type, encoding));
-            let new = insert_before(op, tritium_dialects::build::clone_with(def, &[converted], &[dst_type]));
+            let converted =
+                insert_convert_before(op, operand, with_encoding(operand_type, encoding));
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(def, &[converted], &[dst_type]),
+            );
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
             changed = true;
             continue;
         }
         // Backward: compute the producer in the preferred layout.
-        if in_preferred_family(preferred, dst_type) && is_rematerializable(&def_name) && results(def).len() == 1 {
+        if in_preferred_family(preferred, dst_type)
+            && is_rematerializable(&def_name)
+            && results(def).len() == 1
+        {
             let src_shape = shape(value_type(src));
             let dst_encoding = encoding_attr(dst_type).unwrap();
             let mut new_operands = Vec::new();
             for operand in operands(def) {
                 let ty = value_type(operand);
                 if is_tensor(ty) && shape(ty) == src_shape {
-                    new_operands.push(insert_convert_before(op, operand, with_encoding(ty, dst_encoding)));
+                    new_operands.push(insert_convert_before(
+                        op,
+                        operand,
+                        with_encoding(ty, dst_encoding),
+                    ));
                 } else {
                     new_operands.push(operand);
                 }
             }
-            let new = insert_before(op, tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]));
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]),
+            );
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
             changed = true;
         }
@@ -173,11 +225,17 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         let ins = operands(op);
         let outs = results(op);
         if name == "tt.reduce" {
-            let sources: Vec<Option<MlirValue>> = ins.iter().map(|v| preferred_source(preferred, *v)).collect();
+            let sources: Vec<Option<MlirValue>> = ins
+                .iter()
+                .map(|v| preferred_source(preferred, *v))
+                .collect();
             if sources.iter().all(Option::is_some) && !sources.is_empty() {
                 let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
                 let encoding = encoding_of(value_type(sources[0]));
-                if sources.iter().any(|s| encoding_of(value_type(*s)) != encoding) {
+                if sources
+                    .iter()
+                    .any(|s| encoding_of(value_type(*s)) != encoding)
+                {
                     continue;
                 }
                 for (i, s) in sources.iter().enumerate() {
@@ -187,8 +245,14 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 for result in &outs {
                     let ty = value_type(*result);
                     if is_tensor(ty) {
-                        let slice = Encoding::Slice(SliceEncoding::new(axis, encoding.clone().unwrap()));
-                        unsafe { mlirValueSetType(*result, with_encoding(ty, encoding_to_attr(context_of(op), &slice))) };
+                        let slice =
+                            Encoding::Slice(SliceEncoding::new(axis, encoding.clone().unwrap()));
+                        unsafe {
+                            mlirValueSetType(
+                                *result,
+                                with_encoding(ty, encoding_to_attr(context_of(op), &slice)),
+                            )
+                        };
                         convert_all_uses_after(*result, ty);
                     }
                 }
@@ -200,7 +264,10 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             continue;
         }
         let out_type = value_type(outs[0]);
-        if !is_tensor(out_type) || is_preferred(preferred, out_type) || !preferred.contains_key(&shape(out_type)) {
+        if !is_tensor(out_type)
+            || is_preferred(preferred, out_type)
+            || !preferred.contains_key(&shape(out_type))
+        {
             continue;
         }
         let out_shape = shape(out_type);
@@ -213,7 +280,10 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             }
             if preferred_source(preferred, *operand).is_some() {
                 any_converted = true;
-            } else if !defining_op(*operand).map(|d| is_cheap_source(&op_name(d))).unwrap_or(false) {
+            } else if !defining_op(*operand)
+                .map(|d| is_cheap_source(&op_name(d)))
+                .unwrap_or(false)
+            {
                 ok = false;
             }
         }
@@ -227,13 +297,24 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             if is_tensor(ty) && shape(ty) == out_shape {
                 match preferred_source(preferred, *operand) {
                     Some(source) => new_operands.push(source),
-                    None => new_operands.push(insert_convert_before(op, *operand, with_encoding(ty, target))),
+                    None => new_operands.push(insert_convert_before(
+                        op,
+                        *operand,
+                        with_encoding(ty, target),
+                    )),
                 }
             } else {
                 new_operands.push(*operand);
             }
         }
-        let new = insert_before(op, tritium_dialects::build::clone_with(op, &new_operands, &[with_encoding(out_type, target)]));
+        let new = insert_before(
+            op,
+            tritium_dialects::build::clone_with(
+                op,
+                &new_operands,
+                &[with_encoding(out_type, target)],
+            ),
+        );
         let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
         replace_and_erase(op, back);
         changed = true;
@@ -242,7 +323,10 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
 }
 
 /// `x` when `value` is `convert_layout(x)` with `x` in the preferred layout.
-fn preferred_source(preferred: &HashMap<Vec<i64>, MlirAttribute>, value: MlirValue) -> Option<MlirValue> {
+fn preferred_source(
+    preferred: &HashMap<Vec<i64>, MlirAttribute>,
+    value: MlirValue,
+) -> Option<MlirValue> {
     let def = defining_op(value)?;
     if op_name(def) != "ttg.convert_layout" {
         return None;
@@ -259,7 +343,10 @@ fn erase_dead(func: MlirOperation) {
             let name = op_name(op);
             let pure = is_rematerializable(&name)
                 || is_cheap_source(&name)
-                || matches!(name.as_str(), "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims");
+                || matches!(
+                    name.as_str(),
+                    "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims"
+                );
             if pure && !results(op).into_iter().any(has_uses) {
                 unsafe { mlirOperationDestroy(op) };
                 erased = true;
@@ -273,7 +360,10 @@ fn erase_dead(func: MlirOperation) {
 
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     let module = module_ref.to_raw();
-    let funcs: Vec<MlirOperation> = collect_ops(module).into_iter().filter(|op| op_name(*op) == "tt.func").collect();
+    let funcs: Vec<MlirOperation> = collect_ops(module)
+        .into_iter()
+        .filter(|op| op_name(*op) == "tt.func")
+        .collect();
     for func in funcs {
         let preferred = preferred_layouts(func);
         for _ in 0..64 {

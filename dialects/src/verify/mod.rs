@@ -2,7 +2,7 @@
 //! calls [`tritium_verify_op`], which dispatches on the op name.
 
 mod tt;
-mod ttg;
+pub mod ttg;
 
 use crate::diag::emit_error;
 use melior::ir::{OperationRef, operation::OperationLike};
@@ -32,9 +32,11 @@ pub fn verify_op(op: OperationRef) -> bool {
 /// Called by the generated C++ verifiers. Never unwinds into C++.
 #[unsafe(no_mangle)]
 pub extern "C" fn tritium_verify_op(op: MlirOperation) -> bool {
-    std::panic::catch_unwind(|| verify_op(unsafe { OperationRef::from_raw(op) })).unwrap_or_else(|_| {
-        let op = unsafe { OperationRef::from_raw(op) };
-        emit_error(op.location(), "internal error: the verifier panicked");
-        false
-    })
+    std::panic::catch_unwind(|| verify_op(unsafe { OperationRef::from_raw(op) })).unwrap_or_else(
+        |_| {
+            let op = unsafe { OperationRef::from_raw(op) };
+            emit_error(op.location(), "internal error: the verifier panicked");
+            false
+        },
+    )
 }

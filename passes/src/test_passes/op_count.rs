@@ -2,21 +2,39 @@
 //! of ops (whose name starts with `prefix`) it contains, and fails at the first op named `fail-on`.
 
 use tritium_dialects::melior::ir::{
-    Attribute, Location, OperationRef, operation::OperationRefMut,
+    Attribute, Location, OperationRef,
     attribute::IntegerAttribute,
+    operation::OperationRefMut,
     operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
     r#type::IntegerType,
 };
-use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail, no_dialects};
+use tritium_dialects::pass::{
+    OptionKind, Options, PassDef, PassOption, PassResult, fail, no_dialects,
+};
 
 pub static PASS: PassDef = PassDef {
     argument: "test-tritium-op-count",
     summary: "Annotate functions with their op count (test of the Rust pass API)",
     anchor: Some("builtin.module"),
     options: &[
-        PassOption { name: "prefix", description: "Count only ops whose name starts with this", kind: OptionKind::String, default: "" },
-        PassOption { name: "fail-on", description: "Fail at the first op with this name", kind: OptionKind::String, default: "" },
-        PassOption { name: "scale", description: "Multiply the count by this", kind: OptionKind::Int, default: "1" },
+        PassOption {
+            name: "prefix",
+            description: "Count only ops whose name starts with this",
+            kind: OptionKind::String,
+            default: "",
+        },
+        PassOption {
+            name: "fail-on",
+            description: "Fail at the first op with this name",
+            kind: OptionKind::String,
+            default: "",
+        },
+        PassOption {
+            name: "scale",
+            description: "Multiply the count by this",
+            kind: OptionKind::Int,
+            default: "1",
+        },
     ],
     dependent_dialects: no_dialects,
     run,
@@ -40,12 +58,21 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
         WalkResult::Advance
     });
     if let Some(location) = failure.map(|raw| unsafe { Location::from_raw(raw) }) {
-        return Err(fail(location, &format!("found '{fail_on}', which this test pass was told to reject")));
+        return Err(fail(
+            location,
+            &format!("found '{fail_on}', which this test pass was told to reject"),
+        ));
     }
     for function in functions {
         let mut count = 0i64;
         function.walk(WalkOrder::PreOrder, |op| {
-            if op.name().as_string_ref().as_str().unwrap_or("").starts_with(prefix) {
+            if op
+                .name()
+                .as_string_ref()
+                .as_str()
+                .unwrap_or("")
+                .starts_with(prefix)
+            {
                 count += 1;
             }
             WalkResult::Advance

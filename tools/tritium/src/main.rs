@@ -9,7 +9,11 @@ use tritium_lowering::compile::{CompileOptions, compile};
 use tritium_lowering::ptx::Arch;
 
 #[derive(Parser)]
-#[command(name = "tritium", version, about = "Tritium: a Triton-class GPU kernel compiler on MLIR, in Rust")]
+#[command(
+    name = "tritium",
+    version,
+    about = "Tritium: a Triton-class GPU kernel compiler on MLIR, in Rust"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,22 +58,41 @@ enum Command {
     Version,
 }
 
-pub fn compile_file(args: &CompileArgs, keep: bool) -> Result<tritium_lowering::compile::Compiled, String> {
+pub fn compile_file(
+    args: &CompileArgs,
+    keep: bool,
+) -> Result<tritium_lowering::compile::Compiled, String> {
     let arch = Arch::parse(&args.arch)?;
-    let source = std::fs::read_to_string(&args.input).map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
-    let options = CompileOptions { num_warps: args.num_warps, num_stages: args.num_stages, arch, keep_intermediates: keep };
+    let source = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
+    let options = CompileOptions {
+        num_warps: args.num_warps,
+        num_stages: args.num_stages,
+        arch,
+        keep_intermediates: keep,
+    };
     compile(&source, &args.input.display().to_string(), &options)
 }
 
 fn kernel_stem(input: &std::path::Path) -> String {
-    let name = input.file_name().and_then(|n| n.to_str()).unwrap_or("kernel");
+    let name = input
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("kernel");
     name.split('.').next().unwrap_or("kernel").to_owned()
 }
 
-fn run_compile(args: CompileArgs, output: PathBuf, emit: Vec<String>, cubin: bool) -> Result<(), String> {
+fn run_compile(
+    args: CompileArgs,
+    output: PathBuf,
+    emit: Vec<String>,
+    cubin: bool,
+) -> Result<(), String> {
     for stage in &emit {
         if !["ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
-            return Err(format!("unknown --emit stage '{stage}' (expected ttgir, llir, ll, ptx)"));
+            return Err(format!(
+                "unknown --emit stage '{stage}' (expected ttgir, llir, ll, ptx)"
+            ));
         }
     }
     let compiled = compile_file(&args, !emit.is_empty())?;
@@ -81,19 +104,37 @@ fn run_compile(args: CompileArgs, output: PathBuf, emit: Vec<String>, cubin: boo
     };
     write("ptx", &compiled.ptx)?;
     write("json", &compiled.metadata_json())?;
-    if let Some(text) = compiled.ttgir.as_ref().filter(|_| emit.iter().any(|s| s == "ttgir")) {
+    if let Some(text) = compiled
+        .ttgir
+        .as_ref()
+        .filter(|_| emit.iter().any(|s| s == "ttgir"))
+    {
         write("ttgir", text)?;
     }
-    if let Some(text) = compiled.llvm_dialect.as_ref().filter(|_| emit.iter().any(|s| s == "llir")) {
+    if let Some(text) = compiled
+        .llvm_dialect
+        .as_ref()
+        .filter(|_| emit.iter().any(|s| s == "llir"))
+    {
         write("llir.mlir", text)?;
     }
-    if let Some(text) = compiled.llvm_ir.as_ref().filter(|_| emit.iter().any(|s| s == "ll")) {
+    if let Some(text) = compiled
+        .llvm_ir
+        .as_ref()
+        .filter(|_| emit.iter().any(|s| s == "ll"))
+    {
         write("ll", text)?;
     }
     if cubin {
         let ptx = output.join(format!("{stem}.ptx"));
         let out = output.join(format!("{stem}.cubin"));
-        match std::process::Command::new("ptxas").arg(format!("-arch={}", compiled.arch.name())).arg(&ptx).arg("-o").arg(&out).status() {
+        match std::process::Command::new("ptxas")
+            .arg(format!("-arch={}", compiled.arch.name()))
+            .arg(&ptx)
+            .arg("-o")
+            .arg(&out)
+            .status()
+        {
             Ok(status) if status.success() => {}
             Ok(status) => return Err(format!("ptxas failed ({status})")),
             Err(_) => eprintln!("note: ptxas not found on PATH; no cubin written"),
@@ -105,7 +146,12 @@ fn run_compile(args: CompileArgs, output: PathBuf, emit: Vec<String>, cubin: boo
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Compile { args, output, emit, cubin } => run_compile(args, output, emit, cubin),
+        Command::Compile {
+            args,
+            output,
+            emit,
+            cubin,
+        } => run_compile(args, output, emit, cubin),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {
@@ -117,7 +163,14 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("{}", if message.contains("error:") { message } else { format!("error: {message}") });
+            eprintln!(
+                "{}",
+                if message.contains("error:") {
+                    message
+                } else {
+                    format!("error: {message}")
+                }
+            );
             ExitCode::FAILURE
         }
     }

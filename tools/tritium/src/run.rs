@@ -68,9 +68,25 @@ fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<V
         match elem {
             "f32" => data.extend_from_slice(&(value as f32).to_le_bytes()),
             "f64" => data.extend_from_slice(&value.to_le_bytes()),
-            "f16" => data.extend_from_slice(&tritium_runtime::reference::f32_to_f16(value as f32).to_le_bytes()),
-            "i32" => data.extend_from_slice(&(if fill == "rand" { (unit * 100.0) as i32 } else { value as i32 }).to_le_bytes()),
-            "i64" => data.extend_from_slice(&(if fill == "rand" { (unit * 100.0) as i64 } else { value as i64 }).to_le_bytes()),
+            "f16" => data.extend_from_slice(
+                &tritium_runtime::reference::f32_to_f16(value as f32).to_le_bytes(),
+            ),
+            "i32" => data.extend_from_slice(
+                &(if fill == "rand" {
+                    (unit * 100.0) as i32
+                } else {
+                    value as i32
+                })
+                .to_le_bytes(),
+            ),
+            "i64" => data.extend_from_slice(
+                &(if fill == "rand" {
+                    (unit * 100.0) as i64
+                } else {
+                    value as i64
+                })
+                .to_le_bytes(),
+            ),
             _ => data.extend(std::iter::repeat_n(0u8, bytes)),
         }
     }
@@ -78,19 +94,37 @@ fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<V
 }
 
 fn parse_args(specs: &[String]) -> Result<Vec<(String, Value)>, String> {
-    let mut seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1);
     specs
         .iter()
         .map(|spec| {
-            let (name, value) = spec.split_once('=').ok_or_else(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
+            let (name, value) = spec
+                .split_once('=')
+                .ok_or_else(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
             if let Some(rest) = value.strip_prefix("buf:") {
                 let parts: Vec<&str> = rest.split(':').collect();
                 if parts.len() < 2 {
                     return Err(format!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]"));
                 }
-                let count: usize = parts[1].parse().map_err(|_| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
-                let data = make_buffer(parts[0], count, parts.get(2).copied().unwrap_or("rand"), &mut seed)?;
-                Ok((name.to_owned(), Value::Buffer { elem: parts[0].to_owned(), data }))
+                let count: usize = parts[1]
+                    .parse()
+                    .map_err(|_| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
+                let data = make_buffer(
+                    parts[0],
+                    count,
+                    parts.get(2).copied().unwrap_or("rand"),
+                    &mut seed,
+                )?;
+                Ok((
+                    name.to_owned(),
+                    Value::Buffer {
+                        elem: parts[0].to_owned(),
+                        data,
+                    },
+                ))
             } else {
                 Ok((name.to_owned(), Value::Scalar(value.to_owned())))
             }
@@ -120,7 +154,8 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
         ));
     }
     let device = Device::new(0).map_err(|e| e.to_string())?;
-    let metadata = KernelMetadata::from_json(&compiled.metadata_json()).map_err(|e| e.to_string())?;
+    let metadata =
+        KernelMetadata::from_json(&compiled.metadata_json()).map_err(|e| e.to_string())?;
     let kernel = Kernel::from_ptx(&device, &compiled.ptx, metadata).map_err(|e| e.to_string())?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();
@@ -142,8 +177,19 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
             }
         }
     }
-    let grid = (args.grid.first().copied().unwrap_or(1), args.grid.get(1).copied().unwrap_or(1), args.grid.get(2).copied().unwrap_or(1));
-    Ok(Prepared { device, kernel, grid, buffers, scalars, order })
+    let grid = (
+        args.grid.first().copied().unwrap_or(1),
+        args.grid.get(1).copied().unwrap_or(1),
+        args.grid.get(2).copied().unwrap_or(1),
+    );
+    Ok(Prepared {
+        device,
+        kernel,
+        grid,
+        buffers,
+        scalars,
+        order,
+    })
 }
 
 fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String> {
@@ -172,16 +218,31 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     let prepared = prepare(&args)?;
     let launch_args = kernel_args(&prepared)?;
     let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
-    prepared.kernel.launch(&stream, prepared.grid, &launch_args).map_err(|e| e.to_string())?;
+    prepared
+        .kernel
+        .launch(&stream, prepared.grid, &launch_args)
+        .map_err(|e| e.to_string())?;
     stream.synchronize().map_err(|e| e.to_string())?;
     for (name, elem, buffer) in &prepared.buffers {
         let bytes: Vec<u8> = buffer.download().map_err(|e| e.to_string())?;
         let preview: Vec<String> = match elem.as_str() {
-            "f32" => bytes.chunks_exact(4).take(8).map(|c| f32::from_le_bytes(c.try_into().unwrap()).to_string()).collect(),
-            "i32" => bytes.chunks_exact(4).take(8).map(|c| i32::from_le_bytes(c.try_into().unwrap()).to_string()).collect(),
+            "f32" => bytes
+                .chunks_exact(4)
+                .take(8)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()).to_string())
+                .collect(),
+            "i32" => bytes
+                .chunks_exact(4)
+                .take(8)
+                .map(|c| i32::from_le_bytes(c.try_into().unwrap()).to_string())
+                .collect(),
             _ => bytes.iter().take(8).map(|b| format!("{b:02x}")).collect(),
         };
-        println!("{name}: {elem} x {} = [{}, ...]", bytes.len() / element_bytes(elem)?, preview.join(", "));
+        println!(
+            "{name}: {elem} x {} = [{}, ...]",
+            bytes.len() / element_bytes(elem)?,
+            preview.join(", ")
+        );
     }
     Ok(())
 }
@@ -192,11 +253,21 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
     let flush = L2Flush::new(&prepared.device).map_err(|e| e.to_string())?;
     let times = stream
-        .time_launches(|s| prepared.kernel.launch(s, prepared.grid, &launch_args), args.warmup, args.reps, Some(&flush))
+        .time_launches(
+            |s| prepared.kernel.launch(s, prepared.grid, &launch_args),
+            args.warmup,
+            args.reps,
+            Some(&flush),
+        )
         .map_err(|e| e.to_string())?;
     let ms = median(&times).unwrap_or(f32::NAN) as f64;
     let bytes: usize = prepared.buffers.iter().map(|(_, _, b)| b.len_bytes()).sum();
-    print!("{}: median {ms:.4} ms over {} runs, {:.0} GB/s (all buffers read or written once)", prepared.kernel.metadata().name, args.reps, bytes as f64 / ms / 1e6);
+    print!(
+        "{}: median {ms:.4} ms over {} runs, {:.0} GB/s (all buffers read or written once)",
+        prepared.kernel.metadata().name,
+        args.reps,
+        bytes as f64 / ms / 1e6
+    );
     if let Some(flops) = args.flops {
         print!(", {:.1} TFLOP/s", flops / ms / 1e9);
     }

@@ -4,10 +4,20 @@ use std::path::Path;
 use std::process::Command;
 
 fn compile(kernel: &str, warps: u32) -> (String, String) {
-    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../test/Inputs/kernels/{kernel}.ttir"));
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../test/Inputs/kernels/{kernel}.ttir"));
     let out = std::env::temp_dir().join(format!("tritium-ptx-{}-{kernel}", std::process::id()));
     let status = Command::new(env!("CARGO_BIN_EXE_tritium"))
-        .args(["compile", input.to_str().unwrap(), "--num-warps", &warps.to_string(), "--arch", "sm_90a", "-o", out.to_str().unwrap()])
+        .args([
+            "compile",
+            input.to_str().unwrap(),
+            "--num-warps",
+            &warps.to_string(),
+            "--arch",
+            "sm_90a",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .status()
         .expect("run tritium");
     assert!(status.success(), "compiling {kernel} failed");

@@ -5,7 +5,11 @@ use mlir_sys::{MlirDialectRegistry, mlirRegisterAllDialects, mlirRegisterAllPass
 use std::ffi::{CString, c_char, c_int};
 
 unsafe extern "C" {
-    fn tritiumOptMain(argc: c_int, argv: *mut *mut c_char, register: extern "C" fn(MlirDialectRegistry)) -> c_int;
+    fn tritiumOptMain(
+        argc: c_int,
+        argv: *mut *mut c_char,
+        register: extern "C" fn(MlirDialectRegistry),
+    ) -> c_int;
 }
 
 extern "C" fn register_dialects(registry: MlirDialectRegistry) {

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn triton_opt(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_triton-opt")).args(args).output().expect("run triton-opt");
+    let output = Command::new(env!("CARGO_BIN_EXE_triton-opt"))
+        .args(args)
+        .output()
+        .expect("run triton-opt");
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -102,20 +105,35 @@ fn round_trip(path: &Path) {
     let name = path.display().to_string();
     let (ok, first, err) = triton_opt(&[&name, PRINT_FLAGS[0], PRINT_FLAGS[1]]);
     assert!(ok, "{name} does not parse/verify:\n{err}");
-    let reparsed = std::env::temp_dir().join(format!("tritium-roundtrip-{}-{}", std::process::id(), path.file_name().unwrap().to_string_lossy()));
+    let reparsed = std::env::temp_dir().join(format!(
+        "tritium-roundtrip-{}-{}",
+        std::process::id(),
+        path.file_name().unwrap().to_string_lossy()
+    ));
     std::fs::write(&reparsed, &first).unwrap();
-    let (ok, second, err) = triton_opt(&[reparsed.to_str().unwrap(), PRINT_FLAGS[0], PRINT_FLAGS[1]]);
+    let (ok, second, err) =
+        triton_opt(&[reparsed.to_str().unwrap(), PRINT_FLAGS[0], PRINT_FLAGS[1]]);
     std::fs::remove_file(&reparsed).ok();
     assert!(ok, "{name}: our own print does not parse:\n{err}");
-    assert_eq!(first, second, "{name}: print -> parse -> print is not a fixed point");
+    assert_eq!(
+        first, second,
+        "{name}: print -> parse -> print is not a fixed point"
+    );
     let original = std::fs::read_to_string(path).unwrap();
-    assert_eq!(normalized_ops(&first), normalized_ops(&original), "{name}: printed differently from Triton");
+    assert_eq!(
+        normalized_ops(&first),
+        normalized_ops(&original),
+        "{name}: printed differently from Triton"
+    );
 }
 
 #[test]
 fn every_ttir_round_trips_as_triton_prints_it() {
     let files = kernel_files(".ttir");
-    assert!(files.len() >= 15, "expected the shared kernels and the syntax sampler");
+    assert!(
+        files.len() >= 15,
+        "expected the shared kernels and the syntax sampler"
+    );
     for file in files {
         round_trip(&file);
     }
@@ -129,8 +147,12 @@ fn pass_list_snapshot() {
         .lines()
         .filter(|line| {
             let flag = line.trim_start();
-            flag.starts_with("--tritium") || flag.starts_with("--triton") || flag.starts_with("--tritongpu")
-                || flag.starts_with("--convert-triton") || flag.starts_with("--test-tritium") || flag.starts_with("--test-print-alignment")
+            flag.starts_with("--tritium")
+                || flag.starts_with("--triton")
+                || flag.starts_with("--tritongpu")
+                || flag.starts_with("--convert-triton")
+                || flag.starts_with("--test-tritium")
+                || flag.starts_with("--test-print-alignment")
                 || flag.starts_with("--allocate-shared")
         })
         .map(str::trim)
@@ -153,10 +175,23 @@ fn ttgir_of_memory_bound_kernels() {
         let ttgir = format!("--tritium-ttgir=num-warps={warps}");
         let (ok, text, err) = triton_opt(&[path.to_str().unwrap(), "--tritium-ttir", &ttgir]);
         assert!(ok, "{kernel}: {err}");
-        assert!(!text.contains("ttg.convert_layout"), "{kernel}: unexpected layout conversion");
-        let triton = std::fs::read_to_string(kernels_dir().join(format!("{kernel}.ttgir"))).unwrap();
-        let layouts = |t: &str| -> Vec<String> { t.lines().filter(|l| l.starts_with("#blocked")).map(|l| l.split_once(" = ").unwrap().1.to_owned()).collect() };
-        assert_eq!(layouts(&text), layouts(&triton), "{kernel}: layouts differ from Triton's");
+        assert!(
+            !text.contains("ttg.convert_layout"),
+            "{kernel}: unexpected layout conversion"
+        );
+        let triton =
+            std::fs::read_to_string(kernels_dir().join(format!("{kernel}.ttgir"))).unwrap();
+        let layouts = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.starts_with("#blocked"))
+                .map(|l| l.split_once(" = ").unwrap().1.to_owned())
+                .collect()
+        };
+        assert_eq!(
+            layouts(&text),
+            layouts(&triton),
+            "{kernel}: layouts differ from Triton's"
+        );
         insta::assert_snapshot!(format!("ttgir_{kernel}"), text);
     }
 }

@@ -1,0 +1,559 @@
+//! Helpers shared by the TTIR passes: building ops at an insertion point (before an op, or through
+//! a pattern rewriter), classifying ops (pure, speculatable, elementwise), loops, constants, and
+//! running a list of [`RawPattern`]s with MLIR's greedy driver.
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::ffi::CString;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use tritium_dialects::melior::{ContextRef, create_op_rewrite_pattern};
+
+pub fn string_ref(text: &CString) -> MlirStringRef {
+    unsafe { mlirStringRefCreateFromCString(text.as_ptr()) }
+}
+
+/// Where new ops go: right before an op, or at a pattern rewriter's insertion point.
+#[derive(Clone, Copy)]
+pub enum At {
+    Before(MlirOperation),
+    Rewriter(MlirRewriterBase),
+}
+
+/// Creates `name(operands) {attributes} : results` (not inserted).
+pub fn create(
+    name: &str,
+    loc: MlirLocation,
+    operands: &[MlirValue],
+    results: &[MlirType],
+    attrs: &[(&str, MlirAttribute)],
+) -> MlirOperation {
+    let name = CString::new(name).unwrap();
+    unsafe {
+        let mut state = mlirOperationStateGet(string_ref(&name), loc);
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+        let ctx = mlirLocationGetContext(loc);
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(key, attr)| {
+                let key = CString::new(*key).unwrap();
+                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(&key)), *attr)
+            })
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        mlirOperationCreate(&mut state)
+    }
+}
+
+impl At {
+    pub fn insert(self, op: MlirOperation) -> MlirOperation {
+        unsafe {
+            match self {
+                At::Before(before) => mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op),
+                At::Rewriter(rewriter) => {
+                    mlirRewriterBaseInsert(rewriter, op);
+                }
+            }
+        }
+        op
+    }
+
+    /// Inserts a new op and returns it.
+    pub fn op(
+        self,
+        name: &str,
+        loc: MlirLocation,
+        operands: &[MlirValue],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+    ) -> MlirOperation {
+        self.insert(create(name, loc, operands, results, attrs))
+    }
+
+    /// Inserts a new single-result op and returns its result.
+    pub fn value(
+        self,
+        name: &str,
+        loc: MlirLocation,
+        operands: &[MlirValue],
+        result: MlirType,
+        attrs: &[(&str, MlirAttribute)],
+    ) -> MlirValue {
+        unsafe { mlirOperationGetResult(self.op(name, loc, operands, &[result], attrs), 0) }
+    }
+
+    /// `name a, b` with the result type of `a` (arith binary ops).
+    pub fn binary(self, name: &str, loc: MlirLocation, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.value(name, loc, &[a, b], value_type(a), &[])
+    }
+
+    /// `arith.cmpi predicate, a, b`.
+    pub fn cmpi(self, loc: MlirLocation, predicate: CmpI, a: MlirValue, b: MlirValue) -> MlirValue {
+        let ty = value_type(a);
+        let ctx = unsafe { mlirTypeGetContext(ty) };
+        let i1 = unsafe { mlirIntegerTypeGet(ctx, 1) };
+        let result = if is_tensor(ty) { with_element(ty, i1) } else { i1 };
+        let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate as i64) };
+        self.value("arith.cmpi", loc, &[a, b], result, &[("predicate", attr)])
+    }
+
+    /// `arith.constant` of `attr` (typed attribute).
+    pub fn constant(self, loc: MlirLocation, attr: MlirAttribute) -> MlirValue {
+        self.value("arith.constant", loc, &[], unsafe { mlirAttributeGetType(attr) }, &[("value", attr)])
+    }
+
+    /// An integer (or index) constant of type `ty`: a scalar, or a splat when `ty` is a tensor.
+    pub fn int_constant(self, loc: MlirLocation, ty: MlirType, value: i64) -> MlirValue {
+        self.constant(loc, int_attr_of(ty, value))
+    }
+
+    /// `tt.splat value : -> ty`.
+    pub fn splat(self, loc: MlirLocation, value: MlirValue, ty: MlirType) -> MlirValue {
+        self.value("tt.splat", loc, &[value], ty, &[])
+    }
+}
+
+/// `arith.cmpi` predicates.
+#[derive(Clone, Copy)]
+pub enum CmpI {
+    Slt = 2,
+    Sge = 5,
+    Ult = 6,
+}
+
+/// An integer attribute of type `ty` (a dense splat when `ty` is a tensor).
+pub fn int_attr_of(ty: MlirType, value: i64) -> MlirAttribute {
+    unsafe {
+        let element = element_type(ty);
+        let scalar = mlirIntegerAttrGet(element, value);
+        if is_tensor(ty) { mlirDenseElementsAttrSplatGet(ty, scalar) } else { scalar }
+    }
+}
+
+/// A float attribute of type `ty` (a dense splat when `ty` is a tensor).
+pub fn float_attr_of(ty: MlirType, value: f64) -> MlirAttribute {
+    unsafe {
+        let element = element_type(ty);
+        let scalar = mlirFloatAttrDoubleGet(mlirTypeGetContext(ty), element, value);
+        if is_tensor(ty) { mlirDenseElementsAttrSplatGet(ty, scalar) } else { scalar }
+    }
+}
+
+/// A ranked tensor type like `ty` with a new element type (same shape and encoding).
+pub fn with_element(ty: MlirType, element: MlirType) -> MlirType {
+    let dims = shape(ty);
+    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, mlirRankedTensorTypeGetEncoding(ty)) }
+}
+
+/// A ranked tensor type like `ty` with a new shape (same element type and encoding).
+pub fn with_shape(ty: MlirType, dims: &[i64]) -> MlirType {
+    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element_type(ty), mlirRankedTensorTypeGetEncoding(ty)) }
+}
+
+/// `tensor<dims x element>` without encoding.
+pub fn tensor_of(dims: &[i64], element: MlirType) -> MlirType {
+    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, mlirAttributeGetNull()) }
+}
+
+pub fn location(op: MlirOperation) -> MlirLocation {
+    unsafe { mlirOperationGetLocation(op) }
+}
+
+pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+    let name = CString::new(name).unwrap();
+    let attr = unsafe { mlirOperationGetAttributeByName(op, string_ref(&name)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+pub fn set_attr(op: MlirOperation, name: &str, value: MlirAttribute) {
+    let name = CString::new(name).unwrap();
+    unsafe { mlirOperationSetAttributeByName(op, string_ref(&name), value) };
+}
+
+pub fn remove_attr(op: MlirOperation, name: &str) -> bool {
+    let name = CString::new(name).unwrap();
+    unsafe { mlirOperationRemoveAttributeByName(op, string_ref(&name)) }
+}
+
+/// The values of an `array<i32: ...>` attribute.
+pub fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i32>> {
+    let attr = attr(op, name)?;
+    unsafe {
+        mlirAttributeIsADenseI32Array(attr)
+            .then(|| (0..mlirDenseArrayGetNumElements(attr)).map(|i| mlirDenseI32ArrayGetElement(attr, i)).collect())
+    }
+}
+
+pub fn i32_array_attr(ctx: MlirContext, values: &[i32]) -> MlirAttribute {
+    unsafe { mlirDenseI32ArrayGet(ctx, values.len() as isize, values.as_ptr()) }
+}
+
+pub fn i32_attr(ctx: MlirContext, value: i64) -> MlirAttribute {
+    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value) }
+}
+
+pub fn has_uses(value: MlirValue) -> bool {
+    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
+}
+
+pub fn use_count(value: MlirValue) -> usize {
+    let mut count = 0;
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            count += 1;
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    count
+}
+
+/// The ops using `value` (once per use).
+pub fn users(value: MlirValue) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            out.push(mlirOpOperandGetOwner(operand));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+pub fn same(a: MlirValue, b: MlirValue) -> bool {
+    a.ptr == b.ptr
+}
+
+pub fn same_type(a: MlirType, b: MlirType) -> bool {
+    unsafe { mlirTypeEqual(a, b) }
+}
+
+pub fn result(op: MlirOperation, index: usize) -> MlirValue {
+    unsafe { mlirOperationGetResult(op, index as isize) }
+}
+
+pub fn operand(op: MlirOperation, index: usize) -> MlirValue {
+    unsafe { mlirOperationGetOperand(op, index as isize) }
+}
+
+/// The op defining `value` if it is named `name`.
+pub fn defined_by(value: MlirValue, name: &str) -> Option<MlirOperation> {
+    defining_op(value).filter(|op| op_name(*op) == name)
+}
+
+/// The splat element of an `arith.constant` (scalar or dense splat).
+pub fn constant_element(value: MlirValue) -> Option<MlirAttribute> {
+    let op = defined_by(value, "arith.constant")?;
+    let attr = attr(op, "value")?;
+    unsafe {
+        if mlirAttributeIsADenseElements(attr) {
+            return mlirDenseElementsAttrIsSplat(attr).then(|| mlirDenseElementsAttrGetSplatValue(attr));
+        }
+        (mlirAttributeIsAInteger(attr) || mlirAttributeIsAFloat(attr)).then_some(attr)
+    }
+}
+
+/// Whether `value` is a constant (scalar or splat) zero: integer 0 or float ±0.0.
+pub fn is_zero_constant(value: MlirValue) -> bool {
+    let Some(element) = constant_element(value) else { return false };
+    unsafe {
+        if mlirAttributeIsAInteger(element) {
+            return mlirIntegerAttrGetValueInt(element) == 0;
+        }
+        mlirAttributeIsAFloat(element) && mlirFloatAttrGetValueDouble(element) == 0.0
+    }
+}
+
+/// The ops directly in `block`, in order (snapshot).
+pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+    let mut ops = Vec::new();
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            ops.push(op);
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    ops
+}
+
+pub fn region_blocks(region: MlirRegion) -> Vec<MlirBlock> {
+    let mut blocks = Vec::new();
+    unsafe {
+        let mut block = mlirRegionGetFirstBlock(region);
+        while !block.ptr.is_null() {
+            blocks.push(block);
+            block = mlirBlockGetNextInRegion(block);
+        }
+    }
+    blocks
+}
+
+pub fn num_regions(op: MlirOperation) -> usize {
+    unsafe { mlirOperationGetNumRegions(op) as usize }
+}
+
+/// The first block of region `index` of `op`.
+pub fn body(op: MlirOperation, index: usize) -> MlirBlock {
+    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, index as isize)) }
+}
+
+pub fn terminator(block: MlirBlock) -> MlirOperation {
+    unsafe { mlirBlockGetTerminator(block) }
+}
+
+/// Whether `ancestor` is `op` or one of its parents.
+pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
+    let mut current = op;
+    while !current.ptr.is_null() {
+        if current.ptr == ancestor.ptr {
+            return true;
+        }
+        current = unsafe { mlirOperationGetParentOperation(current) };
+    }
+    false
+}
+
+/// The op owning the block `value` is defined in (its defining op's parent, or its block's).
+fn value_parent_op(value: MlirValue) -> MlirOperation {
+    unsafe {
+        if mlirValueIsAOpResult(value) {
+            mlirOperationGetParentOperation(mlirOpResultGetOwner(value))
+        } else {
+            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value))
+        }
+    }
+}
+
+/// Whether `value` is defined outside `op` (not by it, nor inside its regions).
+pub fn defined_outside(value: MlirValue, op: MlirOperation) -> bool {
+    if let Some(def) = defining_op(value) {
+        if def.ptr == op.ptr {
+            return false;
+        }
+    }
+    !is_ancestor(op, value_parent_op(value))
+}
+
+/// Every operand of every op nested in `op` (itself included) that is defined outside `op`.
+pub fn external_operands(op: MlirOperation) -> Vec<MlirValue> {
+    let mut out = Vec::new();
+    walk(op, &mut |nested| {
+        for value in operands(nested) {
+            if defined_outside(value, op) {
+                out.push(value);
+            }
+        }
+    });
+    out
+}
+
+/// Replaces every use of `from` by `to`.
+pub fn replace_uses(from: MlirValue, to: MlirValue) {
+    unsafe { mlirValueReplaceAllUsesOfWith(from, to) };
+}
+
+pub fn erase(op: MlirOperation) {
+    unsafe { mlirOperationDestroy(op) };
+}
+
+// ----------------------------------------------------------------------------------------------
+// Op classes
+// ----------------------------------------------------------------------------------------------
+
+/// Elementwise ops with no memory effects (Triton's `Elementwise` + memory-effect free).
+pub fn is_pure_elementwise(name: &str) -> bool {
+    (name.starts_with("arith.") && name != "arith.constant")
+        || name.starts_with("math.")
+        || matches!(
+            name,
+            "tt.addptr"
+                | "tt.int_to_ptr"
+                | "tt.ptr_to_int"
+                | "tt.bitcast"
+                | "tt.fp_to_fp"
+                | "tt.clampf"
+                | "tt.precise_sqrt"
+                | "tt.precise_divf"
+                | "tt.mulhiui"
+        )
+}
+
+/// Ops without memory effects (CSE may merge two identical ones).
+pub fn is_pure(name: &str) -> bool {
+    is_pure_elementwise(name)
+        || matches!(
+            name,
+            "arith.constant"
+                | "ub.poison"
+                | "tt.splat"
+                | "tt.unsplat"
+                | "tt.expand_dims"
+                | "tt.reshape"
+                | "tt.broadcast"
+                | "tt.cat"
+                | "tt.join"
+                | "tt.split"
+                | "tt.trans"
+                | "tt.get_program_id"
+                | "tt.get_num_programs"
+                | "tt.make_range"
+                | "tt.dot"
+                | "tt.dot_scaled"
+                | "tt.reduce"
+                | "tt.scan"
+                | "tt.histogram"
+                | "tt.gather"
+                | "tt.make_tensor_ptr"
+                | "tt.advance"
+                | "tt.make_tensor_descriptor"
+        )
+}
+
+/// Whether `op` is pure and may also run when its result is not needed (hoisting it out of a
+/// loop that runs no iteration is safe): integer division and remainder only by a constant that
+/// is neither 0 nor -1.
+pub fn is_speculatable(op: MlirOperation) -> bool {
+    let name = op_name(op);
+    if !is_pure(&name) {
+        return false;
+    }
+    if matches!(
+        name.as_str(),
+        "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi"
+    ) {
+        return constant_int(operand(op, 1)).is_some_and(|divisor| divisor != 0 && divisor != -1);
+    }
+    true
+}
+
+/// Ops that may write memory, or whose effects we do not know. Ops with regions count only for
+/// themselves: callers walk the nested ops.
+pub fn may_write(op: MlirOperation) -> bool {
+    let name = op_name(op);
+    if is_pure(&name) {
+        return false;
+    }
+    let flag = |key: &str| attr(op, key).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) });
+    match name.as_str() {
+        "tt.load" => flag("isVolatile"),
+        "tt.extern_elementwise" => !flag("pure"),
+        "tt.descriptor_load" | "tt.descriptor_gather" | "scf.for" | "scf.if" | "scf.while" | "scf.yield"
+        | "scf.condition" | "tt.reduce.return" | "tt.scan.return" | "tt.map_elementwise" | "tt.map_elementwise.return"
+        | "tt.return" => false,
+        _ => true,
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Loops
+// ----------------------------------------------------------------------------------------------
+
+/// `scf.for` operands: lower bound, upper bound, step, then the iter_args' initial values.
+pub struct ForParts {
+    pub lb: MlirValue,
+    pub ub: MlirValue,
+    pub step: MlirValue,
+    pub inits: Vec<MlirValue>,
+}
+
+pub fn for_parts(op: MlirOperation) -> ForParts {
+    let ins = operands(op);
+    ForParts { lb: ins[0], ub: ins[1], step: ins[2], inits: ins[3..].to_vec() }
+}
+
+/// Copies every attribute of `from` (inherent and discardable) onto `to`.
+pub fn copy_attributes(from: MlirOperation, to: MlirOperation) {
+    unsafe {
+        for i in 0..mlirOperationGetNumAttributes(from) {
+            let named = mlirOperationGetAttribute(from, i);
+            mlirOperationSetAttributeByName(to, mlirIdentifierStr(named.name), named.attribute);
+        }
+    }
+}
+
+/// A new op right before `old`, with its name and attributes, the given operands and result
+/// types, and `old`'s regions moved into it unchanged: the caller adjusts block arguments,
+/// terminators and the uses of `old`'s results, then erases `old`.
+pub fn rebuild(old: MlirOperation, operands: &[MlirValue], results: &[MlirType]) -> MlirOperation {
+    let name = CString::new(op_name(old)).unwrap();
+    unsafe {
+        let mut state = mlirOperationStateGet(string_ref(&name), location(old));
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+        let count = num_regions(old);
+        let regions: Vec<MlirRegion> = (0..count).map(|_| mlirRegionCreate()).collect();
+        mlirOperationStateAddOwnedRegions(&mut state, count as isize, regions.as_ptr());
+        let new = mlirOperationCreate(&mut state);
+        copy_attributes(old, new);
+        for index in 0..count as isize {
+            mlirRegionTakeBody(mlirOperationGetRegion(new, index), mlirOperationGetRegion(old, index));
+        }
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, new);
+        new
+    }
+}
+
+/// [`rebuild`] for `scf.for`: same bounds, new initial values (and so result types).
+pub fn rebuild_for(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
+    let parts = for_parts(old);
+    let mut ins = vec![parts.lb, parts.ub, parts.step];
+    ins.extend_from_slice(inits);
+    let types: Vec<MlirType> = inits.iter().map(|v| value_type(*v)).collect();
+    rebuild(old, &ins, &types)
+}
+
+/// Replaces all operands of `op` by `values`.
+pub fn set_operands(op: MlirOperation, values: &[MlirValue]) {
+    unsafe { mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) };
+}
+
+// ----------------------------------------------------------------------------------------------
+// Patterns
+// ----------------------------------------------------------------------------------------------
+
+/// A pattern body on raw handles: rewrites `op` through `rewriter` (whose insertion point is right
+/// before `op`) and returns whether it changed anything. Returning false must leave the IR as is.
+pub type RawPattern = fn(MlirOperation, MlirRewriterBase) -> bool;
+
+/// Runs `patterns` (root op name, pattern) on `op` and everything nested with MLIR's greedy
+/// driver, folding and erasing dead ops as it goes (as Triton's pattern passes do). Returns false
+/// when the driver did not converge.
+pub fn apply_patterns(op: MlirOperation, patterns: &[(&str, RawPattern)]) -> bool {
+    unsafe {
+        let ctx = mlirOperationGetContext(op);
+        let context = ContextRef::from_raw(ctx);
+        let set = mlirRewritePatternSetCreate(ctx);
+        for (root, pattern) in patterns {
+            let pattern = *pattern;
+            let rewrite = create_op_rewrite_pattern(
+                root,
+                1,
+                context.to_ref(),
+                move |_pattern, op, rewriter| {
+                    catch_unwind(AssertUnwindSafe(|| {
+                        let rewriter = mlirPatternRewriterAsBase(rewriter);
+                        mlirRewriterBaseSetInsertionPointBefore(rewriter, op);
+                        pattern(op, rewriter)
+                    }))
+                    .unwrap_or(false)
+                },
+                &[],
+            );
+            mlirRewritePatternSetAdd(set, rewrite.into_raw());
+        }
+        let frozen = mlirFreezeRewritePattern(set);
+        let config = mlirGreedyRewriteDriverConfigCreate();
+        let result = mlirApplyPatternsAndFoldGreedilyWithOp(op, frozen, config);
+        mlirGreedyRewriteDriverConfigDestroy(config);
+        mlirFrozenRewritePatternSetDestroy(frozen);
+        mlirLogicalResultIsSuccess(result)
+    }
+}
+
+/// Replaces `op` with `values` through the rewriter.
+pub fn rewrite_replace(rewriter: MlirRewriterBase, op: MlirOperation, values: &[MlirValue]) -> bool {
+    unsafe { mlirRewriterBaseReplaceOpWithValues(rewriter, op, values.len() as isize, values.as_ptr()) };
+    true
+}
