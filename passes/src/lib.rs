@@ -7,6 +7,7 @@ pub mod ir_util;
 pub mod pipelines;
 pub mod remove_layout_conversions;
 pub mod test_passes;
+pub mod ttir;
 
 use tritium_dialects::pass::{PassDef, register_pass, register_pipeline};
 
@@ -19,7 +20,7 @@ pub static PASSES: &[&PassDef] = &[
 
 /// Registers every pass and pipeline of this crate. Call once, before parsing a command line.
 pub fn register_all() {
-    for pass in PASSES.iter().chain(test_passes::PASSES) {
+    for pass in PASSES.iter().chain(ttir::PASSES).chain(test_passes::PASSES) {
         register_pass(pass);
     }
     register_pipeline(&pipelines::TTIR);

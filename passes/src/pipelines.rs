@@ -4,9 +4,14 @@ use tritium_dialects::pass::{OptionKind, Options, PassOption, PipelineDef};
 
 pub static TTIR: PipelineDef = PipelineDef {
     argument: "tritium-ttir",
-    summary: "Triton's TTIR pipeline: inline, canonicalize, cse, symbol-dce, loop-unroll",
+    summary: "Triton's TTIR pipeline (make_ttir): inline, rewrite-tensor-pointer, canonicalize, combine, \
+              reorder-broadcast, cse, symbol-dce, loop-unroll",
     options: &[],
-    build: |_| Ok("inline,canonicalize,cse,symbol-dce".into()),
+    build: |_| {
+        Ok("inline,triton-rewrite-tensor-pointer,canonicalize,triton-combine,triton-reorder-broadcast,cse,symbol-dce,\
+            triton-loop-unroll"
+            .into())
+    },
 };
 
 pub static TTGIR: PipelineDef = PipelineDef {

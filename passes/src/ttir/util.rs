@@ -49,7 +49,9 @@ impl At {
     pub fn insert(self, op: MlirOperation) -> MlirOperation {
         unsafe {
             match self {
-                At::Before(before) => mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op),
+                At::Before(before) => {
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op)
+                }
                 At::Rewriter(rewriter) => {
                     mlirRewriterBaseInsert(rewriter, op);
                 }
@@ -92,14 +94,24 @@ impl At {
         let ty = value_type(a);
         let ctx = unsafe { mlirTypeGetContext(ty) };
         let i1 = unsafe { mlirIntegerTypeGet(ctx, 1) };
-        let result = if is_tensor(ty) { with_element(ty, i1) } else { i1 };
+        let result = if is_tensor(ty) {
+            with_element(ty, i1)
+        } else {
+            i1
+        };
         let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate as i64) };
         self.value("arith.cmpi", loc, &[a, b], result, &[("predicate", attr)])
     }
 
     /// `arith.constant` of `attr` (typed attribute).
     pub fn constant(self, loc: MlirLocation, attr: MlirAttribute) -> MlirValue {
-        self.value("arith.constant", loc, &[], unsafe { mlirAttributeGetType(attr) }, &[("value", attr)])
+        self.value(
+            "arith.constant",
+            loc,
+            &[],
+            unsafe { mlirAttributeGetType(attr) },
+            &[("value", attr)],
+        )
     }
 
     /// An integer (or index) constant of type `ty`: a scalar, or a splat when `ty` is a tensor.
@@ -126,7 +138,11 @@ pub fn int_attr_of(ty: MlirType, value: i64) -> MlirAttribute {
     unsafe {
         let element = element_type(ty);
         let scalar = mlirIntegerAttrGet(element, value);
-        if is_tensor(ty) { mlirDenseElementsAttrSplatGet(ty, scalar) } else { scalar }
+        if is_tensor(ty) {
+            mlirDenseElementsAttrSplatGet(ty, scalar)
+        } else {
+            scalar
+        }
     }
 }
 
@@ -135,24 +151,49 @@ pub fn float_attr_of(ty: MlirType, value: f64) -> MlirAttribute {
     unsafe {
         let element = element_type(ty);
         let scalar = mlirFloatAttrDoubleGet(mlirTypeGetContext(ty), element, value);
-        if is_tensor(ty) { mlirDenseElementsAttrSplatGet(ty, scalar) } else { scalar }
+        if is_tensor(ty) {
+            mlirDenseElementsAttrSplatGet(ty, scalar)
+        } else {
+            scalar
+        }
     }
 }
 
 /// A ranked tensor type like `ty` with a new element type (same shape and encoding).
 pub fn with_element(ty: MlirType, element: MlirType) -> MlirType {
     let dims = shape(ty);
-    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, mlirRankedTensorTypeGetEncoding(ty)) }
+    unsafe {
+        mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            element,
+            mlirRankedTensorTypeGetEncoding(ty),
+        )
+    }
 }
 
 /// A ranked tensor type like `ty` with a new shape (same element type and encoding).
 pub fn with_shape(ty: MlirType, dims: &[i64]) -> MlirType {
-    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element_type(ty), mlirRankedTensorTypeGetEncoding(ty)) }
+    unsafe {
+        mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            element_type(ty),
+            mlirRankedTensorTypeGetEncoding(ty),
+        )
+    }
 }
 
 /// `tensor<dims x element>` without encoding.
 pub fn tensor_of(dims: &[i64], element: MlirType) -> MlirType {
-    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, mlirAttributeGetNull()) }
+    unsafe {
+        mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            element,
+            mlirAttributeGetNull(),
+        )
+    }
 }
 
 pub fn location(op: MlirOperation) -> MlirLocation {
@@ -170,6 +211,12 @@ pub fn set_attr(op: MlirOperation, name: &str, value: MlirAttribute) {
     unsafe { mlirOperationSetAttributeByName(op, string_ref(&name), value) };
 }
 
+/// Sets an inherent attribute (a property) of `op`.
+pub fn set_inherent(op: MlirOperation, name: &str, value: MlirAttribute) {
+    let name = CString::new(name).unwrap();
+    unsafe { mlirOperationSetInherentAttributeByName(op, string_ref(&name), value) };
+}
+
 pub fn remove_attr(op: MlirOperation, name: &str) -> bool {
     let name = CString::new(name).unwrap();
     unsafe { mlirOperationRemoveAttributeByName(op, string_ref(&name)) }
@@ -179,8 +226,11 @@ pub fn remove_attr(op: MlirOperation, name: &str) -> bool {
 pub fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i32>> {
     let attr = attr(op, name)?;
     unsafe {
-        mlirAttributeIsADenseI32Array(attr)
-            .then(|| (0..mlirDenseArrayGetNumElements(attr)).map(|i| mlirDenseI32ArrayGetElement(attr, i)).collect())
+        mlirAttributeIsADenseI32Array(attr).then(|| {
+            (0..mlirDenseArrayGetNumElements(attr))
+                .map(|i| mlirDenseI32ArrayGetElement(attr, i))
+                .collect()
+        })
     }
 }
 
@@ -248,7 +298,8 @@ pub fn constant_element(value: MlirValue) -> Option<MlirAttribute> {
     let attr = attr(op, "value")?;
     unsafe {
         if mlirAttributeIsADenseElements(attr) {
-            return mlirDenseElementsAttrIsSplat(attr).then(|| mlirDenseElementsAttrGetSplatValue(attr));
+            return mlirDenseElementsAttrIsSplat(attr)
+                .then(|| mlirDenseElementsAttrGetSplatValue(attr));
         }
         (mlirAttributeIsAInteger(attr) || mlirAttributeIsAFloat(attr)).then_some(attr)
     }
@@ -256,7 +307,9 @@ pub fn constant_element(value: MlirValue) -> Option<MlirAttribute> {
 
 /// Whether `value` is a constant (scalar or splat) zero: integer 0 or float ±0.0.
 pub fn is_zero_constant(value: MlirValue) -> bool {
-    let Some(element) = constant_element(value) else { return false };
+    let Some(element) = constant_element(value) else {
+        return false;
+    };
     unsafe {
         if mlirAttributeIsAInteger(element) {
             return mlirIntegerAttrGetValueInt(element) == 0;
@@ -421,7 +474,13 @@ pub fn is_speculatable(op: MlirOperation) -> bool {
     }
     if matches!(
         name.as_str(),
-        "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi"
+        "arith.divsi"
+            | "arith.divui"
+            | "arith.remsi"
+            | "arith.remui"
+            | "arith.ceildivsi"
+            | "arith.ceildivui"
+            | "arith.floordivsi"
     ) {
         return constant_int(operand(op, 1)).is_some_and(|divisor| divisor != 0 && divisor != -1);
     }
@@ -435,12 +494,23 @@ pub fn may_write(op: MlirOperation) -> bool {
     if is_pure(&name) {
         return false;
     }
-    let flag = |key: &str| attr(op, key).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) });
+    let flag = |key: &str| {
+        attr(op, key).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) })
+    };
     match name.as_str() {
         "tt.load" => flag("isVolatile"),
         "tt.extern_elementwise" => !flag("pure"),
-        "tt.descriptor_load" | "tt.descriptor_gather" | "scf.for" | "scf.if" | "scf.while" | "scf.yield"
-        | "scf.condition" | "tt.reduce.return" | "tt.scan.return" | "tt.map_elementwise" | "tt.map_elementwise.return"
+        "tt.descriptor_load"
+        | "tt.descriptor_gather"
+        | "scf.for"
+        | "scf.if"
+        | "scf.while"
+        | "scf.yield"
+        | "scf.condition"
+        | "tt.reduce.return"
+        | "tt.scan.return"
+        | "tt.map_elementwise"
+        | "tt.map_elementwise.return"
         | "tt.return" => false,
         _ => true,
     }
@@ -460,7 +530,12 @@ pub struct ForParts {
 
 pub fn for_parts(op: MlirOperation) -> ForParts {
     let ins = operands(op);
-    ForParts { lb: ins[0], ub: ins[1], step: ins[2], inits: ins[3..].to_vec() }
+    ForParts {
+        lb: ins[0],
+        ub: ins[1],
+        step: ins[2],
+        inits: ins[3..].to_vec(),
+    }
 }
 
 /// Copies every attribute of `from` (inherent and discardable) onto `to`.
@@ -488,7 +563,10 @@ pub fn rebuild(old: MlirOperation, operands: &[MlirValue], results: &[MlirType])
         let new = mlirOperationCreate(&mut state);
         copy_attributes(old, new);
         for index in 0..count as isize {
-            mlirRegionTakeBody(mlirOperationGetRegion(new, index), mlirOperationGetRegion(old, index));
+            mlirRegionTakeBody(
+                mlirOperationGetRegion(new, index),
+                mlirOperationGetRegion(old, index),
+            );
         }
         mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, new);
         new
@@ -548,12 +626,18 @@ pub fn apply_patterns(op: MlirOperation, patterns: &[(&str, RawPattern)]) -> boo
         let result = mlirApplyPatternsAndFoldGreedilyWithOp(op, frozen, config);
         mlirGreedyRewriteDriverConfigDestroy(config);
         mlirFrozenRewritePatternSetDestroy(frozen);
-        mlirLogicalResultIsSuccess(result)
+        result.value != 0
     }
 }
 
 /// Replaces `op` with `values` through the rewriter.
-pub fn rewrite_replace(rewriter: MlirRewriterBase, op: MlirOperation, values: &[MlirValue]) -> bool {
-    unsafe { mlirRewriterBaseReplaceOpWithValues(rewriter, op, values.len() as isize, values.as_ptr()) };
+pub fn rewrite_replace(
+    rewriter: MlirRewriterBase,
+    op: MlirOperation,
+    values: &[MlirValue],
+) -> bool {
+    unsafe {
+        mlirRewriterBaseReplaceOpWithValues(rewriter, op, values.len() as isize, values.as_ptr())
+    };
     true
 }

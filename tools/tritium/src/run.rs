@@ -1,6 +1,6 @@
 //! `tritium run` and `tritium bench`: compile, make inputs, launch through the runtime.
 
-use crate::{CompileArgs, compile_file};
+use crate::CompileArgs;
 use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, KernelMetadata, L2Flush, median};
 
 #[derive(clap::Args)]
@@ -142,32 +142,51 @@ struct Prepared {
 }
 
 fn prepare(args: &RunArgs) -> Result<Prepared, String> {
-    let compiled = compile_file(&args.compile, false)?;
     let values = parse_args(&args.args)?;
-    if values.len() != compiled.signature.len() {
+    let device = Device::new(0).map_err(|e| e.to_string())?;
+    let compile = &args.compile;
+    let ir = std::fs::read_to_string(&compile.input)
+        .map_err(|e| format!("{}: cannot read: {e}", compile.input.display()))?;
+    let options = tritium::JitOptions {
+        num_warps: compile.num_warps,
+        num_stages: compile.num_stages,
+        arch: Some(compile.arch.clone()),
+    };
+    let cache = tritium_runtime::Cache::open_default().ok();
+    let started = std::time::Instant::now();
+    let name = compile.input.display().to_string();
+    let (ptx, json) = tritium::compile_cached(cache.as_ref(), &ir, &name, &options, &compile.arch)?;
+    eprintln!(
+        "compiled in {:.1} ms{}",
+        started.elapsed().as_secs_f64() * 1e3,
+        if cache.is_some() { " (through the cache)" } else { "" }
+    );
+    let signature = json_signature(&json);
+    let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
+    if values.len() != signature.len() {
         return Err(format!(
             "kernel `{}` takes {} arguments ({}), got {}",
-            compiled.name,
-            compiled.signature.len(),
-            compiled.signature.join(", "),
+            metadata.name,
+            signature.len(),
+            signature.join(", "),
             values.len()
         ));
     }
-    let device = Device::new(0).map_err(|e| e.to_string())?;
-    let metadata =
-        KernelMetadata::from_json(&compiled.metadata_json()).map_err(|e| e.to_string())?;
-    let kernel = Kernel::from_ptx(&device, &compiled.ptx, metadata).map_err(|e| e.to_string())?;
+    let kernel = Kernel::from_ptx(&device, &ptx, metadata).map_err(|e| e.to_string())?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();
     let mut order = Vec::new();
     for (i, (name, value)) in values.into_iter().enumerate() {
-        let ty = &compiled.signature[i];
+        let ty = &signature[i];
         match value {
             Value::Buffer { elem, data } => {
                 if !ty.starts_with('*') {
                     return Err(format!("argument {i} (`{name}`) is {ty}, not a pointer"));
                 }
-                let buffer = device.upload(&data).map_err(|e| e.to_string())?;
+                let buffer = device
+                    .upload(&data)
+                    .map_err(|e| e.to_string())?
+                    .with_elem(tritium_runtime::ElemType::parse(&elem));
                 order.push((true, buffers.len()));
                 buffers.push((name, elem, buffer));
             }
@@ -273,4 +292,10 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     }
     println!();
     Ok(())
+}
+
+/// The `signature` list of a metadata JSON, as written by `Compiled::metadata_json`.
+fn json_signature(json: &str) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    value["signature"].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()).unwrap_or_default()
 }

@@ -195,3 +195,81 @@ fn ttgir_of_memory_bound_kernels() {
         insta::assert_snapshot!(format!("ttgir_{kernel}"), text);
     }
 }
+
+/// `--tritium-ttir` on every kernel's `.source.ttir` (Triton's input to make_ttir) gives the
+/// multiset of op names of Triton's `.ttir`, except where docs/passes-ttir.md says why not.
+#[test]
+fn ttir_pipeline_matches_triton_op_counts() {
+    use std::collections::BTreeMap;
+    fn op_counts(text: &str) -> BTreeMap<String, i64> {
+        let mut counts = BTreeMap::new();
+        for line in text.lines() {
+            let mut rest = line.trim();
+            if rest.starts_with('%') {
+                match rest.find(" = ") {
+                    Some(i) => rest = &rest[i + 3..],
+                    None => continue,
+                }
+            }
+            let name: String = rest
+                .trim_start_matches('"')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+                .collect();
+            if name.contains('.') && name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                *counts.entry(name).or_insert(0) += 1;
+            }
+        }
+        counts
+    }
+    // (kernel, op, ours - Triton's): our `tt` canonicalizer folds `tt.split(tt.join(a, b))`,
+    // Triton 3.6's does not.
+    let known: &[(&str, &str, i64)] = &[("s_shapes", "tt.split", -1)];
+    let sources = kernel_files(".source.ttir");
+    assert!(
+        sources.len() >= 15,
+        "expected the shared kernels and the syntax sampler"
+    );
+    let mut failures = Vec::new();
+    for source in sources {
+        let name = source
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".source.ttir", "");
+        let (ok, ours, err) = triton_opt(&[source.to_str().unwrap(), "--tritium-ttir"]);
+        assert!(ok, "{name}: {err}");
+        let expected =
+            std::fs::read_to_string(source.with_file_name(format!("{name}.ttir"))).unwrap();
+        let (ours, theirs) = (op_counts(&ours), op_counts(&expected));
+        let mut difference: Vec<(String, i64)> = ours
+            .keys()
+            .chain(theirs.keys())
+            .map(|op| {
+                (
+                    op.clone(),
+                    ours.get(op).unwrap_or(&0) - theirs.get(op).unwrap_or(&0),
+                )
+            })
+            .filter(|(_, delta)| *delta != 0)
+            .collect();
+        difference.sort();
+        difference.dedup();
+        let mut allowed: Vec<(String, i64)> = known
+            .iter()
+            .filter(|k| k.0 == name)
+            .map(|k| (k.1.to_owned(), k.2))
+            .collect();
+        allowed.sort();
+        if difference != allowed {
+            failures.push(format!(
+                "{name}: ours - Triton's = {difference:?}, documented: {allowed:?}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "op multisets differ:\n{}",
+        failures.join("\n")
+    );
+}

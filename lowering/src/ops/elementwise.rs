@@ -1,0 +1,182 @@
+//! Elementwise ops: constants, scalar arith/math per register, inline-asm elementwise ops and the f32 fast paths.
+
+use crate::to_llvm::*;
+use mlir_sys::*;
+use tritium_passes::ir_util::*;
+
+impl FuncLowering<'_> {
+    pub(crate) fn lower_constant(&mut self, op: MlirOperation, outs: &[MlirValue]) -> LResult<()> {
+        let key_name = std::ffi::CString::new("value").unwrap();
+        let ty = value_type(outs[0]);
+        let attr = unsafe {
+            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(key_name.as_ptr()))
+        };
+        let scalar_attr = unsafe {
+            if mlirAttributeIsADenseElements(attr) {
+                if !mlirDenseElementsAttrIsSplat(attr) {
+                    return err(
+                        op,
+                        "non-splat dense constants are not supported by the lowering yet",
+                    );
+                }
+                mlirDenseElementsAttrGetSplatValue(attr)
+            } else {
+                attr
+            }
+        };
+        let elem = element_type(ty);
+        let text = print_attr(scalar_attr);
+        let value = if unsafe { mlirTypeIsAIndex(elem) } {
+            let v = text.split(':').next().unwrap_or("0").trim().to_owned();
+            self.e.op(&format!("llvm.mlir.constant({v} : i64) : i64"))
+        } else {
+            self.e
+                .op(&format!("llvm.mlir.constant({text}) : {}", llvm_type(elem)))
+        };
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
+        self.values.insert(key(outs[0]), vec![value; count]);
+        Ok(())
+    }
+
+    /// Any scalar arith/math op, applied to each register.
+    pub(crate) fn lower_elementwise(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let attrs = inherent_attrs_text(op);
+        let operand_types: Vec<String> = ins
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
+        let result_types: Vec<String> = outs
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
+        let count = outs
+            .first()
+            .map(|v| value_type(*v))
+            .filter(|t| is_tensor(*t))
+            .map(|t| self.thread_map(op, t))
+            .transpose()?
+            .map(|m| m.num_registers())
+            .unwrap_or(1);
+        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let mut regs = Vec::new();
+        for r in 0..count {
+            let args: Vec<String> = inputs
+                .iter()
+                .map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default())
+                .collect();
+            let v = self.e.op(&format!(
+                "\"{name}\"({}){attrs} : ({}) -> {}",
+                args.join(", "),
+                operand_types.join(", "),
+                result_types.join(", ")
+            ));
+            regs.push(v);
+        }
+        self.values.insert(key(outs[0]), regs);
+        Ok(())
+    }
+
+    pub(crate) fn lower_elementwise_asm(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+        asm: &str,
+        constraints: &str,
+    ) -> LResult<()> {
+        let ty = value_type(outs[0]);
+        let elem = llvm_type(element_type(ty));
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
+        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let types: Vec<String> = ins
+            .iter()
+            .map(|v| llvm_type(element_type(value_type(*v))))
+            .collect();
+        let mut regs = Vec::new();
+        for r in 0..count {
+            let args: Vec<String> = inputs
+                .iter()
+                .map(|vals| vals.get(r).or(vals.first()).cloned().unwrap_or_default())
+                .collect();
+            regs.push(self.e.op(&format!(
+                "llvm.inline_asm \"{asm}\", \"{constraints}\" {} : ({}) -> {elem}",
+                args.join(", "),
+                types.join(", ")
+            )));
+        }
+        self.values.insert(key(outs[0]), regs);
+        Ok(())
+    }
+
+    /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions.
+    pub(crate) fn lower_fast_math(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let ty = value_type(outs[0]);
+        let count = if is_tensor(ty) {
+            self.thread_map(op, ty)?.num_registers()
+        } else {
+            1
+        };
+        let a = self.get(ins[0]);
+        let b = ins.get(1).map(|v| self.get(*v)).unwrap_or_default();
+        let mut regs = Vec::new();
+        for r in 0..count {
+            let x = a.get(r).or(a.first()).cloned().unwrap_or_default();
+            let v = match name {
+                "math.exp" => {
+                    let log2e = self.e.constant_f32(std::f32::consts::LOG2_E);
+                    let scaled = self.e.op(&format!("llvm.fmul {x}, {log2e} : f32"));
+                    self.e.op(&format!("llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {scaled} : (f32) -> f32"))
+                }
+                "math.exp2" => self.e.op(&format!(
+                    "llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.log2" => self.e.op(&format!(
+                    "llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.log" => {
+                    let l = self.e.op(&format!(
+                        "llvm.inline_asm \"lg2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                    ));
+                    let ln2 = self.e.constant_f32(std::f32::consts::LN_2);
+                    self.e.op(&format!("llvm.fmul {l}, {ln2} : f32"))
+                }
+                "math.rsqrt" => self.e.op(&format!(
+                    "llvm.inline_asm \"rsqrt.approx.ftz.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.sin" => self.e.op(&format!(
+                    "llvm.inline_asm \"sin.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                "math.cos" => self.e.op(&format!(
+                    "llvm.inline_asm \"cos.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
+                )),
+                _ => {
+                    let y = b.get(r).or(b.first()).cloned().unwrap_or_default();
+                    self.e.op(&format!("llvm.inline_asm \"div.full.f32 $0, $1, $2;\", \"=f,f,f\" {x}, {y} : (f32, f32) -> f32"))
+                }
+            };
+            regs.push(v);
+        }
+        self.values.insert(key(outs[0]), regs);
+        Ok(())
+    }
+}

@@ -1,0 +1,9 @@
+//! Lowerings of TTGIR ops, grouped by kind; each file adds methods to
+//! [`crate::to_llvm::FuncLowering`].
+
+pub mod elementwise;
+pub mod memory;
+pub mod movement;
+pub mod reduce;
+pub mod dot;
+pub mod control;

@@ -1,0 +1,175 @@
+//! `-triton-combine`: Triton's peephole combines on TTIR, run with MLIR's greedy driver (which
+//! also folds and erases dead ops):
+//!
+//! - `add(dot(a, b, 0), c)` → `dot(a, b, c)` for `arith.addf` and `arith.addi`, either operand
+//!   order, when the dot has one use and its accumulator is a constant zero splat (for floats, only
+//!   when the dot has no `maxNumImpreciseAcc`: the accumulator precision would change);
+//! - `addptr(addptr(p, a), b)` → `addptr(p, a + b)` when `a` and `b` have one type;
+//! - `select(c, load(p, m), o)` → `load(p, m, o)` when the mask `m` is `c` (or a splat of the same
+//!   scalar) and the load has no other use: masked-off lanes take `o` either way;
+//! - `broadcast(splat x)` → `splat x` (and broadcasts of constant splats become constants);
+//! - a 1-D `reshape` whose only user is a single-operand `tt.reduce` or `tt.histogram` gets
+//!   `allow_reorder`: the result does not depend on the element order.
+
+use super::util::*;
+use crate::ir_util::*;
+use mlir_sys::*;
+use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
+use tritium_dialects::pass::{Options, PassDef, PassResult, fail, no_dialects};
+
+pub static PASS: PassDef = PassDef {
+    argument: "triton-combine",
+    summary: "Triton's combines: dot+add, addptr chains, select of masked loads, broadcast of splat",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+fn run(module: OperationRef, _options: &Options) -> PassResult {
+    let patterns: &[(&str, RawPattern)] = &[
+        ("arith.addf", dot_add),
+        ("arith.addi", dot_add),
+        ("tt.addptr", addptr_chain),
+        ("arith.select", select_of_masked_load),
+        ("tt.broadcast", broadcast_of_splat),
+        ("tt.reshape", reshape_for_reduction),
+    ];
+    if !apply_patterns(module.to_raw(), patterns) {
+        return Err(fail(module.location(), "triton-combine did not converge"));
+    }
+    Ok(())
+}
+
+/// `add(c, dot(a, b, 0))` or `add(dot(a, b, 0), c)` → `dot(a, b, c)`.
+fn dot_add(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    let is_float = op_name(op) == "arith.addf";
+    for (dot_index, acc_index) in [(1, 0), (0, 1)] {
+        let sum = operand(op, dot_index);
+        let Some(dot) = defined_by(sum, "tt.dot") else {
+            continue;
+        };
+        if use_count(sum) != 1 || !is_zero_constant(operand(dot, 2)) {
+            continue;
+        }
+        if is_float && int_attr(dot, "maxNumImpreciseAcc").unwrap_or(0) != 0 {
+            continue;
+        }
+        let acc = operand(op, acc_index);
+        if !same_type(value_type(acc), value_type(sum)) {
+            continue;
+        }
+        let new = unsafe { mlirOperationClone(dot) };
+        unsafe { mlirOperationSetOperand(new, 2, acc) };
+        At::Rewriter(rewriter).insert(new);
+        return rewrite_replace(rewriter, op, &[result(new, 0)]);
+    }
+    false
+}
+
+/// `addptr(addptr(p, a), b)` → `addptr(p, addi(a, b))`.
+fn addptr_chain(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    let (ptr, outer) = (operand(op, 0), operand(op, 1));
+    let Some(inner) = defined_by(ptr, "tt.addptr") else {
+        return false;
+    };
+    let (base, first) = (operand(inner, 0), operand(inner, 1));
+    if !same_type(value_type(first), value_type(outer)) {
+        return false;
+    }
+    let at = At::Rewriter(rewriter);
+    let loc = location(op);
+    let sum = at.binary("arith.addi", loc, first, outer);
+    let new = at.value(
+        "tt.addptr",
+        loc,
+        &[base, sum],
+        value_type(result(op, 0)),
+        &[],
+    );
+    rewrite_replace(rewriter, op, &[new])
+}
+
+/// The scalar a `tt.splat` spreads.
+fn splat_source(value: MlirValue) -> Option<MlirValue> {
+    defined_by(value, "tt.splat").map(|splat| operand(splat, 0))
+}
+
+/// Whether the select condition `cond` is true exactly where the load mask `mask` is.
+fn same_condition(cond: MlirValue, mask: MlirValue) -> bool {
+    if same(cond, mask) {
+        return true;
+    }
+    let mask_scalar = splat_source(mask);
+    mask_scalar.is_some_and(|m| same(m, cond) || splat_source(cond).is_some_and(|c| same(c, m)))
+}
+
+/// `select(c, load(p, m), o)` → `load(p, m, o)`.
+fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    let (cond, loaded, other) = (operand(op, 0), operand(op, 1), operand(op, 2));
+    let Some(load) = defined_by(loaded, "tt.load") else {
+        return false;
+    };
+    if use_count(loaded) != 1 || !same_type(value_type(loaded), value_type(other)) {
+        return false;
+    }
+    let segments = i32_array(load, "operandSegmentSizes").unwrap_or_default();
+    if segments.len() != 3 || segments[1] != 1 {
+        return false;
+    }
+    let (ptr, mask) = (operand(load, 0), operand(load, 1));
+    if !same_condition(cond, mask) {
+        return false;
+    }
+    let new = unsafe { mlirOperationClone(load) };
+    set_operands(new, &[ptr, mask, other]);
+    set_inherent(
+        new,
+        "operandSegmentSizes",
+        i32_array_attr(context_of(op), &[1, 1, 1]),
+    );
+    At::Rewriter(rewriter).insert(new);
+    rewrite_replace(rewriter, op, &[result(new, 0)])
+}
+
+/// `broadcast(splat x)` → `splat x`; `broadcast(constant splat)` → constant splat.
+fn broadcast_of_splat(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    let src = operand(op, 0);
+    let ty = value_type(result(op, 0));
+    let at = At::Rewriter(rewriter);
+    let loc = location(op);
+    let new = if let Some(scalar) = splat_source(src) {
+        at.splat(loc, scalar, ty)
+    } else if let Some(element) = constant_element(src) {
+        at.constant(loc, unsafe { mlirDenseElementsAttrSplatGet(ty, element) })
+    } else {
+        return false;
+    };
+    rewrite_replace(rewriter, op, &[new])
+}
+
+/// Marks a 1-D reshape feeding only an order-insensitive reduction `allow_reorder`.
+fn reshape_for_reduction(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    if attr(op, "allow_reorder").is_some() {
+        return false;
+    }
+    let value = result(op, 0);
+    if shape(value_type(value)).len() != 1 {
+        return false;
+    }
+    let users = users(value);
+    let [user] = users.as_slice() else {
+        return false;
+    };
+    if !matches!(op_name(*user).as_str(), "tt.reduce" | "tt.histogram")
+        || operands(*user).len() != 1
+    {
+        return false;
+    }
+    unsafe {
+        mlirRewriterBaseStartOpModification(rewriter, op);
+        set_inherent(op, "allow_reorder", mlirUnitAttrGet(context_of(op)));
+        mlirRewriterBaseFinalizeOpModification(rewriter, op);
+    }
+    true
+}

@@ -1,0 +1,233 @@
+//! `-triton-loop-unroll`: unrolls each `scf.for` carrying `tt.loop_unroll_factor = N` (N > 1) by N,
+//! as MLIR's `loopUnrollByFactor` does, and removes the attribute (from every loop carrying it).
+//!
+//! The main loop keeps the lower bound, steps by `step * N` and stops at `lb + (tc - tc % N) *
+//! step`, where `tc = ceildiv(ub - lb, step)` (computed with `arith` ops before the loop, or
+//! folded to constants when the bounds are constants); its body is the original body followed
+//! by N - 1 copies, copy `i` seeing the induction variable `iv + step * i` and the previous copy's
+//! yielded values. A remainder loop (a clone of the original from the main loop's upper bound to
+//! `ub`, fed the main loop's results) runs the leftover iterations and gets `tt.num_stages = 1`
+//! so that it is not pipelined. With constant bounds the remainder loop is omitted when there is
+//! no leftover, and loops left with a single iteration are inlined.
+
+use super::util::*;
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::collections::HashMap;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, no_dialects};
+
+pub static PASS: PassDef = PassDef {
+    argument: "triton-loop-unroll",
+    summary: "Unroll scf.for loops annotated with tt.loop_unroll_factor",
+    anchor: Some("builtin.module"),
+    options: &[PassOption {
+        name: "clamp-trip-count",
+        description: "Clamp ub - lb at 0 in the dynamic trip count (Triton does not: with ub < lb and step > 1 its remainder loop may run)",
+        kind: OptionKind::Bool,
+        default: "false",
+    }],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+const FACTOR: &str = "tt.loop_unroll_factor";
+
+fn run(module: OperationRef, options: &Options) -> PassResult {
+    let clamp = options.bool("clamp-trip-count");
+    // Inner loops first: unrolling an outer loop copies its inner loops.
+    let loops: Vec<MlirOperation> = collect_ops(module.to_raw())
+        .into_iter()
+        .filter(|op| op_name(*op) == "scf.for")
+        .collect();
+    for op in loops.into_iter().rev() {
+        let Some(factor) = int_attr(op, FACTOR) else {
+            continue;
+        };
+        remove_attr(op, FACTOR);
+        if factor > 1 {
+            unroll(op, factor, clamp);
+        }
+    }
+    Ok(())
+}
+
+/// The main loop's upper bound and step, and whether a remainder loop is needed (with its trip
+/// count when known).
+struct Bounds {
+    upper: MlirValue,
+    step: MlirValue,
+    remainder: Option<Option<i64>>,
+    main_trips: Option<i64>,
+}
+
+fn static_bounds(op: MlirOperation, parts: &ForParts, factor: i64) -> Option<Bounds> {
+    if attr(op, "unsignedCmp").is_some() {
+        return None;
+    }
+    let (lb, ub, step) = (
+        constant_int(parts.lb)?,
+        constant_int(parts.ub)?,
+        constant_int(parts.step)?,
+    );
+    if step <= 0 {
+        return None;
+    }
+    let (lb, ub, step, factor) = (lb as i128, ub as i128, step as i128, factor as i128);
+    let trips = if ub > lb {
+        (ub - lb + step - 1) / step
+    } else {
+        0
+    };
+    let even = trips - trips % factor;
+    let upper = lb + even * step;
+    let at = At::Before(op);
+    let loc = location(op);
+    let ty = value_type(parts.lb);
+    let remainder = (upper < ub).then_some(Some((trips - even) as i64));
+    Some(Bounds {
+        upper: if remainder.is_some() {
+            at.int_constant(loc, ty, upper as i64)
+        } else {
+            parts.ub
+        },
+        step: at.int_constant(loc, ty, (step * factor) as i64),
+        remainder,
+        main_trips: Some((even / factor) as i64),
+    })
+}
+
+fn dynamic_bounds(op: MlirOperation, parts: &ForParts, factor: i64, clamp: bool) -> Bounds {
+    let at = At::Before(op);
+    let loc = location(op);
+    let ty = value_type(parts.lb);
+    let mut diff = at.binary("arith.subi", loc, parts.ub, parts.lb);
+    if clamp {
+        let predicate = if attr(op, "unsignedCmp").is_some() {
+            CmpI::Ult
+        } else {
+            CmpI::Slt
+        };
+        let empty = at.cmpi(loc, predicate, parts.ub, parts.lb);
+        let zero = at.int_constant(loc, ty, 0);
+        diff = at.value("arith.select", loc, &[empty, zero, diff], ty, &[]);
+    }
+    let one = at.int_constant(loc, ty, 1);
+    let step_minus_one = at.binary("arith.subi", loc, parts.step, one);
+    let numerator = at.binary("arith.addi", loc, diff, step_minus_one);
+    let trips = at.binary("arith.divui", loc, numerator, parts.step);
+    let factor_value = at.int_constant(loc, ty, factor);
+    let leftover = at.binary("arith.remsi", loc, trips, factor_value);
+    let even = at.binary("arith.subi", loc, trips, leftover);
+    let span = at.binary("arith.muli", loc, even, parts.step);
+    let upper = at.binary("arith.addi", loc, parts.lb, span);
+    let step = at.binary("arith.muli", loc, parts.step, factor_value);
+    Bounds {
+        upper,
+        step,
+        remainder: Some(None),
+        main_trips: None,
+    }
+}
+
+fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
+    let parts = for_parts(op);
+    let bounds = static_bounds(op, &parts, factor)
+        .unwrap_or_else(|| dynamic_bounds(op, &parts, factor, clamp));
+    if let Some(remainder_trips) = bounds.remainder {
+        let remainder = unsafe { mlirOperationClone(op) };
+        unsafe { mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(op), op, remainder) };
+        for (old, new) in results(op).into_iter().zip(results(remainder)) {
+            replace_uses(old, new);
+        }
+        unsafe {
+            mlirOperationSetOperand(remainder, 0, bounds.upper);
+            for (index, value) in results(op).into_iter().enumerate() {
+                mlirOperationSetOperand(remainder, 3 + index as isize, value);
+            }
+        }
+        set_attr(remainder, "tt.num_stages", i32_attr(context_of(op), 1));
+        if remainder_trips == Some(1) {
+            promote_single_iteration(remainder);
+        }
+    }
+    unsafe {
+        mlirOperationSetOperand(op, 1, bounds.upper);
+        mlirOperationSetOperand(op, 2, bounds.step);
+    }
+    unroll_body(op, parts.step, factor);
+    if bounds.main_trips == Some(1) {
+        promote_single_iteration(op);
+    }
+}
+
+/// Appends `factor - 1` copies of the body of `op`, chained through the yielded values.
+fn unroll_body(op: MlirOperation, step: MlirValue, factor: i64) {
+    let body = body(op, 0);
+    let args = block_args(body);
+    let (iv, iter_args) = (args[0], &args[1..]);
+    let yield_op = terminator(body);
+    let originals: Vec<MlirOperation> = block_ops(body)
+        .into_iter()
+        .filter(|o| o.ptr != yield_op.ptr)
+        .collect();
+    let yielded = operands(yield_op);
+    let mut last = yielded.clone();
+    let at = At::Before(yield_op);
+    let loc = location(op);
+    for copy in 1..factor {
+        let mut map: HashMap<usize, MlirValue> = HashMap::new();
+        for (arg, value) in iter_args.iter().zip(&last) {
+            map.insert(key(*arg), *value);
+        }
+        if has_uses(iv) {
+            let index = at.int_constant(loc, value_type(iv), copy);
+            let stride = at.binary("arith.muli", loc, step, index);
+            map.insert(key(iv), at.binary("arith.addi", loc, iv, stride));
+        }
+        for original in &originals {
+            let clone = at.insert(unsafe { mlirOperationClone(*original) });
+            remap(clone, &map);
+            for (old, new) in results(*original).into_iter().zip(results(clone)) {
+                map.insert(key(old), new);
+            }
+        }
+        last = yielded
+            .iter()
+            .map(|value| map.get(&key(*value)).copied().unwrap_or(*value))
+            .collect();
+    }
+    set_operands(yield_op, &last);
+}
+
+/// Replaces, in `op` and everything nested, each operand found in `map`.
+pub(crate) fn remap(op: MlirOperation, map: &HashMap<usize, MlirValue>) {
+    walk(op, &mut |nested| {
+        for (index, value) in operands(nested).into_iter().enumerate() {
+            if let Some(new) = map.get(&key(value)) {
+                unsafe { mlirOperationSetOperand(nested, index as isize, *new) };
+            }
+        }
+    });
+}
+
+/// Inlines the body of a loop known to run exactly once.
+fn promote_single_iteration(op: MlirOperation) {
+    let parts = for_parts(op);
+    let body = body(op, 0);
+    let args = block_args(body);
+    replace_uses(args[0], parts.lb);
+    for (arg, init) in args[1..].iter().zip(&parts.inits) {
+        replace_uses(*arg, *init);
+    }
+    let yield_op = terminator(body);
+    for nested in block_ops(body) {
+        if nested.ptr != yield_op.ptr {
+            unsafe { mlirOperationMoveBefore(nested, op) };
+        }
+    }
+    for (old, new) in results(op).into_iter().zip(operands(yield_op)) {
+        replace_uses(old, new);
+    }
+    erase(op);
+}
