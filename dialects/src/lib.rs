@@ -14,6 +14,7 @@ pub mod diag;
 pub mod encoding;
 pub mod ffi;
 pub mod ir;
+pub mod ods;
 pub mod pass;
 pub mod rewrite;
 pub mod verify;

@@ -132,3 +132,27 @@ tt.func @reshape_reduce(%x: tensor<4x8xf32>) -> (f32, tensor<8xf32>) {
   }) : (tensor<8x4xf32>) -> tensor<8xf32>
   tt.return %s, %s2 : f32, tensor<8xf32>
 }
+
+// -----
+
+// The combined load reads where the old load did: it stays before a store when `other` is
+// available there, and is not combined when `other` comes after a store.
+// CHECK-LABEL: tt.func @select_load_store
+// CHECK-SAME: (%[[P:.*]]: tensor<8x!tt.ptr<f32>>, %[[M:.*]]: tensor<8xi1>, %[[O:.*]]: tensor<8xf32>, %[[X:.*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[V:.*]] = tt.load %[[P]], %[[M]], %[[O]] : tensor<8x!tt.ptr<f32>>
+// CHECK-NEXT: tt.store %[[P]], %[[X]]
+// CHECK-NEXT: %[[W:.*]] = tt.load %[[P]], %[[M]] : tensor<8x!tt.ptr<f32>>
+// CHECK-NEXT: tt.store %[[P]], %[[X]]
+// CHECK-NEXT: %[[O2:.*]] = arith.addf %[[O]], %[[X]]
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[M]], %[[W]], %[[O2]]
+// CHECK-NEXT: tt.return %[[V]], %[[S]]
+tt.func @select_load_store(%p: tensor<8x!tt.ptr<f32>>, %m: tensor<8xi1>, %o: tensor<8xf32>, %x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %v = tt.load %p, %m : tensor<8x!tt.ptr<f32>>
+  tt.store %p, %x : tensor<8x!tt.ptr<f32>>
+  %s = arith.select %m, %v, %o : tensor<8xi1>, tensor<8xf32>
+  %w = tt.load %p, %m : tensor<8x!tt.ptr<f32>>
+  tt.store %p, %x : tensor<8x!tt.ptr<f32>>
+  %o2 = arith.addf %o, %x : tensor<8xf32>
+  %s2 = arith.select %m, %w, %o2 : tensor<8xi1>, tensor<8xf32>
+  tt.return %s, %s2 : tensor<8xf32>, tensor<8xf32>
+}

@@ -6,7 +6,8 @@
 //!   when the dot has no `maxNumImpreciseAcc`: the accumulator precision would change);
 //! - `addptr(addptr(p, a), b)` → `addptr(p, a + b)` when `a` and `b` have one type;
 //! - `select(c, load(p, m), o)` → `load(p, m, o)` when the mask `m` is `c` (or a splat of the same
-//!   scalar) and the load has no other use: masked-off lanes take `o` either way;
+//!   scalar) and the load has no other use: masked-off lanes take `o` either way (the new load
+//!   stays where the old one was, or moves to the select when nothing between them may write);
 //! - `broadcast(splat x)` → `splat x` (and broadcasts of constant splats become constants);
 //! - a 1-D `reshape` whose only user is a single-operand `tt.reduce` or `tt.histogram` gets
 //!   `allow_reorder`: the result does not depend on the element order.
@@ -121,6 +122,16 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     if !same_condition(cond, mask) {
         return false;
     }
+    // The new load reads memory where the old one did, or where the select is if nothing between
+    // them may write memory.
+    let block = unsafe { mlirOperationGetBlock(load) };
+    if block.ptr != unsafe { mlirOperationGetBlock(op) }.ptr {
+        return false;
+    }
+    let at_load = available_before(other, load);
+    if !at_load && writes_between(load, op) {
+        return false;
+    }
     let new = unsafe { mlirOperationClone(load) };
     set_operands(new, &[ptr, mask, other]);
     set_inherent(
@@ -128,8 +139,38 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
         "operandSegmentSizes",
         i32_array_attr(context_of(op), &[1, 1, 1]),
     );
+    if at_load {
+        unsafe { mlirRewriterBaseSetInsertionPointBefore(rewriter, load) };
+    }
     At::Rewriter(rewriter).insert(new);
     rewrite_replace(rewriter, op, &[result(new, 0)])
+}
+
+/// Whether `value`, which dominates an op in the block of `op`, is also available before `op`.
+fn available_before(value: MlirValue, op: MlirOperation) -> bool {
+    unsafe {
+        let block = mlirOperationGetBlock(op);
+        match defining_op(value) {
+            Some(def) => {
+                mlirOperationGetBlock(def).ptr != block.ptr || mlirOperationIsBeforeInBlock(def, op)
+            }
+            None => true,
+        }
+    }
+}
+
+/// Whether an op strictly between `first` and `last` (one block) may write memory.
+fn writes_between(first: MlirOperation, last: MlirOperation) -> bool {
+    let mut current = unsafe { mlirOperationGetNextInBlock(first) };
+    while !current.ptr.is_null() && current.ptr != last.ptr {
+        let mut writes = false;
+        walk(current, &mut |nested| writes |= may_write(nested));
+        if writes {
+            return true;
+        }
+        current = unsafe { mlirOperationGetNextInBlock(current) };
+    }
+    false
 }
 
 /// `broadcast(splat x)` → `splat x`; `broadcast(constant splat)` → constant splat.

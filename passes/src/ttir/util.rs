@@ -381,10 +381,8 @@ fn value_parent_op(value: MlirValue) -> MlirOperation {
 
 /// Whether `value` is defined outside `op` (not by it, nor inside its regions).
 pub fn defined_outside(value: MlirValue, op: MlirOperation) -> bool {
-    if let Some(def) = defining_op(value) {
-        if def.ptr == op.ptr {
-            return false;
-        }
+    if defining_op(value).is_some_and(|def| def.ptr == op.ptr) {
+        return false;
     }
     !is_ancestor(op, value_parent_op(value))
 }
