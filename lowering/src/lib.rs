@@ -7,6 +7,7 @@
 pub mod compile;
 pub mod emit;
 pub mod layout_map;
+pub mod math;
 pub mod ops;
 pub mod ptx;
 pub mod to_llvm;
