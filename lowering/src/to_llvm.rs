@@ -159,6 +159,13 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
     Ok(Lowered { text, shared_bytes })
 }
 
+/// An arith float cast that MLIR's conversion cannot do: an fp8 side, or truncation toward zero.
+fn needs_float_cast(op: MlirOperation, name: &str, ins: &[MlirValue], outs: &[MlirValue]) -> bool {
+    let from = element_type(value_type(ins[0]));
+    let to = element_type(value_type(outs[0]));
+    is_fp8(from) || is_fp8(to) || (name == "arith.truncf" && int_attr(op, "roundingmode") == Some(3))
+}
+
 /// A string attribute of an op, if present.
 pub(crate) fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
     let key = std::ffi::CString::new(name).unwrap();
@@ -381,9 +388,10 @@ impl<'a> FuncLowering<'a> {
             }
             "tt.dot" => self.lower_dot(op, &ins, &outs)?,
             "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape"
-            | "tt.trans" => self.lower_movement(op, &name, ins[0], outs[0])?,
+            | "tt.trans" | "tt.join" | "tt.split" | "tt.cat" | "tt.unsplat" => {
+                self.lower_movement(op, &name, &ins, &outs)?
+            }
             "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.rsqrt" | "arith.divf"
-            | "math.sin" | "math.cos"
                 if unsafe {
                     mlirTypeEqual(
                         element_type(value_type(outs[0])),
@@ -393,14 +401,29 @@ impl<'a> FuncLowering<'a> {
             {
                 self.lower_fast_math(op, &name, &ins, &outs)?
             }
-            "tt.precise_sqrt" => {
-                self.lower_elementwise_asm(op, &ins, &outs, "sqrt.rn.f32 $0, $1;", "=f,f")?
+            "tt.precise_sqrt" | "tt.precise_divf" | "tt.mulhiui" => {
+                self.lower_precise(op, &name, &ins, &outs)?
             }
-            "tt.precise_divf" => {
-                self.lower_elementwise_asm(op, &ins, &outs, "div.rn.f32 $0, $1, $2;", "=f,f,f")?
+            "tt.atomic_rmw" | "tt.atomic_cas" => self.lower_atomic(op, &name, &ins, &outs)?,
+            "tt.scan" => self.lower_scan(op, &ins, &outs)?,
+            "tt.gather" => self.lower_gather(op, &ins, &outs)?,
+            "tt.histogram" => self.lower_histogram(op, &ins, &outs)?,
+            "tt.clampf" => self.lower_clampf(op, &ins, &outs)?,
+            "tt.extern_elementwise" => self.lower_extern(op, &ins, &outs)?,
+            "tt.elementwise_inline_asm" => self.lower_inline_asm(op, &ins, &outs)?,
+            "tt.print" => self.lower_print(op, &ins)?,
+            "tt.assert" => self.lower_assert(op, &ins)?,
+            "scf.while" => self.lower_while(op, &ins, &outs)?,
+            "tt.fp_to_fp" => self.lower_float_cast(op, &name, &ins, &outs)?,
+            "arith.extf" | "arith.truncf" | "arith.sitofp" | "arith.uitofp" | "arith.fptosi"
+            | "arith.fptoui"
+                if needs_float_cast(op, &name, &ins, &outs) =>
+            {
+                self.lower_float_cast(op, &name, &ins, &outs)?
             }
-            "tt.mulhiui" => {
-                self.lower_elementwise_asm(op, &ins, &outs, "mul.hi.u32 $0, $1, $2;", "=r,r,r")?
+            _ if crate::ops::math_ops::soft_math_function(&name).is_some() => {
+                let function = crate::ops::math_ops::soft_math_function(&name).unwrap_or_default();
+                self.lower_soft_math(op, function, &ins, &outs)?
             }
             "tt.bitcast" | "tt.int_to_ptr" | "tt.ptr_to_int" => {
                 let from = element_type(value_type(ins[0]));
@@ -416,7 +439,13 @@ impl<'a> FuncLowering<'a> {
                 let regs = self
                     .get(ins[0])
                     .iter()
-                    .map(|v| self.e.op(&format!("{cast} {v} : {ft} to {tt}")))
+                    .map(|v| {
+                        if ft == tt {
+                            v.clone()
+                        } else {
+                            self.e.op(&format!("{cast} {v} : {ft} to {tt}"))
+                        }
+                    })
                     .collect();
                 self.values.insert(key(outs[0]), regs);
             }

@@ -638,8 +638,9 @@ pub fn tan<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let one = o.i(1);
     let odd = o.iand(&q, &one);
     let odd = o.ieq(&odd, &one);
-    let t = o.div(&s, &c);
-    let ct = o.div(&c, &s);
+    let zero_f = o.f(0.0);
+    let t = corrected_div(o, &s, &c, &zero_f);
+    let ct = corrected_div(o, &c, &s, &zero_f);
     let nct = o.neg(&ct);
     let v = o.sel(&odd, &nct, &t);
     let zf = o.f(0.0);
@@ -651,6 +652,16 @@ pub fn tan<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let bad = not_finite(o, x);
     let nan = o.f(f64::NAN);
     o.sel(&bad, &nan, &v)
+}
+
+/// `n / (d + d_lo)` with the quotient's rounding error corrected once.
+fn corrected_div<O: Ops>(o: &mut O, n: &O::F, d: &O::F, d_lo: &O::F) -> O::F {
+    let v = o.div(n, d);
+    let nv = o.neg(&v);
+    let rem = o.fma(&nv, d, n);
+    let rem = o.fma(&nv, d_lo, &rem);
+    let c = o.div(&rem, d);
+    o.add(&v, &c)
 }
 
 /// `-v` where `x < 0`, else `v`.
@@ -668,8 +679,11 @@ pub fn tanh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let two = o.f(2.0);
     let a2 = o.mul(&axc, &two);
     let t = expm1(o, &a2);
+    // t / (t + 2) with the sum as a double-double and the quotient corrected once.
     let d = o.add(&t, &two);
-    let v = o.div(&t, &d);
+    let two_m_d = o.sub(&two, &d);
+    let d_lo = o.add(&two_m_d, &t);
+    let v = corrected_div(o, &t, &d, &d_lo);
     let big = o.lt(&lim, &ax);
     let one = o.f(1.0);
     let v = o.sel(&big, &one, &v);
@@ -679,6 +693,16 @@ pub fn tanh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let v = o.sel(&tiny, x, &v);
     let nan = o.is_nan(x);
     o.sel(&nan, x, &v)
+}
+
+/// `e^a / 2` for large `a` without overflowing early: `e^(a − ln2_hi)·(1 − ln2_lo)` (the
+/// subtraction is exact).
+fn exp_half<O: Ops>(o: &mut O, a: &O::F) -> O::F {
+    let hi = o.f(LN2_HI);
+    let am = o.sub(a, &hi);
+    let e = exp(o, &am);
+    let c = o.f(1.0 - LN2_LO);
+    o.mul(&e, &c)
 }
 
 pub fn sinh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
@@ -694,9 +718,7 @@ pub fn sinh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let half = o.f(0.5);
     let v_small = o.mul(&s, &half);
     // Large: e^(|x| − ln2) without overflowing early.
-    let ln2 = o.f(std::f64::consts::LN_2);
-    let am = o.sub(&ax, &ln2);
-    let v_large = exp(o, &am);
+    let v_large = exp_half(o, &ax);
     let v = o.sel(&small, &v_small, &v_large);
     let v = with_sign_of(o, x, &v);
     let tiny_lim = o.f(1e-300);
@@ -715,9 +737,7 @@ pub fn cosh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let inv = o.div(&half, &e);
     let he = o.mul(&e, &half);
     let v_small = o.add(&he, &inv);
-    let ln2 = o.f(std::f64::consts::LN_2);
-    let am = o.sub(&ax, &ln2);
-    let v_large = exp(o, &am);
+    let v_large = exp_half(o, &ax);
     let v = o.sel(&small, &v_small, &v_large);
     let nan = o.is_nan(x);
     o.sel(&nan, x, &v)

@@ -331,18 +331,6 @@ pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     ops
 }
 
-pub fn region_blocks(region: MlirRegion) -> Vec<MlirBlock> {
-    let mut blocks = Vec::new();
-    unsafe {
-        let mut block = mlirRegionGetFirstBlock(region);
-        while !block.ptr.is_null() {
-            blocks.push(block);
-            block = mlirBlockGetNextInRegion(block);
-        }
-    }
-    blocks
-}
-
 pub fn num_regions(op: MlirOperation) -> usize {
     unsafe { mlirOperationGetNumRegions(op) as usize }
 }
@@ -459,6 +447,7 @@ pub fn is_pure(name: &str) -> bool {
                 | "tt.make_tensor_ptr"
                 | "tt.advance"
                 | "tt.make_tensor_descriptor"
+                | "ttg.convert_layout"
         )
 }
 
