@@ -93,11 +93,7 @@ impl Diagnostics {
                 DiagnosticSeverity::Note => "note",
                 DiagnosticSeverity::Remark => "remark",
             };
-            let location = diagnostic.location().to_string();
-            let location = location
-                .trim_start_matches("loc(")
-                .trim_end_matches(')')
-                .replace('"', "");
+            let location = source_position(&diagnostic.location().to_string());
             sink.borrow_mut()
                 .push(format!("{location}: {severity}: {diagnostic}"));
             true
@@ -127,6 +123,37 @@ fn run_pipeline(
     manager
         .run(module)
         .map_err(|_| diagnostics.take(&format!("pipeline '{pipeline}' failed")))
+}
+
+/// `file:line:col` of a printed location: the first file position inside it (named and call-site
+/// locations wrap one), or the location text itself when there is none.
+fn source_position(location: &str) -> String {
+    let mut rest = location;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('"') else { break };
+        let (file, tail) = (&after[..end], &after[end + 1..]);
+        let digits = |t: &str| {
+            t.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        };
+        if let Some(tail) = tail.strip_prefix(':') {
+            let line = digits(tail);
+            let col = tail[line.len()..]
+                .strip_prefix(':')
+                .map(digits)
+                .unwrap_or_default();
+            if !line.is_empty() && !col.is_empty() {
+                return format!("{file}:{line}:{col}");
+            }
+        }
+        rest = tail;
+    }
+    location
+        .trim_start_matches("loc(")
+        .trim_end_matches(')')
+        .replace('"', "")
 }
 
 /// Compiles TTIR (or TTGIR, whose layouts are then kept) `source` to PTX.
@@ -282,4 +309,23 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
         names.push(arg_name);
     }
     (name, signature, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_position;
+
+    #[test]
+    fn diagnostics_point_at_the_source_position() {
+        assert_eq!(source_position(r#"loc("k.ttir":3:7)"#), "k.ttir:3:7");
+        assert_eq!(
+            source_position(r#"loc("da"("sampler.py":137:35))"#),
+            "sampler.py:137:35"
+        );
+        assert_eq!(
+            source_position(r#"loc(callsite("x"("a.py":1:2) at "b.py":3:4))"#),
+            "a.py:1:2"
+        );
+        assert_eq!(source_position("loc(unknown)"), "unknown");
+    }
 }

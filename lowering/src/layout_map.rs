@@ -24,8 +24,66 @@ impl ThreadMap {
     }
 
     pub fn from_linear(layout: &LinearLayout, shape: &[u32]) -> ThreadMap {
+        Self::from_bases(
+            layout.bases(REGISTER),
+            layout.bases(LANE),
+            layout.bases(WARP),
+            shape,
+        )
+    }
+
+    /// A `#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>` encoding
+    /// (its printed form), which the layout crate does not parse.
+    pub fn from_linear_text(text: &str, shape: &[u32]) -> Option<ThreadMap> {
+        let body = text.strip_prefix("#ttg.linear<{")?;
+        let bases = |name: &str| -> Option<Vec<Vec<u32>>> {
+            let start = body.find(&format!("{name} = ["))? + name.len() + 4;
+            let mut depth = 1;
+            let mut end = start;
+            for (i, c) in body[start..].char_indices() {
+                match c {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = start + i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let inner = &body[start..end];
+            let mut out = Vec::new();
+            for part in inner.split(']') {
+                let numbers: Vec<u32> = part
+                    .trim_start_matches([',', ' ', '['])
+                    .split(',')
+                    .filter_map(|n| n.trim().parse().ok())
+                    .collect();
+                if !numbers.is_empty() {
+                    out.push(numbers);
+                }
+            }
+            out.iter().all(|b| b.len() == shape.len()).then_some(out)
+        };
+        Some(Self::from_bases(
+            &bases("register")?,
+            &bases("lane")?,
+            &bases("warp")?,
+            shape,
+        ))
+    }
+
+    /// The map of a layout given by its register, lane and warp bases.
+    pub fn from_bases(
+        reg_bases: &[Vec<u32>],
+        lane_bases: &[Vec<u32>],
+        warp_bases: &[Vec<u32>],
+        shape: &[u32],
+    ) -> ThreadMap {
         let rank = shape.len();
-        let reg_bases = layout.bases(REGISTER).to_vec();
+        let reg_bases = reg_bases.to_vec();
         let count = 1usize << reg_bases.len();
         let mut registers = Vec::with_capacity(count);
         let mut register_duplicate = Vec::with_capacity(count);
@@ -50,8 +108,8 @@ impl ThreadMap {
         ThreadMap {
             shape: shape.to_vec(),
             registers,
-            lane_bases: layout.bases(LANE).to_vec(),
-            warp_bases: layout.bases(WARP).to_vec(),
+            lane_bases: lane_bases.to_vec(),
+            warp_bases: warp_bases.to_vec(),
             register_duplicate,
         }
     }
@@ -90,4 +148,22 @@ fn zero_mask(bases: &[Vec<u32>]) -> u32 {
         .filter(|(_, b)| b.iter().all(|&c| c == 0))
         .map(|(i, _)| 1u32 << i)
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ThreadMap;
+
+    #[test]
+    fn linear_text() {
+        let map = ThreadMap::from_linear_text(
+            "#ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>",
+            &[128, 2],
+        )
+        .unwrap();
+        assert_eq!(map.registers, vec![vec![0, 0], vec![0, 1]]);
+        assert_eq!(map.lane_bases[0], vec![1, 1]);
+        assert_eq!(map.lane_bases.len(), 5);
+        assert_eq!(map.warp_bases, vec![vec![32, 0], vec![64, 0]]);
+    }
 }

@@ -163,7 +163,9 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
 fn needs_float_cast(op: MlirOperation, name: &str, ins: &[MlirValue], outs: &[MlirValue]) -> bool {
     let from = element_type(value_type(ins[0]));
     let to = element_type(value_type(outs[0]));
-    is_fp8(from) || is_fp8(to) || (name == "arith.truncf" && int_attr(op, "roundingmode") == Some(3))
+    is_fp8(from)
+        || is_fp8(to)
+        || (name == "arith.truncf" && int_attr(op, "roundingmode") == Some(3))
 }
 
 /// A string attribute of an op, if present.
@@ -241,13 +243,19 @@ impl<'a> FuncLowering<'a> {
         if let Some(map) = self.maps.get(&text) {
             return Ok(map.clone());
         }
+        let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
         let Some(encoding) = encoding_of(ty) else {
+            if let Some(map) =
+                encoding_attr(ty).and_then(|a| ThreadMap::from_linear_text(&print_attr(a), &dims))
+            {
+                self.maps.insert(text, map.clone());
+                return Ok(map);
+            }
             return err(
                 op,
                 format!("tensor without a layout encoding: {text} (run -tritium-ttgir first)"),
             );
         };
-        let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
         let map = ThreadMap::new(&encoding, &dims).map_err(|m| LowerError {
             op: Some(op),
             message: m,
@@ -414,6 +422,10 @@ impl<'a> FuncLowering<'a> {
             "tt.print" => self.lower_print(op, &ins)?,
             "tt.assert" => self.lower_assert(op, &ins)?,
             "scf.while" => self.lower_while(op, &ins, &outs)?,
+            "tt.make_tensor_descriptor" => self.lower_make_descriptor(&ins, &outs)?,
+            "tt.descriptor_load" => self.lower_descriptor_load(op, &ins, &outs)?,
+            "tt.descriptor_store" => self.lower_descriptor_store(op, &ins, false)?,
+            "tt.descriptor_reduce" => self.lower_descriptor_store(op, &ins, true)?,
             "tt.fp_to_fp" => self.lower_float_cast(op, &name, &ins, &outs)?,
             "arith.extf" | "arith.truncf" | "arith.sitofp" | "arith.uitofp" | "arith.fptosi"
             | "arith.fptoui"
@@ -465,7 +477,11 @@ impl<'a> FuncLowering<'a> {
         Ok(())
     }
 
-    pub(crate) fn flat_types(&mut self, op: MlirOperation, values: &[MlirValue]) -> LResult<Vec<String>> {
+    pub(crate) fn flat_types(
+        &mut self,
+        op: MlirOperation,
+        values: &[MlirValue],
+    ) -> LResult<Vec<String>> {
         let mut types = Vec::new();
         for v in values {
             let ty = value_type(*v);

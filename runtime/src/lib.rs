@@ -16,6 +16,8 @@
 //!   writes and self-healing of corrupt entries.
 //! * [`reference`](mod@reference): CPU references for the benchmark kernels (add, softmax, rmsnorm, f16
 //!   matmul), f16 conversion, a seeded RNG and element-by-element comparison.
+//! * [`patterns`]: the lowering-pattern suite (`test/Inputs/gpu/*.ttir`): per kernel, random
+//!   inputs, the launch, and an independent CPU reference with per-op tolerances.
 //! * [`suite`]: the GPU check run by the `tritium-gpu-check` binary, which needs no Rust
 //!   toolchain on the GPU machine (see the crate README).
 //!
@@ -43,6 +45,7 @@ pub mod device;
 mod error;
 pub mod launch;
 pub mod metadata;
+pub mod patterns;
 pub mod reference;
 pub mod sha256;
 pub mod suite;

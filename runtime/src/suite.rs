@@ -1,6 +1,7 @@
-//! The GPU check behind `tritium-gpu-check`: launches the benchmark kernels found in a
-//! directory on fresh random inputs, compares every output element with the CPU references,
-//! and optionally times them.
+//! The GPU check behind `tritium-gpu-check`: launches the benchmark kernels and the
+//! lowering-pattern kernels ([`crate::patterns`]) found in a directory on fresh random inputs,
+//! compares every output element with the CPU references, and optionally times the benchmark
+//! kernels.
 //!
 //! For each `K` in [`KERNELS`] with a `DIR/K.ptx` (and `DIR/K.json`), the kernel is launched with
 //! exactly the parameters of `shared/kernels/K.ttir`, in order, on the shapes of the benchmark
@@ -9,6 +10,9 @@
 //! pointer parameters; when the PTX entry declares more parameters than the benchmark passes,
 //! the extra ones are passed as null pointers (and the report says so), so Triton's PTX can be
 //! used to validate this checker itself.
+//!
+//! Then each pattern with a `DIR/<pattern>.ptx` runs as described in [`crate::patterns`]; its
+//! inputs come from the run's seed mixed with the pattern's name.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -17,6 +21,7 @@ use crate::device::{Device, L2Flush, Stream, median};
 use crate::error::RuntimeError;
 use crate::launch::{Kernel, KernelArg};
 use crate::metadata::{ElemType, KernelMetadata, ParamType};
+use crate::patterns;
 use crate::reference::{self, Comparison, Rng, Tolerance};
 
 /// The benchmark kernels, in the order they are run.
@@ -143,9 +148,18 @@ impl Summary {
     }
 }
 
-/// The benchmark kernels that have a `K.ptx` in `dir`, in run order.
-pub fn present_kernels(dir: &Path) -> Vec<&'static str> {
+/// Every kernel the check knows, in run order: the benchmark kernels, then the patterns.
+pub fn known_kernels() -> Vec<&'static str> {
     KERNELS
+        .into_iter()
+        .chain(patterns::patterns().iter().map(|p| p.name))
+        .collect()
+}
+
+/// The known kernels (benchmark kernels and patterns) that have a `K.ptx` in `dir`, in run
+/// order.
+pub fn present_kernels(dir: &Path) -> Vec<&'static str> {
+    known_kernels()
         .into_iter()
         .filter(|k| dir.join(format!("{k}.ptx")).is_file())
         .collect()
@@ -478,11 +492,12 @@ pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summ
     }
     let mut kernels = present_kernels(&opts.dir);
     if let Some(only) = &opts.only {
+        let known = known_kernels();
         for o in only {
-            if !KERNELS.contains(&o.as_str()) {
+            if !known.contains(&o.as_str()) {
                 return Err(format!(
                     "unknown kernel `{o}` (known: {})",
-                    KERNELS.join(", ")
+                    known.join(", ")
                 ));
             }
         }
@@ -490,9 +505,10 @@ pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summ
     }
     if kernels.is_empty() {
         return Err(format!(
-            "{}: none of {} is present (as K.ptx with K.json)",
+            "{}: none of {} or the {} patterns (`--list`) is present (as K.ptx with K.json)",
             opts.dir.display(),
-            KERNELS.map(|k| format!("{k}.ptx")).join(", ")
+            KERNELS.map(|k| format!("{k}.ptx")).join(", "),
+            patterns::patterns().len()
         ));
     }
     let mut summary = Summary::default();
@@ -573,7 +589,10 @@ pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summ
             "softmax" => case_softmax(ctx),
             "rmsnorm" => case_rmsnorm(ctx),
             "matmul" => case_matmul(ctx),
-            _ => Err(format!("no case for {k}")),
+            _ => match patterns::find(k) {
+                Some(p) => patterns::run_pattern(ctx.dev, &ctx.stream, &opts.dir, p, seed),
+                None => Err(format!("no case for {k}")),
+            },
         };
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| run(&mut ctx)))
             .unwrap_or_else(|_| Err("panicked (see stderr)".into()));

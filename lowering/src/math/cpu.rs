@@ -58,10 +58,10 @@ impl Ops for CpuOps {
     fn isel(&mut self, c: &bool, a: &i64, b: &i64) -> i64 {
         if *c { *a } else { *b }
     }
-    fn to_bits(&mut self, a: &f64) -> i64 {
+    fn float_bits(&mut self, a: &f64) -> i64 {
         a.to_bits() as i64
     }
-    fn from_bits(&mut self, a: &i64) -> f64 {
+    fn bits_float(&mut self, a: &i64) -> f64 {
         f64::from_bits(*a as u64)
     }
     fn f2i(&mut self, a: &f64) -> i64 {

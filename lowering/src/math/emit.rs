@@ -37,7 +37,10 @@ pub const TABLE_SYMBOL: &str = "__tritium_two_over_pi";
 
 /// The global holding [`TWO_OVER_PI`].
 pub fn table_global() -> String {
-    let words: Vec<String> = TWO_OVER_PI.iter().map(|w| (*w as i32).to_string()).collect();
+    let words: Vec<String> = TWO_OVER_PI
+        .iter()
+        .map(|w| (*w as i32).to_string())
+        .collect();
     format!(
         "  llvm.mlir.global internal constant @{TABLE_SYMBOL}(dense<[{}]> : tensor<{}xi32>) {{addr_space = 1 : i32}} : !llvm.array<{} x i32>\n",
         words.join(", "),
@@ -124,10 +127,10 @@ impl Ops for TextOps {
     fn isel(&mut self, c: &String, a: &String, b: &String) -> String {
         self.op(&format!("llvm.select {c}, {a}, {b} : i1, i64"))
     }
-    fn to_bits(&mut self, a: &String) -> String {
+    fn float_bits(&mut self, a: &String) -> String {
         self.op(&format!("llvm.bitcast {a} : f64 to i64"))
     }
-    fn from_bits(&mut self, a: &String) -> String {
+    fn bits_float(&mut self, a: &String) -> String {
         self.op(&format!("llvm.bitcast {a} : i64 to f64"))
     }
     fn f2i(&mut self, a: &String) -> String {

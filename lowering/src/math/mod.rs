@@ -55,8 +55,8 @@ pub trait Ops {
     fn is_nan(&mut self, a: &Self::F) -> Self::B;
     fn sel(&mut self, c: &Self::B, a: &Self::F, b: &Self::F) -> Self::F;
     fn isel(&mut self, c: &Self::B, a: &Self::I, b: &Self::I) -> Self::I;
-    fn to_bits(&mut self, a: &Self::F) -> Self::I;
-    fn from_bits(&mut self, a: &Self::I) -> Self::F;
+    fn float_bits(&mut self, a: &Self::F) -> Self::I;
+    fn bits_float(&mut self, a: &Self::I) -> Self::F;
     /// f64 → i64 (the value is an integer in range).
     fn f2i(&mut self, a: &Self::F) -> Self::I;
     fn i2f(&mut self, a: &Self::I) -> Self::F;
@@ -104,7 +104,11 @@ pub const FUNCTIONS: &[&str] = &[
 
 /// Number of f64 arguments of a function in [`FUNCTIONS`].
 pub fn arity(name: &str) -> usize {
-    if name == "atan2" || name == "powf" { 2 } else { 1 }
+    if name == "atan2" || name == "powf" {
+        2
+    } else {
+        1
+    }
 }
 
 /// Evaluates function `name` of [`FUNCTIONS`] on `args`.
@@ -174,10 +178,10 @@ fn scale<O: Ops>(o: &mut O, p: &O::F, k: &O::I) -> O::F {
     let bias = o.i(1023);
     let e1 = o.iadd(&k1, &bias);
     let e1 = o.shl(&e1, 52);
-    let s1 = o.from_bits(&e1);
+    let s1 = o.bits_float(&e1);
     let e2 = o.iadd(&k2, &bias);
     let e2 = o.shl(&e2, 52);
-    let s2 = o.from_bits(&e2);
+    let s2 = o.bits_float(&e2);
     let t = o.mul(p, &s1);
     o.mul(&t, &s2)
 }
@@ -187,7 +191,7 @@ fn pow2<O: Ops>(o: &mut O, k: &O::I) -> O::F {
     let bias = o.i(1023);
     let e = o.iadd(k, &bias);
     let e = o.shl(&e, 52);
-    o.from_bits(&e)
+    o.bits_float(&e)
 }
 
 fn exp_coefficients() -> Vec<f64> {
@@ -283,13 +287,13 @@ fn log_parts<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let big = o.f(2f64.powi(54));
     let xs = o.mul(x, &big);
     let xs = o.sel(&sub, &xs, x);
-    let bits = o.to_bits(&xs);
+    let bits = o.float_bits(&xs);
     let be = o.lshr(&bits, 52);
     let mask = o.i((1i64 << 52) - 1);
     let mb = o.iand(&bits, &mask);
     let one_bits = o.i(1023i64 << 52);
     let mb = o.ior(&mb, &one_bits);
-    let m = o.from_bits(&mb);
+    let m = o.bits_float(&mb);
     let bias = o.i(1023);
     let e = o.isub(&be, &bias);
     let adj = o.i(54);
@@ -438,7 +442,7 @@ fn reduce_pio2<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
 
 /// Payne–Hanek reduction of a finite `ax ≥ 2^20` (other inputs give garbage, selected away).
 fn payne_hanek<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
-    let bits = o.to_bits(ax);
+    let bits = o.float_bits(ax);
     let be = o.lshr(&bits, 52);
     let mask52 = o.i((1i64 << 52) - 1);
     let m = o.iand(&bits, &mask52);
@@ -766,7 +770,10 @@ fn erfc_scaled<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let t2 = o.mul(&t, &two);
     let n = ERFC_CHEB.iter().map(|c| c.len()).max().unwrap_or(0);
     let coef = |i: usize, j: usize| -> f64 {
-        let c = ERFC_CHEB[i].get(j).map(|&b| f64::from_bits(b)).unwrap_or(0.0);
+        let c = ERFC_CHEB[i]
+            .get(j)
+            .map(|&b| f64::from_bits(b))
+            .unwrap_or(0.0);
         if j == 0 { c / 2.0 } else { c }
     };
     // Clenshaw.
@@ -834,7 +841,11 @@ pub fn erfc<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     // Beyond 6: the asymptotic continued fraction is accurate enough; use g ≈ 1/(x√π)·(1 − 1/(2x²) + 3/(4x⁴) − 15/(8x⁶)).
     let inv = o.div(&one, &axc);
     let inv2 = o.mul(&inv, &inv);
-    let asym = poly(o, &inv2, &[1.0, -0.5, 0.75, -1.875, 6.5625, -29.53125, 162.421875]);
+    let asym = poly(
+        o,
+        &inv2,
+        &[1.0, -0.5, 0.75, -1.875, 6.5625, -29.53125, 162.421875],
+    );
     let rsp = o.f(1.0 / std::f64::consts::PI.sqrt());
     let a1 = o.mul(&inv, &rsp);
     let g_far = o.mul(&a1, &asym);
@@ -927,7 +938,7 @@ pub fn atan2<O: Ops>(o: &mut O, y: &O::F, x: &O::F) -> O::F {
     let pio4 = o.f(std::f64::consts::FRAC_PI_4);
     let a = o.sel(&both, &pio4, &a);
     // x < 0 (or −0): π − a.
-    let xbits = o.to_bits(x);
+    let xbits = o.float_bits(x);
     let izero = o.i(0);
     let xneg = o.ilt(&xbits, &izero);
     let pi_hi = o.f(2.0 * PIO2_HI);
@@ -936,7 +947,7 @@ pub fn atan2<O: Ops>(o: &mut O, y: &O::F, x: &O::F) -> O::F {
     let m = o.add(&pi_hi, &m);
     let a = o.sel(&xneg, &m, &a);
     // Sign of y (also for ±0).
-    let ybits = o.to_bits(y);
+    let ybits = o.float_bits(y);
     let yneg = o.ilt(&ybits, &izero);
     let na = o.neg(&a);
     let v = o.sel(&yneg, &na, &a);
@@ -1052,7 +1063,7 @@ pub fn pow<O: Ops>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
     let yinf_v = o.sel(&ax_one, &one, &yinf_v);
     let mag = o.sel(&y_inf, &yinf_v, &mag);
     // Sign: negative x with odd integer y.
-    let xbits = o.to_bits(x);
+    let xbits = o.float_bits(x);
     let izero = o.i(0);
     let x_neg = o.ilt(&xbits, &izero);
     let negate = o.and(&x_neg, &y_odd);

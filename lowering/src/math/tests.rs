@@ -105,13 +105,21 @@ fn exponentials() {
 
 #[test]
 fn logarithms() {
-    check("log", f64::ln, 2.0, |r| r.log_uniform(-1074.0, 1024.0).abs());
+    check("log", f64::ln, 2.0, |r| {
+        r.log_uniform(-1074.0, 1024.0).abs()
+    });
     check("log", f64::ln, 2.0, |r| r.uniform(0.5, 2.0));
-    check("log2", f64::log2, 2.0, |r| r.log_uniform(-1074.0, 1024.0).abs());
+    check("log2", f64::log2, 2.0, |r| {
+        r.log_uniform(-1074.0, 1024.0).abs()
+    });
     check("log2", f64::log2, 2.0, |r| r.uniform(0.5, 2.0));
-    check("log10", f64::log10, 2.0, |r| r.log_uniform(-1074.0, 1024.0).abs());
+    check("log10", f64::log10, 2.0, |r| {
+        r.log_uniform(-1074.0, 1024.0).abs()
+    });
     check("log10", f64::log10, 2.0, |r| r.uniform(0.5, 2.0));
-    check("log1p", f64::ln_1p, 2.0, |r| r.log_uniform(-60.0, 1000.0).abs());
+    check("log1p", f64::ln_1p, 2.0, |r| {
+        r.log_uniform(-60.0, 1000.0).abs()
+    });
     check("log1p", f64::ln_1p, 2.0, |r| r.uniform(-0.9, 1.0));
 }
 
@@ -123,9 +131,24 @@ fn trigonometry() {
             "cos" => f64::cos,
             _ => f64::tan,
         };
-        check(name, reference, if name == "tan" { 3.0 } else { 2.0 }, |r| r.uniform(-10.0, 10.0));
-        check(name, reference, if name == "tan" { 3.0 } else { 2.0 }, |r| r.log_uniform(-30.0, 20.0));
-        check(name, reference, if name == "tan" { 3.0 } else { 2.0 }, |r| r.log_uniform(20.0, 1024.0));
+        check(
+            name,
+            reference,
+            if name == "tan" { 3.0 } else { 2.0 },
+            |r| r.uniform(-10.0, 10.0),
+        );
+        check(
+            name,
+            reference,
+            if name == "tan" { 3.0 } else { 2.0 },
+            |r| r.log_uniform(-30.0, 20.0),
+        );
+        check(
+            name,
+            reference,
+            if name == "tan" { 3.0 } else { 2.0 },
+            |r| r.log_uniform(20.0, 1024.0),
+        );
     }
     check("atan", f64::atan, 2.0, |r| r.log_uniform(-30.0, 30.0));
     check("asin", f64::asin, 3.0, |r| r.uniform(-1.0, 1.0));

@@ -63,7 +63,10 @@ impl FuncLowering<'_> {
         let kind = int_attr(op, "atomic_rmw_op").unwrap_or(4);
         let float = is_float(elem);
         if !is_cas && ![16, 32, 64].contains(&bits) {
-            return err(op, format!("atomic_rmw on {bits}-bit elements is not supported"));
+            return err(
+                op,
+                format!("atomic_rmw on {bits}-bit elements is not supported"),
+            );
         }
         if !is_cas && float && (kind == 6 || kind == 7) && bits == 16 {
             return err(op, "atomic max/min on 16-bit floats is not supported");
@@ -111,7 +114,15 @@ impl FuncLowering<'_> {
                 self.atom_float_minmax(&ptr, &args[0], &predicate, elem, kind == 6, &qualifiers)
             } else {
                 let (opcode, suffix) = rmw_opcode(kind, elem, bits);
-                self.atom_rmw(&ptr, &args[0], &predicate, elem, opcode, &suffix, &qualifiers)
+                self.atom_rmw(
+                    &ptr,
+                    &args[0],
+                    &predicate,
+                    elem,
+                    opcode,
+                    &suffix,
+                    &qualifiers,
+                )
             };
             *slot = Some(old);
         }
@@ -217,12 +228,12 @@ impl FuncLowering<'_> {
         let bits = type_bits(elem);
         let (letter, width) = atomic_register(bits);
         let pty = self.atomic_ptr_type.clone();
-        let v = self.to_bits(value, elem, bits);
+        let v = self.bits_of(value, elem, bits);
         let old = self.e.op(&format!(
             "llvm.inline_asm has_side_effects \"mov.b{width} $0, 0;\\n\\t@$1 atom{qualifiers}.global.{opcode}{suffix} $0, [$2], $3;\", \"=&{letter},b,l,{letter}\" {predicate}, {ptr}, {v} : (i1, {pty}, i{width}) -> i{width}"
         ));
         let lty = llvm_type(elem);
-        self.from_bits(&old, elem, bits, width, &lty)
+        self.value_from_bits(&old, elem, bits, width, &lty)
     }
 
     fn atom_cas(
@@ -237,13 +248,13 @@ impl FuncLowering<'_> {
         let bits = type_bits(elem);
         let (letter, width) = atomic_register(bits);
         let pty = self.atomic_ptr_type.clone();
-        let c = self.to_bits(compare, elem, bits);
-        let v = self.to_bits(value, elem, bits);
+        let c = self.bits_of(compare, elem, bits);
+        let v = self.bits_of(value, elem, bits);
         let old = self.e.op(&format!(
             "llvm.inline_asm has_side_effects \"mov.b{width} $0, 0;\\n\\t@$1 atom{qualifiers}.global.cas.b{width} $0, [$2], $3, $4;\", \"=&{letter},b,l,{letter},{letter}\" {predicate}, {ptr}, {c}, {v} : (i1, {pty}, i{width}, i{width}) -> i{width}"
         ));
         let lty = llvm_type(elem);
-        self.from_bits(&old, elem, bits, width, &lty)
+        self.value_from_bits(&old, elem, bits, width, &lty)
     }
 
     /// Float max/min through integer atomics: non-negative values order like signed integers,

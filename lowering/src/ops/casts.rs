@@ -43,6 +43,35 @@ pub(crate) fn fp8_format(ty: MlirType) -> Option<Fp8Format> {
     }
 }
 
+/// The fp8 encoding of `value` (round to nearest even, saturating finite values), on the CPU:
+/// for constants.
+pub(crate) fn encode_fp8(value: f64, format: Fp8Format) -> u8 {
+    if value.is_nan() {
+        return 0x7f;
+    }
+    let sign = if value.is_sign_negative() { 0x80 } else { 0 };
+    let a = value.abs().min(format.max_finite as f64);
+    let m = format.mantissa_bits as i32;
+    let min_e = 1 - format.bias;
+    let e = if a == 0.0 {
+        min_e
+    } else {
+        (a.log2().floor() as i32).max(min_e)
+    };
+    let mut n = (a / 2f64.powi(e - m)).round_ties_even() as u32;
+    let mut e = e;
+    if n >= 1 << (m + 1) {
+        n >>= 1;
+        e += 1;
+    }
+    let code = if n >= 1 << m {
+        (((e + format.bias - 1) as u32) << m) + n
+    } else {
+        n
+    };
+    sign | code as u8
+}
+
 /// Rounding of a narrowing conversion.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Rounding {
@@ -76,10 +105,9 @@ impl FuncLowering<'_> {
                     } else {
                         "llvm.uitofp"
                     };
-                    let f = self.e.op(&format!(
-                        "{op_name} {v} : {} to f32",
-                        llvm_type(from)
-                    ));
+                    let f = self
+                        .e
+                        .op(&format!("{op_name} {v} : {} to f32", llvm_type(from)));
                     let f32 = unsafe { mlirF32TypeGet(context_of(op)) };
                     self.convert_float(op, &f, f32, to, rounding)?
                 }
@@ -117,14 +145,20 @@ impl FuncLowering<'_> {
         let f32 = unsafe { mlirF32TypeGet(context_of(op)) };
         if is_fp8(from) {
             let Some(format) = fp8_format(from) else {
-                return err(op, format!("conversion from {} is not supported", print_type(from)));
+                return err(
+                    op,
+                    format!("conversion from {} is not supported", print_type(from)),
+                );
             };
             let wide = self.fp8_to_f32(value, format);
             return self.convert_float(op, &wide, f32, to, rounding);
         }
         if is_fp8(to) {
             let Some(format) = fp8_format(to) else {
-                return err(op, format!("conversion to {} is not supported", print_type(to)));
+                return err(
+                    op,
+                    format!("conversion to {} is not supported", print_type(to)),
+                );
             };
             let wide = self.convert_float(op, value, from, f32, rounding)?;
             return Ok(self.f32_to_fp8(&wide, format, rounding));
@@ -211,7 +245,12 @@ impl FuncLowering<'_> {
     }
 
     /// f32 to fp8 (`i8`), saturating finite values to the largest finite one.
-    pub(crate) fn f32_to_fp8(&mut self, value: &str, format: Fp8Format, rounding: Rounding) -> String {
+    pub(crate) fn f32_to_fp8(
+        &mut self,
+        value: &str,
+        format: Fp8Format,
+        rounding: Rounding,
+    ) -> String {
         if rounding == Rounding::NearestEven && self.capability >= 89 {
             let packed = self.e.op(&format!(
                 "llvm.inline_asm \"cvt.rn.satfinite.{}x2.f32 $0, $1, $1;\", \"=h,f\" {value} : (f32) -> i16",
@@ -226,14 +265,18 @@ impl FuncLowering<'_> {
         let s = e.op(&format!("llvm.lshr {bits}, {c31} : i32"));
         let a = e.op(&format!("llvm.intr.fabs({value}) : (f32) -> f32"));
         let maxf = e.constant_f32(format.max_finite);
-        let a_sat = e.op(&format!("llvm.intr.minnum({a}, {maxf}) : (f32, f32) -> f32"));
+        let a_sat = e.op(&format!(
+            "llvm.intr.minnum({a}, {maxf}) : (f32, f32) -> f32"
+        ));
         let ab = e.op(&format!("llvm.bitcast {a_sat} : f32 to i32"));
         let c23 = e.constant(23, "i32");
         let ae0 = e.op(&format!("llvm.lshr {ab}, {c23} : i32"));
         let c127 = e.constant(127, "i32");
         let ae = e.op(&format!("llvm.sub {ae0}, {c127} : i32"));
         let min_e = e.constant((1 - format.bias) as i64, "i32");
-        let ex = e.op(&format!("llvm.intr.smax({ae}, {min_e}) : (i32, i32) -> i32"));
+        let ex = e.op(&format!(
+            "llvm.intr.smax({ae}, {min_e}) : (i32, i32) -> i32"
+        ));
         // 1 / quantum = 2^(M - e), as f32 bits.
         let qe0 = e.op(&format!("llvm.sub {c127}, {ex} : i32"));
         let cm = e.constant(m, "i32");
@@ -284,5 +327,43 @@ pub(crate) fn float_constraint(bits: u32) -> &'static str {
         64 => "d",
         16 => "h",
         _ => "f",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fp8Format, encode_fp8};
+
+    const E4M3: Fp8Format = Fp8Format {
+        exponent_bits: 4,
+        mantissa_bits: 3,
+        bias: 7,
+        has_inf: false,
+        max_finite: 448.0,
+        ptx: "e4m3",
+    };
+    const E5M2: Fp8Format = Fp8Format {
+        exponent_bits: 5,
+        mantissa_bits: 2,
+        bias: 15,
+        has_inf: true,
+        max_finite: 57344.0,
+        ptx: "e5m2",
+    };
+
+    #[test]
+    fn fp8_constants() {
+        assert_eq!(encode_fp8(1.0, E4M3), 0x38);
+        assert_eq!(encode_fp8(-2.0, E4M3), 0xc0);
+        assert_eq!(encode_fp8(448.0, E4M3), 0x7e);
+        assert_eq!(encode_fp8(1e9, E4M3), 0x7e);
+        assert_eq!(encode_fp8(f64::NAN, E4M3), 0x7f);
+        assert_eq!(encode_fp8(2f64.powi(-9), E4M3), 0x01);
+        // 1.0625 is halfway between 1 and 1.125: ties to even (1.0).
+        assert_eq!(encode_fp8(1.0625, E4M3), 0x38);
+        assert_eq!(encode_fp8(1.0, E5M2), 0x3c);
+        assert_eq!(encode_fp8(57344.0, E5M2), 0x7b);
+        assert_eq!(encode_fp8(0.0, E5M2), 0x00);
+        assert_eq!(encode_fp8(2f64.powi(-16), E5M2), 0x01);
     }
 }

@@ -216,10 +216,8 @@ impl FuncLowering<'_> {
             if op_name(inner) == "scf.condition" {
                 let operands_in = operands(inner);
                 let cond = self.scalar(operands_in[0]);
-                let passed: Vec<String> = operands_in[1..]
-                    .iter()
-                    .flat_map(|v| self.get(*v))
-                    .collect();
+                let passed: Vec<String> =
+                    operands_in[1..].iter().flat_map(|v| self.get(*v)).collect();
                 if passed.is_empty() {
                     self.e.line(&format!("scf.condition({cond})"));
                 } else {
@@ -245,7 +243,8 @@ impl FuncLowering<'_> {
         let mut inner = unsafe { mlirBlockGetFirstOperation(after) };
         while !inner.ptr.is_null() {
             if op_name(inner) == "scf.yield" {
-                let yielded: Vec<String> = operands(inner).iter().flat_map(|v| self.get(*v)).collect();
+                let yielded: Vec<String> =
+                    operands(inner).iter().flat_map(|v| self.get(*v)).collect();
                 if yielded.is_empty() {
                     self.e.line("scf.yield");
                 } else {

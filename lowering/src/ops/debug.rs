@@ -36,8 +36,9 @@ impl FuncLowering<'_> {
         let p = self
             .e
             .op(&format!("llvm.mlir.addressof @{symbol} : !llvm.ptr<1>"));
-        self.e
-            .op(&format!("llvm.addrspacecast {p} : !llvm.ptr<1> to !llvm.ptr"))
+        self.e.op(&format!(
+            "llvm.addrspacecast {p} : !llvm.ptr<1> to !llvm.ptr"
+        ))
     }
 
     pub(crate) fn lower_print(&mut self, op: MlirOperation, ins: &[MlirValue]) -> LResult<()> {
@@ -146,7 +147,9 @@ impl FuncLowering<'_> {
         if is_float(elem) {
             return match promoted {
                 "i64" => {
-                    let b = self.e.op(&format!("llvm.bitcast {value} : {lty} to i{bits}"));
+                    let b = self
+                        .e
+                        .op(&format!("llvm.bitcast {value} : {lty} to i{bits}"));
                     if bits == 64 {
                         b
                     } else {
@@ -172,9 +175,9 @@ impl FuncLowering<'_> {
     fn vprintf(&mut self, format: &str, args: &[String], types: &[&str]) {
         let struct_ty = format!("!llvm.struct<({})>", types.join(", "));
         let one = self.e.prologue_const(1, "i32");
-        let buffer = self
-            .e
-            .prologue_op(&format!("llvm.alloca {one} x {struct_ty} : (i32) -> !llvm.ptr"));
+        let buffer = self.e.prologue_op(&format!(
+            "llvm.alloca {one} x {struct_ty} : (i32) -> !llvm.ptr"
+        ));
         for (i, (a, t)) in args.iter().zip(types).enumerate() {
             let field = self.e.op(&format!(
                 "llvm.getelementptr {buffer}[0, {i}] : (!llvm.ptr) -> !llvm.ptr, {struct_ty}"

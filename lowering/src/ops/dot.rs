@@ -95,7 +95,7 @@ impl FuncLowering<'_> {
             let scaled = self.e.op(&format!("llvm.mul {r}, {k_const} : i32"));
             let index = self.e.op(&format!("llvm.add {scaled}, {iv} : i32"));
             let v = self.smem_load(&a_region, &index, staged[0].2);
-            a_values.insert(row, self.to_accumulator(&v, staged[0].2, acc_type));
+            a_values.insert(row, self.widen_to_accumulator(&v, staged[0].2, acc_type));
         }
         let mut b_values = HashMap::new();
         for &col in &cols {
@@ -103,7 +103,7 @@ impl FuncLowering<'_> {
             let scaled = self.e.op(&format!("llvm.mul {iv}, {n_const} : i32"));
             let index = self.e.op(&format!("llvm.add {scaled}, {c} : i32"));
             let v = self.smem_load(&b_region, &index, staged[1].2);
-            b_values.insert(col, self.to_accumulator(&v, staged[1].2, acc_type));
+            b_values.insert(col, self.widen_to_accumulator(&v, staged[1].2, acc_type));
         }
         let mut next = Vec::new();
         for (r, coord) in c_map.registers.iter().enumerate() {
@@ -129,7 +129,12 @@ impl FuncLowering<'_> {
     }
 
     /// An operand element widened to the accumulator type.
-    pub(crate) fn to_accumulator(&mut self, value: &str, from: MlirType, to: MlirType) -> String {
+    pub(crate) fn widen_to_accumulator(
+        &mut self,
+        value: &str,
+        from: MlirType,
+        to: MlirType,
+    ) -> String {
         let (fb, tb) = (type_bits(from), type_bits(to));
         let (fl, tl) = (llvm_type(from), llvm_type(to));
         if unsafe { mlirTypeEqual(from, to) } {

@@ -26,7 +26,21 @@ impl FuncLowering<'_> {
         };
         let elem = element_type(ty);
         let text = print_attr(scalar_attr);
-        let value = if unsafe { mlirTypeIsAIndex(elem) } {
+        let value = if let Some(format) = is_fp8(elem)
+            .then(|| crate::ops::casts::fp8_format(elem))
+            .flatten()
+        {
+            let number: f64 = text
+                .split(':')
+                .next()
+                .unwrap_or("0")
+                .trim()
+                .parse()
+                .unwrap_or(0.0);
+            let code = crate::ops::casts::encode_fp8(number, format);
+            self.e
+                .op(&format!("llvm.mlir.constant({} : i8) : i8", code as i8))
+        } else if unsafe { mlirTypeIsAIndex(elem) } {
             let v = text.split(':').next().unwrap_or("0").trim().to_owned();
             self.e.op(&format!("llvm.mlir.constant({v} : i64) : i64"))
         } else {

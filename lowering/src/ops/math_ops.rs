@@ -28,9 +28,7 @@ enum Extern {
 fn extern_function(symbol: &str) -> Option<Extern> {
     let base = symbol.strip_prefix("__nv_")?;
     let base = base.strip_prefix("fast_").unwrap_or(base);
-    let stem = |name: &str| -> bool {
-        base == name || base.strip_suffix('f') == Some(name)
-    };
+    let stem = |name: &str| -> bool { base == name || base.strip_suffix('f') == Some(name) };
     for f in math::FUNCTIONS {
         let libdevice = if *f == "powf" { "pow" } else { f };
         if stem(libdevice) {
@@ -230,10 +228,7 @@ impl FuncLowering<'_> {
             }
             _ => {
                 let c = float_constraint(bits);
-                (
-                    format!("div.rn.{lty} $0, $1, $2;"),
-                    format!("={c},{c},{c}"),
-                )
+                (format!("div.rn.{lty} $0, $1, $2;"), format!("={c},{c},{c}"))
             }
         };
         self.lower_elementwise_asm(op, ins, outs, &asm, &constraints)
@@ -332,9 +327,7 @@ impl FuncLowering<'_> {
                     "isnan" => e.op(&format!("llvm.fcmp \"uno\" {a}, {a} : {aty}")),
                     "isinf" => {
                         let abs = e.op(&format!("llvm.intr.fabs({a}) : ({aty}) -> {aty}"));
-                        let inf = e.op(&format!(
-                            "llvm.mlir.constant(0x7FF0000000000000 : f64) : f64"
-                        ));
+                        let inf = e.op("llvm.mlir.constant(0x7FF0000000000000 : f64) : f64");
                         let inf = if aty == "f64" {
                             inf
                         } else {
@@ -343,7 +336,13 @@ impl FuncLowering<'_> {
                         e.op(&format!("llvm.fcmp \"oeq\" {abs}, {inf} : {aty}"))
                     }
                     _ => {
-                        let bits = if aty == "f64" { 64 } else if aty == "f32" { 32 } else { 16 };
+                        let bits = if aty == "f64" {
+                            64
+                        } else if aty == "f32" {
+                            32
+                        } else {
+                            16
+                        };
                         let i = e.op(&format!("llvm.bitcast {a} : {aty} to i{bits}"));
                         let z = e.op(&format!("llvm.mlir.constant(0 : i{bits}) : i{bits}"));
                         e.op(&format!("llvm.icmp \"slt\" {i}, {z} : i{bits}"))
@@ -379,7 +378,10 @@ impl FuncLowering<'_> {
             )),
             _ => {
                 let types = vec![aty; args.len()].join(", ");
-                e.op(&format!("{native}({}) : ({types}) -> {rty}", args.join(", ")))
+                e.op(&format!(
+                    "{native}({}) : ({types}) -> {rty}",
+                    args.join(", ")
+                ))
             }
         }
     }
@@ -403,7 +405,9 @@ impl FuncLowering<'_> {
         if count % pack != 0 {
             return err(
                 op,
-                format!("packed_element = {pack} does not divide the {count} elements a thread holds"),
+                format!(
+                    "packed_element = {pack} does not divide the {count} elements a thread holds"
+                ),
             );
         }
         let escaped = asm
@@ -437,7 +441,7 @@ impl FuncLowering<'_> {
                         let mut word = self.e.constant(0, "i32");
                         for k in 0..per {
                             let v = pick(vals, start + g * per + k);
-                            let b = self.to_bits(&v, *elem, bits);
+                            let b = self.bits_of(&v, *elem, bits);
                             // `to_bits` gives an i16 for 8- and 16-bit elements.
                             let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
                             let sh = self.e.constant((k as u32 * bits) as i64, "i32");
@@ -505,7 +509,8 @@ impl FuncLowering<'_> {
             }
         }
         for (o, out) in outs.iter().enumerate() {
-            self.values.insert(key(*out), std::mem::take(&mut results[o]));
+            self.values
+                .insert(key(*out), std::mem::take(&mut results[o]));
         }
         Ok(())
     }

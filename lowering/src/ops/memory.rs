@@ -53,12 +53,6 @@ impl FuncLowering<'_> {
         v = 1u64 << (63 - v.leading_zeros());
         // Every group of `v` registers must also be consecutive.
         let _ = ty;
-        if elem_bits < 16 {
-            v = 1;
-        }
-        if elem_bits == 16 {
-            v = v.min(4);
-        }
         gcd(v, map.num_registers() as u64) as usize
     }
 
@@ -97,16 +91,40 @@ impl FuncLowering<'_> {
         let lty = llvm_type(elem);
         let mut regs: Vec<String> = Vec::with_capacity(count);
         let cache = cache_suffix(op);
+        let vec = if bits == 1 { 1 } else { vec };
+        // Sub-32-bit elements travel packed in b32 registers when a vector fills them (so a
+        // thread moves up to 16 bytes: 8 x f16 in a v4.b32).
+        let packed = bits < 32 && vec as u32 * bits >= 32;
+        let per = if packed { (32 / bits) as usize } else { 1 };
+        let nregs = vec / per;
+        let (reg_type, constraint, width) = if packed {
+            ("b32", "r", 32)
+        } else {
+            (reg_type, constraint, width)
+        };
         for start in (0..count).step_by(vec) {
             let mut asm = String::new();
-            let mut constraints: Vec<String> = (0..vec).map(|_| format!("={constraint}")).collect();
+            let mut constraints: Vec<String> =
+                (0..nregs).map(|_| format!("={constraint}")).collect();
             let mut operands = Vec::new();
             let mut operand_types = Vec::new();
             // Masked-off lanes keep `other` (or zero).
             let mut inits = Vec::new();
-            for j in 0..vec {
+            for j in 0..nregs {
                 let init = match &others {
-                    Some(o) => self.to_bits(&o[(start + j).min(o.len() - 1)], elem, bits),
+                    Some(o) if packed => {
+                        let mut word = self.e.constant(0, "i32");
+                        for k in 0..per {
+                            let v = o[(start + j * per + k).min(o.len() - 1)].clone();
+                            let b = self.bits_of(&v, elem, bits);
+                            let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
+                            let sh = self.e.constant((k as u32 * bits) as i64, "i32");
+                            let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
+                            word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
+                        }
+                        word
+                    }
+                    Some(o) => self.bits_of(&o[(start + j).min(o.len() - 1)], elem, bits),
                     None => self.e.constant(0, &format!("i{width}")),
                 };
                 inits.push(init);
@@ -114,27 +132,27 @@ impl FuncLowering<'_> {
             operands.push(ptrs[start.min(ptrs.len() - 1)].clone());
             operand_types.push(llvm_type(element_type(ptr_type)));
             constraints.push("l".into());
-            let pred_index = vec + 1;
+            let pred_index = nregs + 1;
             let predicated = masks.is_some();
             if let Some(m) = &masks {
                 operands.push(m[start.min(m.len() - 1)].clone());
                 operand_types.push("i1".into());
                 constraints.push("b".into());
             }
-            let init_base = if predicated { vec + 2 } else { vec + 1 };
+            let init_base = if predicated { nregs + 2 } else { nregs + 1 };
             for (j, init) in inits.iter().enumerate() {
                 let _ = write!(asm, "mov.b{width} ${j}, ${};\\n\\t", init_base + j);
                 operands.push(init.clone());
                 operand_types.push(format!("i{width}"));
                 constraints.push(constraint.to_string());
             }
-            let dests: Vec<String> = (0..vec).map(|j| format!("${j}")).collect();
-            let vector = if vec > 1 {
-                format!(".v{vec}")
+            let dests: Vec<String> = (0..nregs).map(|j| format!("${j}")).collect();
+            let vector = if nregs > 1 {
+                format!(".v{nregs}")
             } else {
                 String::new()
             };
-            let dest_text = if vec > 1 {
+            let dest_text = if nregs > 1 {
                 format!("{{ {} }}", dests.join(", "))
             } else {
                 dests[0].clone()
@@ -146,12 +164,12 @@ impl FuncLowering<'_> {
             };
             let _ = write!(
                 asm,
-                "{guard}ld.global{cache}{vector}.{reg_type} {dest_text}, [ ${vec} + 0 ];"
+                "{guard}ld.global{cache}{vector}.{reg_type} {dest_text}, [ ${nregs} + 0 ];"
             );
-            let result_ty = if vec > 1 {
+            let result_ty = if nregs > 1 {
                 format!(
                     "!llvm.struct<({})>",
-                    vec![format!("i{width}"); vec].join(", ")
+                    vec![format!("i{width}"); nregs].join(", ")
                 )
             } else {
                 format!("i{width}")
@@ -162,14 +180,23 @@ impl FuncLowering<'_> {
                 operands.join(", "),
                 operand_types.join(", ")
             ));
-            for j in 0..vec {
-                let raw = if vec > 1 {
+            for j in 0..nregs {
+                let raw = if nregs > 1 {
                     self.e
                         .op(&format!("llvm.extractvalue {loaded}[{j}] : {result_ty}"))
                 } else {
                     loaded.clone()
                 };
-                regs.push(self.from_bits(&raw, elem, bits, width, &lty));
+                if packed {
+                    for k in 0..per {
+                        let sh = self.e.constant((k as u32 * bits) as i64, "i32");
+                        let s = self.e.op(&format!("llvm.lshr {raw}, {sh} : i32"));
+                        let part = self.e.op(&format!("llvm.trunc {s} : i32 to i{bits}"));
+                        regs.push(self.value_from_bits(&part, elem, bits, bits, &lty));
+                    }
+                } else {
+                    regs.push(self.value_from_bits(&raw, elem, bits, width, &lty));
+                }
             }
         }
         self.values.insert(key(outs[0]), regs);
@@ -177,7 +204,7 @@ impl FuncLowering<'_> {
     }
 
     /// A value as the integer register the PTX instruction moves.
-    pub(crate) fn to_bits(&mut self, value: &str, elem: MlirType, bits: u32) -> String {
+    pub(crate) fn bits_of(&mut self, value: &str, elem: MlirType, bits: u32) -> String {
         let (_, _, width) = asm_register(bits);
         let lty = llvm_type(elem);
         let as_int = if is_float(elem) {
@@ -196,7 +223,14 @@ impl FuncLowering<'_> {
         }
     }
 
-    pub(crate) fn from_bits(&mut self, raw: &str, elem: MlirType, bits: u32, width: u32, lty: &str) -> String {
+    pub(crate) fn value_from_bits(
+        &mut self,
+        raw: &str,
+        elem: MlirType,
+        bits: u32,
+        width: u32,
+        lty: &str,
+    ) -> String {
         let narrowed = if width > bits {
             self.e
                 .op(&format!("llvm.trunc {raw} : i{width} to i{bits}"))
@@ -256,7 +290,17 @@ impl FuncLowering<'_> {
             Some(map) => self.vector_width(ins[0], mask, map, bits.max(8)),
             None => 1,
         };
+        let vec = if bits == 1 { 1 } else { vec };
         let (reg_type, constraint, width) = asm_register(bits);
+        // Sub-32-bit elements packed in b32 registers, as for loads.
+        let packed = bits < 32 && vec as u32 * bits >= 32;
+        let per = if packed { (32 / bits) as usize } else { 1 };
+        let nregs = vec / per;
+        let (reg_type, constraint, width) = if packed {
+            ("b32", "r", 32)
+        } else {
+            (reg_type, constraint, width)
+        };
         let cache = cache_suffix(op);
         for start in (0..count).step_by(vec) {
             if map.as_ref().is_some_and(|m| m.register_duplicate[start]) {
@@ -289,20 +333,33 @@ impl FuncLowering<'_> {
             let ptr_index = index;
             index += 1;
             let mut srcs = Vec::new();
-            for j in 0..vec {
-                let v = values[(start + j).min(values.len() - 1)].clone();
-                let b = self.to_bits(&v, elem, bits);
+            for j in 0..nregs {
+                let b = if packed {
+                    let mut word = self.e.constant(0, "i32");
+                    for k in 0..per {
+                        let v = values[(start + j * per + k).min(values.len() - 1)].clone();
+                        let b = self.bits_of(&v, elem, bits);
+                        let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
+                        let sh = self.e.constant((k as u32 * bits) as i64, "i32");
+                        let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
+                        word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
+                    }
+                    word
+                } else {
+                    let v = values[(start + j).min(values.len() - 1)].clone();
+                    self.bits_of(&v, elem, bits)
+                };
                 operands.push(b);
                 types.push(format!("i{width}"));
                 constraints.push(constraint.to_owned());
                 srcs.push(format!("${}", index + j));
             }
-            let vector = if vec > 1 {
-                format!(".v{vec}")
+            let vector = if nregs > 1 {
+                format!(".v{nregs}")
             } else {
                 String::new()
             };
-            let src_text = if vec > 1 {
+            let src_text = if nregs > 1 {
                 format!("{{ {} }}", srcs.join(", "))
             } else {
                 srcs[0].clone()

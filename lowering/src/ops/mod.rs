@@ -1,15 +1,16 @@
 //! Lowerings of TTGIR ops, grouped by kind; each file adds methods to
 //! [`crate::to_llvm::FuncLowering`].
 
-pub mod elementwise;
-pub mod memory;
-pub mod movement;
-pub mod reduce;
-pub mod dot;
 pub mod atomics;
 pub mod casts;
 pub mod control;
 pub mod debug;
+pub mod descriptor;
+pub mod dot;
+pub mod elementwise;
 pub mod gather;
 pub mod math_ops;
+pub mod memory;
+pub mod movement;
+pub mod reduce;
 pub mod scan;

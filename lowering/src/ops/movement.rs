@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use tritium_passes::ir_util::*;
 
 /// Destination coordinate → (source operand, source coordinate).
-type Projection<'p> = &'p dyn Fn(&[u32]) -> (usize, Vec<u32>);
+type ProjectionFn = dyn Fn(&[u32]) -> (usize, Vec<u32>);
+type Projection<'p> = &'p ProjectionFn;
 
 fn row_major(shape: &[u32], coord: &[u32]) -> u64 {
     coord
@@ -56,11 +57,13 @@ impl FuncLowering<'_> {
         let axis = int_attr(op, "axis").unwrap_or(0) as usize;
         let order = i32_array(op, "order");
         let rank = src_shape.len();
-        if name == "tt.reshape" && unsafe {
-            !mlirOperationGetAttributeByName(op, sref("allow_reorder"))
-                .ptr
-                .is_null()
-        } {
+        if name == "tt.reshape"
+            && unsafe {
+                !mlirOperationGetAttributeByName(op, sref("allow_reorder"))
+                    .ptr
+                    .is_null()
+            }
+        {
             // Any element order is allowed: keep the registers when every element is held once.
             let src_map = self.thread_map(op, src_type)?;
             let dst_map = self.thread_map(op, value_type(outs[0]))?;
@@ -93,7 +96,7 @@ impl FuncLowering<'_> {
         let dst_type = value_type(outs[0]);
         let dst_shape: Vec<u32> = shape(dst_type).iter().map(|&d| d as u32).collect();
         let src_shape_c = src_shape.clone();
-        let project: Box<dyn Fn(&[u32]) -> (usize, Vec<u32>)> = match name {
+        let project: Box<ProjectionFn> = match name {
             "ttg.convert_layout" => Box::new(|c: &[u32]| (0, c.to_vec())),
             "tt.broadcast" => Box::new(move |c: &[u32]| {
                 (
@@ -127,9 +130,7 @@ impl FuncLowering<'_> {
             }
             "tt.reshape" => {
                 let dst_shape = dst_shape.clone();
-                Box::new(move |c: &[u32]| {
-                    (0, delinearize(&src_shape_c, row_major(&dst_shape, c)))
-                })
+                Box::new(move |c: &[u32]| (0, delinearize(&src_shape_c, row_major(&dst_shape, c))))
             }
             "tt.join" => Box::new(|c: &[u32]| {
                 let last = c.len() - 1;
@@ -211,9 +212,7 @@ impl FuncLowering<'_> {
         let elem = element_type(src_type);
         let (_, bytes) = Self::smem_type(elem);
         let numel = src_map.numel();
-        self.shared_bytes = self
-            .shared_bytes
-            .max(numel * bytes * sources.len() as u64);
+        self.shared_bytes = self.shared_bytes.max(numel * bytes * sources.len() as u64);
         let src_base = self.thread_base(op, src_type)?;
         let base = self.smem_base();
         self.barrier();
@@ -252,9 +251,7 @@ impl FuncLowering<'_> {
                     }
                     let m = self.e.constant(p as i64, "i32");
                     let term = self.e.op(&format!("llvm.mul {b}, {m} : i32"));
-                    thread[d] = self
-                        .e
-                        .op(&format!("llvm.xor {}, {term} : i32", thread[d]));
+                    thread[d] = self.e.op(&format!("llvm.xor {}, {term} : i32", thread[d]));
                 }
             }
         }

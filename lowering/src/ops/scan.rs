@@ -85,7 +85,10 @@ impl FuncLowering<'_> {
         let mut total = prefix.clone();
         for (t, place) in bits.iter().enumerate() {
             let Some(place) = *place else {
-                return err(op, format!("tt.scan: axis bit {t} is not held by the layout"));
+                return err(
+                    op,
+                    format!("tt.scan: axis bit {t} is not held by the layout"),
+                );
             };
             match place {
                 AxisBit::Register(i) => {

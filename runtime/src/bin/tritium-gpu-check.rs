@@ -1,21 +1,25 @@
 //! `tritium-gpu-check DIR [--bench] [options]`: checks (and optionally times) the benchmark
-//! kernels whose PTX is in DIR against CPU references. See `tritium_runtime::suite`.
+//! kernels and the lowering-pattern kernels whose PTX is in DIR against CPU references. See
+//! `tritium_runtime::suite` and `tritium_runtime::patterns`.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use tritium_runtime::suite::{SuiteOptions, run_suite};
+use tritium_runtime::patterns::patterns;
+use tritium_runtime::suite::{KERNELS, SuiteOptions, run_suite};
 
 const USAGE: &str = "\
 usage: tritium-gpu-check DIR [--bench] [--seed N] [--reps N] [--warmup N]
                          [--matmul-size S] [--only K,K..] [--device N]
+       tritium-gpu-check --list
 
-Launches each of add, softmax, rmsnorm, matmul that has DIR/K.ptx + DIR/K.json on fresh random
-inputs (outputs poisoned with NaN first), compares every element with a CPU reference, and
-prints `PASS K ...` or `FAIL K ...` per kernel. --bench adds the median time of --reps runs
-(default 100) measured with CUDA events, L2 flushed between runs. Without a CUDA driver or GPU
-each kernel is reported as `SKIP: K: reason`. The last line is `N passed, M failed, K skipped`;
-the exit code is 0 when nothing failed, 1 when something did, 2 on a usage error.";
+Launches each of add, softmax, rmsnorm, matmul and of the lowering patterns (--list) that has
+DIR/K.ptx + DIR/K.json on fresh random inputs (outputs poisoned first), compares every element
+with a CPU reference, and prints `PASS K ...` or `FAIL K ...` per kernel. --bench adds, for the
+four benchmark kernels, the median time of --reps runs (default 100) measured with CUDA events,
+L2 flushed between runs. Without a CUDA driver or GPU each kernel is reported as
+`SKIP: K: reason`. The last line is `N passed, M failed, K skipped`; the exit code is 0 when
+nothing failed, 1 when something did, 2 on a usage error.";
 
 fn parse(args: &[String]) -> Result<SuiteOptions, String> {
     let mut dir = None;
@@ -26,6 +30,7 @@ fn parse(args: &[String]) -> Result<SuiteOptions, String> {
         match a.as_str() {
             "--bench" => bench = true,
             "-h" | "--help" => return Err(String::new()),
+            "--list" => return Err("--list".into()),
             "--seed" | "--reps" | "--warmup" | "--matmul-size" | "--only" | "--device" => {
                 let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
                 rest.push((a.clone(), v.clone()));
@@ -74,6 +79,15 @@ fn main() -> ExitCode {
         Err(e) => {
             if e.is_empty() {
                 say(USAGE);
+                return ExitCode::SUCCESS;
+            }
+            if e == "--list" {
+                for k in KERNELS {
+                    say(&format!("{k:<14} benchmark kernel"));
+                }
+                for p in patterns() {
+                    say(&format!("{:<14} {}", p.name, p.what));
+                }
                 return ExitCode::SUCCESS;
             }
             eprintln!("tritium-gpu-check: {e}\n\n{USAGE}");

@@ -1,0 +1,33 @@
+// RUN: triton-opt %s --split-input-file --tritium-llvm --verify-diagnostics
+
+// A libdevice symbol Tritium has no implementation of is a clear error, not a link failure.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unknown_extern(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %v = tt.load %pp : tensor<128x!tt.ptr<f32>, #blocked>
+    // expected-error @+1 {{no Tritium implementation of '__nv_cyl_bessel_i0f'}}
+    %t = tt.extern_elementwise %v {libname = "", libpath = "", pure = true, symbol = "__nv_cyl_bessel_i0f"} : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.store %pp, %t : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A scan whose lanes mix the scanned axis with another dimension is rejected.
+#blocked = #ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mixed_scan(%p: !tt.ptr<f32>) {
+    %v = arith.constant dense<1.0> : tensor<128x2xf32, #blocked>
+    // expected-error @+1 {{tt.scan over a layout whose bases mix the scanned axis}}
+    %s = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.scan.return %c : f32
+    }) : (tensor<128x2xf32, #blocked>) -> tensor<128x2xf32, #blocked>
+    tt.return
+  }
+}
