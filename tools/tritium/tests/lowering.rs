@@ -47,7 +47,11 @@ fn expect(ptx: &str, kernel: &str, needles: &[&str]) {
 #[test]
 fn atomics() {
     let ptx = lowering("atomics_broadcast");
-    expect(&ptx, "atomics_broadcast", &["atom.acq_rel.gpu.global.add.f32", "bar.sync"]);
+    expect(
+        &ptx,
+        "atomics_broadcast",
+        &["atom.acq_rel.gpu.global.add.f32", "bar.sync"],
+    );
     let ptx = lowering("atomics");
     expect(
         &ptx,
