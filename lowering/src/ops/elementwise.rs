@@ -64,7 +64,11 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let attrs = inherent_attrs_text(op);
+        let mut attrs = inherent_attrs_text(op);
+        // Like Triton (allow_fp_fusion), a multiply feeding an add may become one fma.
+        if matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
+            attrs = attrs.replace("#arith.fastmath<none>", "#arith.fastmath<contract>");
+        }
         let operand_types: Vec<String> = ins
             .iter()
             .map(|v| llvm_type(element_type(value_type(*v))))
