@@ -125,6 +125,17 @@ fn run_pipeline(
         .map_err(|_| diagnostics.take(&format!("pipeline '{pipeline}' failed")))
 }
 
+/// The name of a named location (`loc("x_ptr"(...))` or `loc("x_ptr")`); empty for file
+/// positions (`loc("k.ttir":3:7)`) and other locations.
+fn argument_name(location: &str) -> String {
+    let Some(rest) = location.strip_prefix("loc(\"") else { return String::new() };
+    let Some(end) = rest.find('"') else { return String::new() };
+    match rest[end + 1..].chars().next() {
+        Some('(') | Some(')') => rest[..end].to_owned(),
+        _ => String::new(),
+    }
+}
+
 /// `file:line:col` of a printed location: the first file position inside it (named and call-site
 /// locations wrap one), or the location text itself when there is none.
 fn source_position(location: &str) -> String {
@@ -301,19 +312,22 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
                 &mut loc_text as *mut String as *mut _,
             )
         };
-        let arg_name = loc_text
-            .strip_prefix("loc(\"")
-            .and_then(|rest| rest.split('"').next())
-            .unwrap_or("")
-            .to_owned();
-        names.push(arg_name);
+        names.push(argument_name(&loc_text));
     }
     (name, signature, names)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::source_position;
+    use super::{argument_name, source_position};
+
+    #[test]
+    fn argument_names_come_from_named_locations_only() {
+        assert_eq!(argument_name(r#"loc("x_ptr"(#loc))"#), "x_ptr");
+        assert_eq!(argument_name(r#"loc("n")"#), "n");
+        assert_eq!(argument_name(r#"loc("k.ttir":3:7)"#), "");
+        assert_eq!(argument_name("loc(unknown)"), "");
+    }
 
     #[test]
     fn diagnostics_point_at_the_source_position() {

@@ -606,7 +606,11 @@ pub fn run_pattern(
                     match check_output(o, &got, &before[k]) {
                         Ok(stats) => {
                             if run == 0 && matches!(o.want, Want::Approx { .. }) {
-                                approx.push(format!("{name} {:.1}ulp", stats.max_ulps));
+                                approx.push(if stats.max_ulps > 0.0 {
+                                    format!("{name} {:.1}ulp", stats.max_ulps)
+                                } else {
+                                    format!("{name} abs {:.1e}", stats.max_abs)
+                                });
                             }
                         }
                         Err(e) => problems.push(format!("{name}: {e}")),
