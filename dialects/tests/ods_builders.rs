@@ -14,7 +14,15 @@ fn typed_builders_make_tt_ops_in_triton_syntax() {
     let tensor: Type = Type::parse(&context, "tensor<128xi32>").unwrap();
     let module = Module::new(location);
     let block = Block::new(&[(i32_type, location)]);
-    let splat = block.append_operation(tt::splat(&context, tensor, block.argument(0).unwrap().into(), location).into());
+    let splat = block.append_operation(
+        tt::splat(
+            &context,
+            tensor,
+            block.argument(0).unwrap().into(),
+            location,
+        )
+        .into(),
+    );
     let range = tt::make_range(
         &context,
         tensor,
@@ -25,7 +33,10 @@ fn typed_builders_make_tt_ops_in_triton_syntax() {
     let range = block.append_operation(range.into());
     // make_range has no operands: the verifier (Rust rules included) runs on it standalone.
     assert!(range.verify());
-    assert_eq!(range.to_string().trim(), "%0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>");
+    assert_eq!(
+        range.to_string().trim(),
+        "%0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>"
+    );
     let bad = tt::make_range(
         &context,
         Type::parse(&context, "tensor<100xi32>").unwrap(),
@@ -33,9 +44,17 @@ fn typed_builders_make_tt_ops_in_triton_syntax() {
         tritium_dialects::melior::ir::attribute::IntegerAttribute::new(i32_type, 100),
         location,
     );
-    assert!(!block.append_operation(bad.into()).verify(), "a 100-element range must be rejected");
+    assert!(
+        !block.append_operation(bad.into()).verify(),
+        "a 100-element range must be rejected"
+    );
     assert!(splat.to_string().contains("tt.splat"));
-    assert!(splat.to_string().trim_end().ends_with(": i32 -> tensor<128xi32>"));
+    assert!(
+        splat
+            .to_string()
+            .trim_end()
+            .ends_with(": i32 -> tensor<128xi32>")
+    );
     let region = Region::new();
     region.append_block(block);
     let _ = module;

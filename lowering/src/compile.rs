@@ -128,8 +128,12 @@ fn run_pipeline(
 /// The name of a named location (`loc("x_ptr"(...))` or `loc("x_ptr")`); empty for file
 /// positions (`loc("k.ttir":3:7)`) and other locations.
 fn argument_name(location: &str) -> String {
-    let Some(rest) = location.strip_prefix("loc(\"") else { return String::new() };
-    let Some(end) = rest.find('"') else { return String::new() };
+    let Some(rest) = location.strip_prefix("loc(\"") else {
+        return String::new();
+    };
+    let Some(end) = rest.find('"') else {
+        return String::new();
+    };
     match rest[end + 1..].chars().next() {
         Some('(') | Some(')') => rest[..end].to_owned(),
         _ => String::new(),

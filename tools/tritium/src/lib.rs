@@ -35,7 +35,11 @@ pub struct JitOptions {
 
 impl Default for JitOptions {
     fn default() -> Self {
-        JitOptions { num_warps: 4, num_stages: 3, arch: None }
+        JitOptions {
+            num_warps: 4,
+            num_stages: 3,
+            arch: None,
+        }
     }
 }
 
@@ -47,16 +51,39 @@ pub struct Jit {
 
 /// The compiler's identity in cache keys: a new Tritium or LLVM version invalidates entries.
 pub fn compiler_version() -> String {
-    format!("tritium {} / LLVM {}", env!("CARGO_PKG_VERSION"), tritium_lowering::llvm_version())
+    format!(
+        "tritium {} / LLVM {}",
+        env!("CARGO_PKG_VERSION"),
+        tritium_lowering::llvm_version()
+    )
 }
 
 /// Compiles TTIR text to `(ptx, metadata json)`, through `cache` when given.
-pub fn compile_cached(cache: Option<&Cache>, ir: &str, name: &str, options: &JitOptions, arch: &str) -> Result<(String, String), String> {
+pub fn compile_cached(
+    cache: Option<&Cache>,
+    ir: &str,
+    name: &str,
+    options: &JitOptions,
+    arch: &str,
+) -> Result<(String, String), String> {
     let arch_parsed = Arch::parse(arch)?;
-    let compile_options = CompileOptions { num_warps: options.num_warps, num_stages: options.num_stages, arch: arch_parsed, keep_intermediates: false };
+    let compile_options = CompileOptions {
+        num_warps: options.num_warps,
+        num_stages: options.num_stages,
+        arch: arch_parsed,
+        keep_intermediates: false,
+    };
     let run = || compile(ir, name, &compile_options).map(|c| (c.ptx.clone(), c.metadata_json()));
     let Some(cache) = cache else { return run() };
-    let key = Cache::key(ir, &format!("num_warps={} num_stages={}", options.num_warps, options.num_stages), arch, &compiler_version());
+    let key = Cache::key(
+        ir,
+        &format!(
+            "num_warps={} num_stages={}",
+            options.num_warps, options.num_stages
+        ),
+        arch,
+        &compiler_version(),
+    );
     if let Some(entry) = cache.get(&key) {
         return Ok((entry.ptx, entry.json));
     }
@@ -84,13 +111,18 @@ impl Jit {
     fn arch(&self, options: &JitOptions) -> String {
         options.arch.clone().unwrap_or_else(|| {
             let arch = self.device.arch();
-            if arch == "sm_90" { "sm_90a".to_owned() } else { arch }
+            if arch == "sm_90" {
+                "sm_90a".to_owned()
+            } else {
+                arch
+            }
         })
     }
 
     /// Compiles (or fetches from the cache) and loads TTIR text.
     pub fn load(&self, ir: &str, name: &str, options: &JitOptions) -> Result<Kernel, String> {
-        let (ptx, json) = compile_cached(Some(&self.cache), ir, name, options, &self.arch(options))?;
+        let (ptx, json) =
+            compile_cached(Some(&self.cache), ir, name, options, &self.arch(options))?;
         let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
         Kernel::from_ptx(&self.device, &ptx, metadata).map_err(|e| e.to_string())
     }

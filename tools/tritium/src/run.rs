@@ -159,7 +159,11 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     eprintln!(
         "compiled in {:.1} ms{}",
         started.elapsed().as_secs_f64() * 1e3,
-        if cache.is_some() { " (through the cache)" } else { "" }
+        if cache.is_some() {
+            " (through the cache)"
+        } else {
+            ""
+        }
     );
     let signature = json_signature(&json);
     let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
@@ -297,5 +301,12 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
 /// The `signature` list of a metadata JSON, as written by `Compiled::metadata_json`.
 fn json_signature(json: &str) -> Vec<String> {
     let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-    value["signature"].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()).unwrap_or_default()
+    value["signature"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
