@@ -4,6 +4,7 @@
 //! - [`ptx`]: LLVM dialect → LLVM IR → NVPTX assembly, in process.
 //! - [`compile`]: the whole pipeline from TTIR text to PTX and launch metadata.
 
+pub mod allocate;
 pub mod compile;
 pub mod emit;
 pub mod layout_map;
@@ -48,13 +49,18 @@ pub static CONVERT_TO_LLVM: PassDef = PassDef {
 
 pub static LLVM_PIPELINE: PipelineDef = PipelineDef {
     argument: "tritium-llvm",
-    summary: "TTGIR to the LLVM dialect: convert-triton-gpu-to-llvm, then MLIR's standard conversions",
+    summary: "TTGIR to the LLVM dialect: allocate-shared-memory, convert-triton-gpu-to-llvm, MLIR's standard conversions",
     options: &[],
-    build: |_| Ok(format!("convert-triton-gpu-to-llvm,{FINISH_PIPELINE}")),
+    build: |_| {
+        Ok(format!(
+            "allocate-shared-memory,convert-triton-gpu-to-llvm,{FINISH_PIPELINE}"
+        ))
+    },
 };
 
 /// Registers the lowering passes. Call once, before parsing a command line.
 pub fn register_all() {
+    register_pass(&allocate::PASS);
     register_pass(&CONVERT_TO_LLVM);
     register_pipeline(&LLVM_PIPELINE);
 }

@@ -24,6 +24,8 @@ pub struct Lowered {
     pub text: String,
     /// Dynamic shared memory a launch must provide, in bytes.
     pub shared_bytes: u64,
+    /// The shared-memory scratch each op uses during its own lowering.
+    pub scratch: Vec<(MlirOperation, u64)>,
 }
 
 /// A lowering failure, reported at an op.
@@ -110,6 +112,10 @@ pub struct FuncLowering<'a> {
     pub(crate) globals: std::collections::BTreeMap<String, String>,
     /// LLVM type of the pointers of the atomic being lowered.
     pub(crate) atomic_ptr_type: String,
+    /// The op being lowered (its `allocation.offset` places its shared-memory scratch).
+    pub(crate) current_op: Option<MlirOperation>,
+    /// Shared-memory scratch each op needs, in bytes (for `-allocate-shared-memory`).
+    pub(crate) scratch: Vec<(MlirOperation, u64)>,
 }
 
 pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
@@ -123,6 +129,7 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
         .and_then(|t| t.strip_prefix("cuda:").and_then(|c| c.parse().ok()))
         .unwrap_or(90);
     let mut globals = std::collections::BTreeMap::new();
+    let mut scratch = Vec::new();
     for func in collect_ops(module)
         .into_iter()
         .filter(|op| op_name(*op) == "tt.func")
@@ -143,11 +150,14 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
             capability,
             globals: std::mem::take(&mut globals),
             atomic_ptr_type: String::new(),
+            current_op: None,
+            scratch: Vec::new(),
         };
         text.push_str(&lowering.lower_func(func)?);
         globals = std::mem::take(&mut lowering.globals);
         shared_bytes = shared_bytes.max(lowering.shared_bytes);
         uses_shared |= lowering.uses_shared;
+        scratch.append(&mut lowering.scratch);
     }
     for definition in globals.values() {
         text.push_str(definition);
@@ -156,7 +166,15 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
         text.push_str("  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>\n");
     }
     text.push_str("}\n");
-    Ok(Lowered { text, shared_bytes })
+    // Scratch placed by -allocate-shared-memory may sit above offset 0.
+    if let Some(allocated) = int_attr(module, "ttg.shared") {
+        shared_bytes = shared_bytes.max(allocated as u64);
+    }
+    Ok(Lowered {
+        text,
+        shared_bytes,
+        scratch,
+    })
 }
 
 /// An arith float cast that MLIR's conversion cannot do: an fp8 side, or truncation toward zero.
@@ -326,6 +344,28 @@ impl<'a> FuncLowering<'a> {
     }
 
     pub(crate) fn lower_op(&mut self, op: MlirOperation) -> LResult<()> {
+        let outer = self.current_op.replace(op);
+        let result = self.lower_op_inner(op);
+        self.current_op = outer;
+        result
+    }
+
+    /// Records that the op being lowered uses `bytes` of shared-memory scratch.
+    pub(crate) fn reserve_scratch(&mut self, bytes: u64) {
+        let offset = self
+            .current_op
+            .and_then(|op| int_attr(op, "allocation.offset"))
+            .unwrap_or(0) as u64;
+        self.shared_bytes = self.shared_bytes.max(offset + bytes);
+        if let Some(op) = self.current_op {
+            match self.scratch.iter_mut().find(|(o, _)| o.ptr == op.ptr) {
+                Some(entry) => entry.1 = entry.1.max(bytes),
+                None => self.scratch.push((op, bytes)),
+            }
+        }
+    }
+
+    fn lower_op_inner(&mut self, op: MlirOperation) -> LResult<()> {
         let name = op_name(op);
         let ins = operands(op);
         let outs = results(op);

@@ -168,7 +168,7 @@ impl FuncLowering<'_> {
         elem: MlirType,
     ) -> LResult<Vec<String>> {
         let (_, bytes) = Self::smem_type(elem);
-        self.shared_bytes = self.shared_bytes.max(map.numel() * bytes);
+        self.reserve_scratch(map.numel() * bytes);
         let thread = self.thread_base(op, ty)?;
         let base = self.smem_base();
         let first = self.first_copy_predicate(map);
@@ -200,7 +200,7 @@ impl FuncLowering<'_> {
     /// Thread 0's `value`, in every thread (through shared memory).
     pub(crate) fn broadcast_from_thread0(&mut self, value: &str, elem: MlirType) -> String {
         let (_, bytes) = Self::smem_type(elem);
-        self.shared_bytes = self.shared_bytes.max(bytes);
+        self.reserve_scratch(bytes);
         let base = self.smem_base();
         let zero = self.e.constant(0, "i32");
         let is_first = self

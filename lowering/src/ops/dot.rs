@@ -39,7 +39,7 @@ impl FuncLowering<'_> {
             staged.push((source, ty, elem, start));
         }
         let k = shape(staged[0].1)[1] as u64;
-        self.shared_bytes = self.shared_bytes.max(offset);
+        self.reserve_scratch(offset);
         let base = self.smem_base();
         self.barrier();
         for (source, ty, elem, start) in &staged {

@@ -31,7 +31,7 @@ impl FuncLowering<'_> {
         let out_map = self.thread_map(op, out_type)?;
         let elem = element_type(src_type);
         let (_, bytes) = Self::smem_type(elem);
-        self.shared_bytes = self.shared_bytes.max(src_map.numel() * bytes);
+        self.reserve_scratch(src_map.numel() * bytes);
         let src_vals = self.get(ins[0]);
         let indices = self.get(ins[1]);
         let src_base = self.thread_base(op, src_type)?;
@@ -75,7 +75,7 @@ impl FuncLowering<'_> {
         let out_elem = element_type(out_type);
         let out_bits = type_bits(out_elem);
         let src_elem = element_type(src_type);
-        self.shared_bytes = self.shared_bytes.max(bins * 4);
+        self.reserve_scratch(bins * 4);
         let values = self.get(ins[0]);
         let masks = ins.get(1).map(|m| self.get(*m));
         let base = self.smem_base();

@@ -381,7 +381,21 @@ impl FuncLowering<'_> {
 
     pub(crate) fn smem_base(&mut self) -> String {
         self.uses_shared = true;
-        self.e.op("llvm.mlir.addressof @global_smem : !llvm.ptr<3>")
+        let base = self.e.op("llvm.mlir.addressof @global_smem : !llvm.ptr<3>");
+        // Where -allocate-shared-memory placed this op's scratch.
+        match self
+            .current_op
+            .and_then(|op| int_attr(op, "allocation.offset"))
+            .filter(|&o| o > 0)
+        {
+            Some(offset) => {
+                let offset = self.e.constant(offset, "i32");
+                self.e.op(&format!(
+                    "llvm.getelementptr {base}[{offset}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8"
+                ))
+            }
+            None => base,
+        }
     }
 
     /// Address of element `index` (i32 SSA value) of a shared array of `lty`.

@@ -212,7 +212,7 @@ impl FuncLowering<'_> {
         let elem = element_type(src_type);
         let (_, bytes) = Self::smem_type(elem);
         let numel = src_map.numel();
-        self.shared_bytes = self.shared_bytes.max(numel * bytes * sources.len() as u64);
+        self.reserve_scratch(numel * bytes * sources.len() as u64);
         let src_base = self.thread_base(op, src_type)?;
         let base = self.smem_base();
         self.barrier();

@@ -176,7 +176,7 @@ impl FuncLowering<'_> {
                     slot_bases.push(start_bytes);
                     offset_elems = start_bytes + warps as u64 * bytes;
                 }
-                self.shared_bytes = self.shared_bytes.max(offset_elems);
+                self.reserve_scratch(offset_elems);
                 self.barrier();
                 // Warp index along the axis (compact over the axis warp bits).
                 let warp_index = self.compact_bits(&self.warp.clone(), &warp_axis_bits);
@@ -222,7 +222,7 @@ impl FuncLowering<'_> {
             slot_bases.push(start);
             total = start + warps * out_numel * bytes;
         }
-        self.shared_bytes = self.shared_bytes.max(total);
+        self.reserve_scratch(total);
         let src_base = self.thread_base(op, src_type)?;
         self.barrier();
         let warp_index = if warp_axis_bits.is_empty() {

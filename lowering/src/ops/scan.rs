@@ -181,7 +181,7 @@ impl FuncLowering<'_> {
             offsets.push(start);
             total = start + slots * bytes;
         }
-        self.shared_bytes = self.shared_bytes.max(total);
+        self.reserve_scratch(total);
         let (lane, warp) = (self.lane.clone(), self.warp.clone());
         let mask = self.e.constant(1 << bit, "i32");
         let partner = self.e.op(&format!("llvm.xor {warp}, {mask} : i32"));

@@ -1,0 +1,215 @@
+//! `-allocate-shared-memory`: places every shared-memory buffer of a TTGIR module and records
+//! the total on the module (`ttg.shared`).
+//!
+//! Buffers are the scratch each op needs while it is lowered (layout conversions through shared
+//! memory, cross-warp reductions and scans, atomics' broadcasts, gathers, histograms, dot
+//! staging; sizes come from the lowering itself, so they always agree) and the `ttg.local_alloc`
+//! buffers. Each lives over an interval of the ops in program order: scratch only during its op,
+//! a local_alloc from its definition to its last use. Buffers are placed first-fit, largest
+//! first, at 16-byte aligned offsets that do not overlap any buffer live at the same time;
+//! offsets go on the ops as `allocation.offset`, which the lowering honors.
+
+use crate::to_llvm;
+use mlir_sys::*;
+use std::collections::HashMap;
+use tritium_dialects::melior::ir::{Location, OperationRef};
+use tritium_dialects::pass::{Options, PassDef, PassResult, fail, no_dialects};
+use tritium_passes::ir_util::*;
+
+pub static PASS: PassDef = PassDef {
+    argument: "allocate-shared-memory",
+    summary: "Assign liveness-based shared-memory offsets to scratch and local_alloc buffers",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+/// One buffer to place: the op that owns it, its size, and its live interval.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub size: u64,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// First-fit placement, largest buffers first; returns offsets (in input order) and the total.
+pub fn place(buffers: &[Buffer]) -> (Vec<u64>, u64) {
+    let mut order: Vec<usize> = (0..buffers.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(buffers[i].size), buffers[i].start));
+    let mut offsets = vec![0u64; buffers.len()];
+    let mut placed: Vec<usize> = Vec::new();
+    for &i in &order {
+        let b = &buffers[i];
+        let mut conflicts: Vec<(u64, u64)> = placed
+            .iter()
+            .filter(|&&j| buffers[j].start <= b.end && b.start <= buffers[j].end)
+            .map(|&j| (offsets[j], offsets[j] + buffers[j].size))
+            .collect();
+        conflicts.sort_unstable();
+        let mut offset = 0u64;
+        for (lo, hi) in conflicts {
+            if offset + b.size <= lo {
+                break;
+            }
+            offset = offset.max(hi.div_ceil(16) * 16);
+        }
+        offsets[i] = offset;
+        placed.push(i);
+    }
+    let total = buffers
+        .iter()
+        .zip(&offsets)
+        .map(|(b, o)| o + b.size)
+        .max()
+        .unwrap_or(0);
+    (offsets, total)
+}
+
+fn set_i32(op: MlirOperation, name: &str, value: u64) {
+    let name = std::ffi::CString::new(name).unwrap();
+    unsafe {
+        let i32_type = mlirIntegerTypeGet(context_of(op), 32);
+        mlirOperationSetDiscardableAttributeByName(
+            op,
+            mlirStringRefCreateFromCString(name.as_ptr()),
+            mlirIntegerAttrGet(i32_type, value as i64),
+        );
+    }
+}
+
+fn memdesc_bytes(ty: MlirType) -> Option<u64> {
+    use tritium_dialects::ffi::ttg;
+    unsafe {
+        if !ttg::tritiumTypeIsMemDesc(ty) {
+            return None;
+        }
+        let mut shape = [0i64; 8];
+        let rank = ttg::tritiumMemDescTypeGetAllocShape(ty, shape.as_mut_ptr(), 8).max(0) as usize;
+        let element = ttg::tritiumMemDescTypeGetElementType(ty);
+        let bits = if mlirTypeIsAInteger(element) {
+            mlirIntegerTypeGetWidth(element)
+        } else if mlirTypeIsAFloat(element) {
+            mlirFloatTypeGetWidth(element)
+        } else {
+            64
+        };
+        let numel: i64 = shape[..rank.min(8)].iter().product();
+        Some((numel as u64 * bits as u64).div_ceil(8))
+    }
+}
+
+fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
+    let module = module_ref.to_raw();
+    let lowered = match to_llvm::lower_module(module) {
+        Ok(lowered) => lowered,
+        Err(error) => {
+            let location = error
+                .op
+                .map(|op| unsafe { mlirOperationGetLocation(op) })
+                .unwrap_or(unsafe { mlirOperationGetLocation(module) });
+            return Err(fail(
+                unsafe { Location::from_raw(location) },
+                &error.message,
+            ));
+        }
+    };
+    // Program order positions of every op (pre-order), for live intervals.
+    let ops = collect_ops(module);
+    let position: HashMap<usize, usize> = ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| (op.ptr as usize, i))
+        .collect();
+    let mut owners = Vec::new();
+    let mut buffers = Vec::new();
+    for (op, bytes) in &lowered.scratch {
+        let at = position[&(op.ptr as usize)];
+        owners.push(*op);
+        buffers.push(Buffer {
+            size: *bytes,
+            start: at,
+            end: at,
+        });
+    }
+    for &op in &ops {
+        if op_name(op) != "ttg.local_alloc" {
+            continue;
+        }
+        let result = results(op)[0];
+        let Some(size) = memdesc_bytes(value_type(result)) else {
+            continue;
+        };
+        let start = position[&(op.ptr as usize)];
+        let mut end = start;
+        unsafe {
+            let mut user = mlirValueGetFirstUse(result);
+            while !user.ptr.is_null() {
+                let owner = mlirOpOperandGetOwner(user);
+                end = end.max(
+                    position
+                        .get(&(owner.ptr as usize))
+                        .copied()
+                        .unwrap_or(start),
+                );
+                user = mlirOpOperandGetNextUse(user);
+            }
+        }
+        owners.push(op);
+        buffers.push(Buffer { size, start, end });
+    }
+    let (offsets, total) = place(&buffers);
+    for (op, offset) in owners.iter().zip(offsets) {
+        set_i32(*op, "allocation.offset", offset);
+    }
+    set_i32(module, "ttg.shared", total);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Buffer, place};
+
+    #[test]
+    fn buffers_live_at_the_same_time_do_not_overlap() {
+        let buffers = vec![
+            Buffer {
+                size: 100,
+                start: 0,
+                end: 10,
+            },
+            Buffer {
+                size: 64,
+                start: 5,
+                end: 5,
+            },
+            Buffer {
+                size: 64,
+                start: 20,
+                end: 20,
+            },
+        ];
+        let (offsets, total) = place(&buffers);
+        assert_eq!(offsets[0], 0);
+        assert_eq!(
+            offsets[1], 112,
+            "live with buffer 0: placed after it, 16-byte aligned"
+        );
+        assert_eq!(offsets[2], 0, "dead buffer 0's space is reused");
+        assert_eq!(total, 176);
+    }
+
+    #[test]
+    fn scratch_of_different_ops_shares_offset_zero() {
+        let buffers: Vec<Buffer> = (0..5)
+            .map(|i| Buffer {
+                size: 32 * (i + 1),
+                start: i as usize,
+                end: i as usize,
+            })
+            .collect();
+        let (offsets, total) = place(&buffers);
+        assert!(offsets.iter().all(|&o| o == 0));
+        assert_eq!(total, 160);
+    }
+}
