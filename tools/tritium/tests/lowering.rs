@@ -73,7 +73,7 @@ fn scan() {
     expect(
         &ptx,
         "scan",
-        &["shfl.sync.bfly.b32", "bar.sync", "add.rn.f32"],
+        &["shfl.sync.bfly.b32", "bar.sync", "add.f32"],
     );
 }
 
