@@ -7,7 +7,9 @@ fn string_ref(text: &CString) -> MlirStringRef {
     unsafe { mlirStringRefCreateFromCString(text.as_ptr()) }
 }
 
-fn build(
+/// Creates `name(operands) {attrs} : results`, not inserted anywhere. Prefer the typed
+/// constructors below (or `crate::ods`) for our own ops; this serves upstream ops too.
+pub fn build(
     name: &str,
     loc: MlirLocation,
     operands: &[MlirValue],

@@ -19,32 +19,6 @@ pub enum At {
     Rewriter(MlirRewriterBase),
 }
 
-/// Creates `name(operands) {attributes} : results` (not inserted).
-pub fn create(
-    name: &str,
-    loc: MlirLocation,
-    operands: &[MlirValue],
-    results: &[MlirType],
-    attrs: &[(&str, MlirAttribute)],
-) -> MlirOperation {
-    let name = CString::new(name).unwrap();
-    unsafe {
-        let mut state = mlirOperationStateGet(string_ref(&name), loc);
-        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
-        let ctx = mlirLocationGetContext(loc);
-        let named: Vec<MlirNamedAttribute> = attrs
-            .iter()
-            .map(|(key, attr)| {
-                let key = CString::new(*key).unwrap();
-                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(&key)), *attr)
-            })
-            .collect();
-        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        mlirOperationCreate(&mut state)
-    }
-}
-
 impl At {
     pub fn insert(self, op: MlirOperation) -> MlirOperation {
         unsafe {
@@ -69,7 +43,9 @@ impl At {
         results: &[MlirType],
         attrs: &[(&str, MlirAttribute)],
     ) -> MlirOperation {
-        self.insert(create(name, loc, operands, results, attrs))
+        self.insert(tritium_dialects::build::build(
+            name, loc, operands, results, attrs,
+        ))
     }
 
     /// Inserts a new single-result op and returns its result.

@@ -70,11 +70,7 @@ fn atomics() {
 #[test]
 fn scan() {
     let ptx = lowering("scan");
-    expect(
-        &ptx,
-        "scan",
-        &["shfl.sync.bfly.b32", "bar.sync", "add.f32"],
-    );
+    expect(&ptx, "scan", &["shfl.sync.bfly.b32", "bar.sync", "add.f32"]);
 }
 
 #[test]
