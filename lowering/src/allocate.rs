@@ -3,8 +3,8 @@
 //!
 //! Buffers are the scratch each op needs while it is lowered (layout conversions through shared
 //! memory, cross-warp reductions and scans, atomics' broadcasts, gathers, histograms, dot
-//! staging; sizes come from the lowering itself, so they always agree) and the `ttg.local_alloc`
-//! buffers. Each lives over an interval of the ops in program order: scratch only during its op,
+//! staging) and the `ttg.local_alloc` buffers the lowering materializes; sizes come from the
+//! lowering itself, so they always agree. Each lives over an interval of the ops in program order: scratch only during its op,
 //! a local_alloc from its definition to its last use. Buffers are placed first-fit, largest
 //! first, at 16-byte aligned offsets that do not overlap any buffer live at the same time;
 //! offsets go on the ops as `allocation.offset`, which the lowering honors.
@@ -78,27 +78,6 @@ fn set_i32(op: MlirOperation, name: &str, value: u64) {
     }
 }
 
-fn memdesc_bytes(ty: MlirType) -> Option<u64> {
-    use tritium_dialects::ffi::ttg;
-    unsafe {
-        if !ttg::tritiumTypeIsMemDesc(ty) {
-            return None;
-        }
-        let mut shape = [0i64; 8];
-        let rank = ttg::tritiumMemDescTypeGetAllocShape(ty, shape.as_mut_ptr(), 8).max(0) as usize;
-        let element = ttg::tritiumMemDescTypeGetElementType(ty);
-        let bits = if mlirTypeIsAInteger(element) {
-            mlirIntegerTypeGetWidth(element)
-        } else if mlirTypeIsAFloat(element) {
-            mlirFloatTypeGetWidth(element)
-        } else {
-            64
-        };
-        let numel: i64 = shape[..rank.min(8)].iter().product();
-        Some((numel as u64 * bits as u64).div_ceil(8))
-    }
-}
-
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     let module = module_ref.to_raw();
     let lowered = match to_llvm::lower_module(module) {
@@ -124,39 +103,31 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     let mut owners = Vec::new();
     let mut buffers = Vec::new();
     for (op, bytes) in &lowered.scratch {
-        let at = position[&(op.ptr as usize)];
+        let start = position[&(op.ptr as usize)];
+        // A local_alloc buffer lives until its last use; other scratch only during its op.
+        let mut end = start;
+        if op_name(*op) == "ttg.local_alloc" {
+            unsafe {
+                let result = mlirOperationGetResult(*op, 0);
+                let mut user = mlirValueGetFirstUse(result);
+                while !user.ptr.is_null() {
+                    let owner = mlirOpOperandGetOwner(user);
+                    end = end.max(
+                        position
+                            .get(&(owner.ptr as usize))
+                            .copied()
+                            .unwrap_or(start),
+                    );
+                    user = mlirOpOperandGetNextUse(user);
+                }
+            }
+        }
         owners.push(*op);
         buffers.push(Buffer {
             size: *bytes,
-            start: at,
-            end: at,
+            start,
+            end,
         });
-    }
-    for &op in &ops {
-        if op_name(op) != "ttg.local_alloc" {
-            continue;
-        }
-        let result = results(op)[0];
-        let Some(size) = memdesc_bytes(value_type(result)) else {
-            continue;
-        };
-        let start = position[&(op.ptr as usize)];
-        let mut end = start;
-        unsafe {
-            let mut user = mlirValueGetFirstUse(result);
-            while !user.ptr.is_null() {
-                let owner = mlirOpOperandGetOwner(user);
-                end = end.max(
-                    position
-                        .get(&(owner.ptr as usize))
-                        .copied()
-                        .unwrap_or(start),
-                );
-                user = mlirOpOperandGetNextUse(user);
-            }
-        }
-        owners.push(op);
-        buffers.push(Buffer { size, start, end });
     }
     let (offsets, total) = place(&buffers);
     for (op, offset) in owners.iter().zip(offsets) {

@@ -116,6 +116,8 @@ pub struct FuncLowering<'a> {
     pub(crate) current_op: Option<MlirOperation>,
     /// Shared-memory scratch each op needs, in bytes (for `-allocate-shared-memory`).
     pub(crate) scratch: Vec<(MlirOperation, u64)>,
+    /// `ttg.local_alloc` buffers by memdesc value.
+    pub(crate) buffers: HashMap<usize, crate::ops::local::SharedBuffer>,
 }
 
 pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
@@ -152,6 +154,7 @@ pub fn lower_module(module: MlirOperation) -> LResult<Lowered> {
             atomic_ptr_type: String::new(),
             current_op: None,
             scratch: Vec::new(),
+            buffers: HashMap::new(),
         };
         text.push_str(&lowering.lower_func(func)?);
         globals = std::mem::take(&mut lowering.globals);
@@ -435,6 +438,9 @@ impl<'a> FuncLowering<'a> {
                 self.values.insert(key(outs[0]), v);
             }
             "tt.dot" => self.lower_dot(op, &ins, &outs)?,
+            "ttg.local_alloc" | "ttg.local_store" | "ttg.local_load" | "ttg.local_dealloc" => {
+                self.lower_local(op, &name, &ins, &outs)?
+            }
             "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape"
             | "tt.trans" | "tt.join" | "tt.split" | "tt.cat" | "tt.unsplat" => {
                 self.lower_movement(op, &name, &ins, &outs)?

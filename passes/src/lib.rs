@@ -5,6 +5,7 @@ pub mod coalesce;
 pub mod convert_to_gpu;
 pub mod ir_util;
 pub mod pipelines;
+pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod test_passes;
 pub mod ttir;
@@ -16,6 +17,7 @@ pub static PASSES: &[&PassDef] = &[
     &convert_to_gpu::PASS,
     &coalesce::PASS,
     &remove_layout_conversions::PASS,
+    &reduce_data_duplication::PASS,
 ];
 
 /// Registers every pass and pipeline of this crate. Call once, before parsing a command line.

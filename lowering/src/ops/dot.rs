@@ -26,10 +26,7 @@ impl FuncLowering<'_> {
         let mut staged = Vec::new();
         let mut offset = 0u64;
         for operand in &ins[..2] {
-            let source = defining_op(*operand)
-                .filter(|d| op_name(*d) == "ttg.convert_layout")
-                .map(|d| operands(d)[0])
-                .unwrap_or(*operand);
+            let source = dot_operand_source(*operand);
             let ty = value_type(source);
             let elem = element_type(ty);
             let (_, bytes) = Self::smem_type(elem);
@@ -150,5 +147,21 @@ impl FuncLowering<'_> {
         } else {
             value.to_owned()
         }
+    }
+}
+
+/// The tensor a dot operand was made from: through `ttg.convert_layout` or through
+/// `ttg.local_load(ttg.local_alloc(x))` (as `-tritongpu-reduce-data-duplication` writes it).
+fn dot_operand_source(operand: MlirValue) -> MlirValue {
+    let Some(def) = defining_op(operand) else {
+        return operand;
+    };
+    match op_name(def).as_str() {
+        "ttg.convert_layout" => operands(def)[0],
+        "ttg.local_load" => defining_op(operands(def)[0])
+            .filter(|alloc| op_name(*alloc) == "ttg.local_alloc" && !operands(*alloc).is_empty())
+            .map(|alloc| operands(alloc)[0])
+            .unwrap_or(operand),
+        _ => operand,
     }
 }

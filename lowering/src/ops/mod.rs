@@ -9,6 +9,7 @@ pub mod descriptor;
 pub mod dot;
 pub mod elementwise;
 pub mod gather;
+pub(crate) mod local;
 pub mod math_ops;
 pub mod memory;
 pub mod movement;

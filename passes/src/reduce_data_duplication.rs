@@ -1,0 +1,83 @@
+//! `-tritongpu-reduce-data-duplication`: a conversion from a distributed layout into a
+//! `#ttg.dot_op` layout duplicates data across threads (each thread needs whole rows of A / columns
+//! of B). Route it explicitly through shared memory once: `ttg.local_alloc` of the source (in a
+//! `#ttg.swizzled_shared` layout following the source's order) then `ttg.local_load` into the
+//! dot-operand layout.
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use tritium_dialects::ffi::ttg;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-reduce-data-duplication",
+    summary: "Route conversions into dot-operand layouts through shared memory (local_alloc + local_load)",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+fn run(module: OperationRef, _options: &Options) -> PassResult {
+    for op in collect_ops(module.to_raw()) {
+        if op_name(op) != "ttg.convert_layout" {
+            continue;
+        }
+        let source = operands(op)[0];
+        let result = results(op)[0];
+        let (source_type, result_type) = (value_type(source), value_type(result));
+        let Some(dst) = encoding_attr(result_type) else {
+            continue;
+        };
+        if !print_attr(dst).starts_with("#ttg.dot_op") {
+            continue;
+        }
+        let Some(src) = encoding_of(source_type) else {
+            continue;
+        };
+        if !src.is_distributed() {
+            continue;
+        }
+        let dims = shape(source_type);
+        let order: Vec<String> = src.order(dims.len()).iter().map(u32::to_string).collect();
+        let ctx = context_of(op);
+        let shared = parse_attr(
+            ctx,
+            &format!(
+                "#ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [{}]}}>",
+                order.join(", ")
+            ),
+        );
+        let memdesc = unsafe {
+            ttg::tritiumMemDescTypeGet(
+                element_type(source_type),
+                dims.len() as isize,
+                dims.as_ptr(),
+                shared,
+                ttg::tritiumSharedMemorySpaceGet(ctx),
+                false,
+                dims.len() as isize,
+                dims.as_ptr(),
+            )
+        };
+        unsafe {
+            let loc = mlirOperationGetLocation(op);
+            let block = mlirOperationGetBlock(op);
+            let alloc =
+                tritium_dialects::build::build("ttg.local_alloc", loc, &[source], &[memdesc], &[]);
+            mlirBlockInsertOwnedOperationBefore(block, op, alloc);
+            let load = tritium_dialects::build::build(
+                "ttg.local_load",
+                loc,
+                &[mlirOperationGetResult(alloc, 0)],
+                &[result_type],
+                &[],
+            );
+            mlirBlockInsertOwnedOperationBefore(block, op, load);
+            mlirValueReplaceAllUsesOfWith(result, mlirOperationGetResult(load, 0));
+            mlirOperationDestroy(op);
+        }
+    }
+    Ok(())
+}
