@@ -4,6 +4,7 @@ pub mod axis_info;
 pub mod coalesce;
 pub mod convert_to_gpu;
 pub mod ir_util;
+pub mod optimize_thread_locality;
 pub mod pipelines;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
@@ -17,6 +18,7 @@ pub static PASSES: &[&PassDef] = &[
     &convert_to_gpu::PASS,
     &coalesce::PASS,
     &remove_layout_conversions::PASS,
+    &optimize_thread_locality::PASS,
     &reduce_data_duplication::PASS,
 ];
 

@@ -49,7 +49,8 @@ fn ttgir(options: &Options) -> Result<String, String> {
     }
     Ok(format!(
         "convert-triton-to-tritongpu{{num-warps={warps} target={}}},tritongpu-coalesce,\
-         tritongpu-remove-layout-conversions,cse,tritongpu-remove-layout-conversions,\
+         tritongpu-remove-layout-conversions,tritongpu-optimize-thread-locality,cse,\
+         tritongpu-remove-layout-conversions,\
          tritongpu-reduce-data-duplication,canonicalize,cse,symbol-dce",
         options.string("target")
     ))

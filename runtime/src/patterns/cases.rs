@@ -82,6 +82,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: for_accum,
     },
     Pattern {
+        name: "reduce_in_loop",
+        what: "tt.reduce inside scf.for folded into loop-carried sum and max",
+        build: reduce_in_loop,
+    },
+    Pattern {
         name: "if_else",
         what: "scf.if yielding a tensor, scf.if guarding a store",
         build: if_else,
@@ -782,6 +787,32 @@ fn for_accum(r: &mut Rng) -> Case {
             ("out", Arg::Out(f32s(out))),
             ("outc", Arg::Out(ints(vec![trips; rows]))),
             ("outv", Arg::Out(f32s(outv))),
+            ("L", Arg::I32(l as i32)),
+            ("stride", Arg::I32(stride as i32)),
+        ],
+        note: format!("rows={rows} L={l} stride={stride}"),
+    }
+}
+
+fn reduce_in_loop(r: &mut Rng) -> Case {
+    const B: usize = 128;
+    let rows = int_in(r, 20, 120) as usize;
+    let l = ragged(r, 300, 2000, B);
+    let stride = l + int_in(r, 0, 17) as usize;
+    let x = eighths(r, rows * stride, 800);
+    let mut sums = Vec::new();
+    let mut maxes = Vec::new();
+    for row in 0..rows {
+        let xs = &x[row * stride..row * stride + l];
+        sums.push(xs.iter().sum::<f32>());
+        maxes.push(xs.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+    }
+    Case {
+        grid: (rows as u32, 1, 1),
+        args: vec![
+            ("x", Arg::In(Data::F32(x))),
+            ("out_sum", Arg::Out(f32s(sums))),
+            ("out_max", Arg::Out(f32s(maxes))),
             ("L", Arg::I32(l as i32)),
             ("stride", Arg::I32(stride as i32)),
         ],

@@ -1,0 +1,223 @@
+//! `-tritongpu-optimize-thread-locality`: keep reductions inside a thread across loop iterations.
+//!
+//! A loop that reduces a tensor every iteration and folds the result into a loop-carried value,
+//!
+//!     %acc' = scf.for ... iter_args(%acc = %init) { %r = tt.reduce(%x) {combine}; %n = combine(%acc, %r); yield %n }
+//!
+//! pays for the cross-lane shuffles, the shared-memory exchange between warps and the barriers
+//! on every iteration. Instead the loop carries an unreduced accumulator in `%x`'s own layout,
+//! combined elementwise (each thread keeps its own elements: no communication at all), and the
+//! reduction runs once after the loop: `%acc' = combine(%init, tt.reduce(%full))`, with `%full`
+//! starting at the combine's identity. Applies when the combine region is a single associative,
+//! commutative op with an identity (add, mul, max, min on floats and integers) and the same op
+//! folds the result into the accumulator. Floating-point sums are reassociated, as Triton does.
+
+use crate::ir_util::*;
+use crate::ttir::util::{block_ops, body, erase, rebuild_for, terminator};
+use mlir_sys::*;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-optimize-thread-locality",
+    summary: "Move per-iteration reductions out of loops: accumulate elementwise per thread, reduce once",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: no_dialects,
+    run,
+};
+
+/// The identity of a combine op on `element`, as attribute text.
+fn identity(name: &str, element: MlirType) -> Option<String> {
+    let ty = print_type(element);
+    let bits = unsafe {
+        if mlirTypeIsAInteger(element) {
+            mlirIntegerTypeGetWidth(element)
+        } else {
+            0
+        }
+    };
+    Some(match name {
+        "arith.addf" => format!("-0.000000e+00 : {ty}"),
+        "arith.mulf" => format!("1.000000e+00 : {ty}"),
+        "arith.maxnumf" | "arith.maximumf" => {
+            format!("0xFF800000 : {ty}").replace("0xFF800000", &neg_inf(element)?)
+        }
+        "arith.minnumf" | "arith.minimumf" => format!("{} : {ty}", pos_inf(element)?),
+        "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => format!("0 : {ty}"),
+        "arith.muli" => format!("1 : {ty}"),
+        "arith.andi" | "arith.minui" => format!("-1 : {ty}"),
+        "arith.maxsi" if bits > 1 => format!("{} : {ty}", -(1i128 << (bits - 1))),
+        "arith.minsi" if bits > 1 => format!("{} : {ty}", (1i128 << (bits - 1)) - 1),
+        _ => return None,
+    })
+}
+
+fn float_width(element: MlirType) -> Option<u32> {
+    unsafe { mlirTypeIsAFloat(element).then(|| mlirFloatTypeGetWidth(element)) }
+}
+
+fn neg_inf(element: MlirType) -> Option<String> {
+    Some(match float_width(element)? {
+        16 if print_type(element) == "f16" => "0xFC00".into(),
+        16 => "0xFF80".into(),
+        32 => "0xFF800000".into(),
+        64 => "0xFFF0000000000000".into(),
+        _ => return None,
+    })
+}
+
+fn pos_inf(element: MlirType) -> Option<String> {
+    Some(match float_width(element)? {
+        16 if print_type(element) == "f16" => "0x7C00".into(),
+        16 => "0x7F80".into(),
+        32 => "0x7F800000".into(),
+        64 => "0x7FF0000000000000".into(),
+        _ => return None,
+    })
+}
+
+/// The single combine op of a reduce region (`combine(%a, %b)` returned as is).
+fn single_combine(reduce: MlirOperation) -> Option<String> {
+    let block = body(reduce, 0);
+    let ops = block_ops(block);
+    if ops.len() != 2 {
+        return None;
+    }
+    let (combine, ret) = (ops[0], ops[1]);
+    let args = block_args(block);
+    let ins = operands(combine);
+    let returns_it = operands(ret)
+        .first()
+        .is_some_and(|v| v.ptr == results(combine)[0].ptr);
+    let takes_args = ins.len() == 2
+        && ((ins[0].ptr == args[0].ptr && ins[1].ptr == args[1].ptr)
+            || (ins[0].ptr == args[1].ptr && ins[1].ptr == args[0].ptr));
+    (returns_it && takes_args).then(|| op_name(combine))
+}
+
+fn has_single_use(value: MlirValue) -> bool {
+    unsafe {
+        let first = mlirValueGetFirstUse(value);
+        !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
+    }
+}
+
+/// Rewrites one accumulation of `for_op`, returning whether it did.
+fn rewrite_one(for_op: MlirOperation) -> bool {
+    let block = body(for_op, 0);
+    let args = block_args(block);
+    let yield_op = terminator(block);
+    let yielded = operands(yield_op);
+    for (i, &value) in yielded.iter().enumerate() {
+        let acc = args[i + 1];
+        let Some(fold) = defining_op(value) else {
+            continue;
+        };
+        let name = op_name(fold);
+        let fold_ins = operands(fold);
+        if fold_ins.len() != 2
+            || unsafe { mlirOperationGetBlock(fold).ptr != block.ptr }
+            || !has_single_use(acc)
+        {
+            continue;
+        }
+        let reduced = if fold_ins[0].ptr == acc.ptr {
+            fold_ins[1]
+        } else if fold_ins[1].ptr == acc.ptr {
+            fold_ins[0]
+        } else {
+            continue;
+        };
+        let Some(reduce) = defining_op(reduced) else {
+            continue;
+        };
+        if op_name(reduce) != "tt.reduce"
+            || operands(reduce).len() != 1
+            || !has_single_use(reduced)
+            || !has_single_use(value)
+        {
+            continue;
+        }
+        if single_combine(reduce).as_deref() != Some(name.as_str()) {
+            continue;
+        }
+        let full = operands(reduce)[0];
+        let full_type = value_type(full);
+        let Some(identity) = identity(&name, element_type(full_type)) else {
+            continue;
+        };
+        let ctx = context_of(for_op);
+        unsafe {
+            let loc = mlirOperationGetLocation(for_op);
+            let outer = mlirOperationGetBlock(for_op);
+            let fold_loc = mlirOperationGetLocation(fold);
+            let acc_type = value_type(value);
+            // The reduction that will run once after the loop.
+            let reduce_after = mlirOperationClone(reduce);
+            // The identity accumulator, in the reduced tensor's own layout.
+            let dense = mlirDenseElementsAttrSplatGet(full_type, parse_attr(ctx, &identity));
+            let init = tritium_dialects::build::constant(loc, dense);
+            mlirBlockInsertOwnedOperationBefore(outer, for_op, init);
+            let mut inits: Vec<MlirValue> = operands(for_op)[3..].to_vec();
+            inits.push(mlirOperationGetResult(init, 0));
+            let new_for = rebuild_for(for_op, &inits);
+            let full_arg = mlirBlockAddArgument(block, full_type, loc);
+            // Elementwise accumulation inside the loop; the old accumulator passes through.
+            let step = tritium_dialects::build::build(
+                &name,
+                fold_loc,
+                &[full_arg, full],
+                &[full_type],
+                &[],
+            );
+            mlirBlockInsertOwnedOperationBefore(block, yield_op, step);
+            let mut new_yield = yielded.clone();
+            new_yield[i] = acc;
+            new_yield.push(mlirOperationGetResult(step, 0));
+            mlirOperationSetOperands(yield_op, new_yield.len() as isize, new_yield.as_ptr());
+            erase(fold);
+            erase(reduce);
+            let count = results(for_op).len();
+            mlirBlockInsertOwnedOperationAfter(outer, new_for, reduce_after);
+            mlirOperationSetOperand(
+                reduce_after,
+                0,
+                mlirOperationGetResult(new_for, count as isize),
+            );
+            let carried = mlirOperationGetResult(new_for, i as isize);
+            let total = tritium_dialects::build::build(
+                &name,
+                fold_loc,
+                &[carried, mlirOperationGetResult(reduce_after, 0)],
+                &[acc_type],
+                &[],
+            );
+            mlirBlockInsertOwnedOperationAfter(outer, reduce_after, total);
+            for (index, old) in results(for_op).into_iter().enumerate() {
+                let replacement = if index == i {
+                    mlirOperationGetResult(total, 0)
+                } else {
+                    mlirOperationGetResult(new_for, index as isize)
+                };
+                mlirValueReplaceAllUsesOfWith(old, replacement);
+            }
+            erase(for_op);
+        }
+        return true;
+    }
+    false
+}
+
+fn run(module: OperationRef, _options: &Options) -> PassResult {
+    loop {
+        let loops: Vec<MlirOperation> = collect_ops(module.to_raw())
+            .into_iter()
+            .filter(|op| op_name(*op) == "scf.for")
+            .collect();
+        if !loops.into_iter().any(rewrite_one) {
+            break;
+        }
+    }
+    Ok(())
+}
