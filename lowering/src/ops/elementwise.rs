@@ -140,7 +140,59 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions.
+    /// `e^x` for f32 within about 2 ulp, at the cost of a few FMAs over Triton's single
+    /// `ex2.approx(x * log2e)` (whose error grows with |x|): Cody-Waite reduction
+    /// `x = t*ln2 + r` with `t = rint(x*log2e)` and a two-part ln2, `ex2.approx` on the small
+    /// `r*log2e`, then an exact scaling by `2^t` built from exponent bits (in two halves so
+    /// subnormal results and overflow to infinity come out right).
+    pub(crate) fn exp_f32(&mut self, x: &str) -> String {
+        let e = &mut self.e;
+        let log2e = e.constant_f32(std::f32::consts::LOG2_E);
+        let ln2_hi = e.constant_f32(-f32::from_bits(0x3F31_7200));
+        let ln2_lo = e.constant_f32(-f32::from_bits(0x35BF_BE8E));
+        let scaled = e.op(&format!("llvm.fmul {x}, {log2e} : f32"));
+        let t = e.op(&format!("llvm.intr.rint({scaled}) : (f32) -> f32"));
+        let r1 = e.op(&format!(
+            "llvm.intr.fma({t}, {ln2_hi}, {x}) : (f32, f32, f32) -> f32"
+        ));
+        let r = e.op(&format!(
+            "llvm.intr.fma({t}, {ln2_lo}, {r1}) : (f32, f32, f32) -> f32"
+        ));
+        let r2 = e.op(&format!("llvm.fmul {r}, {log2e} : f32"));
+        let mantissa = e.op(&format!(
+            "llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {r2} : (f32) -> f32"
+        ));
+        let low = e.constant_f32(-252.0);
+        let high = e.constant_f32(254.0);
+        let clamped_low = e.op(&format!("llvm.intr.maxnum({t}, {low}) : (f32, f32) -> f32"));
+        let clamped = e.op(&format!(
+            "llvm.intr.minnum({clamped_low}, {high}) : (f32, f32) -> f32"
+        ));
+        let ti = e.op(&format!("llvm.fptosi {clamped} : f32 to i32"));
+        let one = e.constant(1, "i32");
+        let half = e.op(&format!("llvm.ashr {ti}, {one} : i32"));
+        let rest = e.op(&format!("llvm.sub {ti}, {half} : i32"));
+        let bias = e.constant(127, "i32");
+        let shift = e.constant(23, "i32");
+        let mut value = mantissa;
+        for part in [half, rest] {
+            let biased = e.op(&format!("llvm.add {part}, {bias} : i32"));
+            let bits = e.op(&format!("llvm.shl {biased}, {shift} : i32"));
+            let scale = e.op(&format!("llvm.bitcast {bits} : i32 to f32"));
+            value = e.op(&format!("llvm.fmul {value}, {scale} : f32"));
+        }
+        let overflow = e.constant_f32(88.722_84);
+        let underflow = e.constant_f32(-103.972_08);
+        let infinity = e.constant_f32(f32::INFINITY);
+        let zero = e.constant_f32(0.0);
+        let big = e.op(&format!("llvm.fcmp \"ogt\" {x}, {overflow} : f32"));
+        let small = e.op(&format!("llvm.fcmp \"olt\" {x}, {underflow} : f32"));
+        let value = e.op(&format!("llvm.select {big}, {infinity}, {value} : i1, f32"));
+        e.op(&format!("llvm.select {small}, {zero}, {value} : i1, f32"))
+    }
+
+    /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions
+    /// (exp uses the accurate [`Self::exp_f32`]).
     pub(crate) fn lower_fast_math(
         &mut self,
         op: MlirOperation,
@@ -160,11 +212,7 @@ impl FuncLowering<'_> {
         for r in 0..count {
             let x = a.get(r).or(a.first()).cloned().unwrap_or_default();
             let v = match name {
-                "math.exp" => {
-                    let log2e = self.e.constant_f32(std::f32::consts::LOG2_E);
-                    let scaled = self.e.op(&format!("llvm.fmul {x}, {log2e} : f32"));
-                    self.e.op(&format!("llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {scaled} : (f32) -> f32"))
-                }
+                "math.exp" => self.exp_f32(&x),
                 "math.exp2" => self.e.op(&format!(
                     "llvm.inline_asm \"ex2.approx.f32 $0, $1;\", \"=f,f\" {x} : (f32) -> f32"
                 )),
