@@ -560,11 +560,11 @@ pub(crate) fn is_dot_operand_feed(op: MlirOperation) -> bool {
     true
 }
 
+/// A borrowed string for a C-API call (valid while `text` is; MLIR string refs need no NUL).
 pub(crate) fn sref(text: &str) -> MlirStringRef {
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
     MlirStringRef {
-        data: leaked.as_ptr() as *const _,
-        length: leaked.len(),
+        data: text.as_ptr() as *const _,
+        length: text.len(),
     }
 }
 
