@@ -2,7 +2,9 @@
 //!
 //! A loop that reduces a tensor every iteration and folds the result into a loop-carried value,
 //!
-//!     %acc' = scf.for ... iter_args(%acc = %init) { %r = tt.reduce(%x) {combine}; %n = combine(%acc, %r); yield %n }
+//! ```text
+//! %acc' = scf.for ... iter_args(%acc = %init) { %r = tt.reduce(%x) {combine}; %n = combine(%acc, %r); yield %n }
+//! ```
 //!
 //! pays for the cross-lane shuffles, the shared-memory exchange between warps and the barriers
 //! on every iteration. Instead the loop carries an unreduced accumulator in `%x`'s own layout,

@@ -17,12 +17,13 @@
 //! - `sin`, `cos`, `tan`: argument reduction by `π/2` with a three-part Cody–Waite constant for
 //!   `|x| < 10^6` and Payne–Hanek (192 bits of `2/π` from a table, 128-bit integer products)
 //!   beyond, then Taylor polynomials of sin/cos on `|r| ≤ π/4`.
-//! - `tanh`, `sinh`, `cosh`: through `expm1`/`exp`.
+//! - `tanh`, `sinh`, `cosh`: through `expm1`/`exp`; for `|x| < 1`, `tanh` and `sinh` from the
+//!   Taylor series of sinh/cosh as double-doubles. `tan` divides double-double sin/cos.
 //! - `erf`: its Taylor series for `|x| ≤ 1`; `1 − e^{−x²}·g(x)` with Chebyshev fits of
 //!   `g = erfc·e^{x²}` on `[1, 2]`, `[2, 3.5]`, `[3.5, 6]`; `±1` beyond.
 //! - `atan`, `atan2`, `asin`, `acos`: reduction to `|t| ≤ tan(π/8)` and a Taylor polynomial.
-//! - `pow`: special cases per C99, then `exp(y·log|x|)` with the product's rounding error fed
-//!   back (accurate for f32; for f64 the error grows with `|y·log x|`, see the docs).
+//! - `pow`: special cases per C99, then `exp(y·log|x|)` with `log|x|` as a double-double, the
+//!   product exact (fma TwoProd) and `exp` of the double-double result.
 
 pub mod cpu;
 pub mod emit;
@@ -222,6 +223,25 @@ pub fn exp<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     o.sel(&nan, x, &result)
 }
 
+/// `e^(x + x_lo)` for a double-double argument (`|x_lo| ≤ ulp(x)`); NaN for NaN `x`.
+fn exp_dd<O: Ops>(o: &mut O, x: &O::F, x_lo: &O::F) -> O::F {
+    let xn = denan(o, x);
+    let xc = clamp(o, &xn, -760.0, 710.0);
+    let (k, _, r) = reduce_ln2(o, &xc);
+    // The low part only where it is meaningful (finite, |x| in range).
+    let ax = o.abs(&xn);
+    let lim = o.f(800.0);
+    let in_range = o.lt(&ax, &lim);
+    let lo = denan(o, x_lo);
+    let zero = o.f(0.0);
+    let lo = o.sel(&in_range, &lo, &zero);
+    let r = o.add(&r, &lo);
+    let p = poly(o, &r, &exp_coefficients());
+    let result = scale(o, &p, &k);
+    let nan = o.is_nan(x);
+    o.sel(&nan, x, &result)
+}
+
 pub fn exp2<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let xn = denan(o, x);
     let xc = clamp(o, &xn, -1100.0, 1030.0);
@@ -280,8 +300,8 @@ pub fn expm1<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     o.sel(&nan, x, &result)
 }
 
-/// `log(x)` of a positive finite `x` as `(e, l)` with `log x = e·ln2 + l`.
-fn log_parts<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
+/// `x = 2^e·(1 + f)` with `1 + f ∈ [√½, √2)` (`f` exact) for a positive finite `x`: `(e, f)`.
+fn log_reduce<O: Ops>(o: &mut O, x: &O::F) -> (O::I, O::F) {
     let min_normal = o.f(f64::MIN_POSITIVE);
     let sub = o.lt(x, &min_normal);
     let big = o.f(2f64.powi(54));
@@ -309,6 +329,12 @@ fn log_parts<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let e = o.isel(&hi, &e1, &e);
     let one = o.f(1.0);
     let f = o.sub(&m, &one);
+    (e, f)
+}
+
+/// `log(x)` of a positive finite `x` as `(e, l)` with `log x = e·ln2 + l`.
+fn log_parts<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
+    let (e, f) = log_reduce(o, x);
     let two = o.f(2.0);
     let d = o.add(&two, &f);
     let s = o.div(&f, &d);
@@ -321,6 +347,80 @@ fn log_parts<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let l = o.sub(&f, &sfr);
     let ef = o.i2f(&e);
     (ef, l)
+}
+
+/// `a + b` as `(s, err)` exactly, for `|a| ≥ |b|` (or `a = 0`).
+fn fast_two_sum<O: Ops>(o: &mut O, a: &O::F, b: &O::F) -> (O::F, O::F) {
+    let s = o.add(a, b);
+    let d = o.sub(&s, a);
+    let e = o.sub(b, &d);
+    (s, e)
+}
+
+/// `a + b` as `(s, err)` exactly, for any finite `a`, `b` (Knuth's TwoSum).
+fn two_sum<O: Ops>(o: &mut O, a: &O::F, b: &O::F) -> (O::F, O::F) {
+    let s = o.add(a, b);
+    let bb = o.sub(&s, a);
+    let ab = o.sub(&s, &bb);
+    let db = o.sub(b, &bb);
+    let da = o.sub(a, &ab);
+    let e = o.add(&da, &db);
+    (s, e)
+}
+
+/// `log(x)` of a positive finite `x` as a double-double `(hi, lo)` (relative error about
+/// 2^-65): `log(1+f) = 2s + (2/3)s³ + s⁵·R(s²)` with `s = f/(2+f)` carried as `s + s_lo`,
+/// `(2/3)s³` as a double-double and only the small `s⁵` tail in plain f64.
+fn log_dd<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F) {
+    let (ei, f) = log_reduce(o, x);
+    let two = o.f(2.0);
+    let (d, d_lo) = fast_two_sum(o, &two, &f);
+    let s = o.div(&f, &d);
+    let ns = o.neg(&s);
+    let rem = o.fma(&ns, &d, &f);
+    let rem = o.fma(&ns, &d_lo, &rem);
+    let s_lo = o.div(&rem, &d);
+    // s³ = c + c_lo.
+    let z = o.mul(&s, &s);
+    let nz = o.neg(&z);
+    let z_lo = o.fma(&s, &s, &nz);
+    let c = o.mul(&s, &z);
+    let nc = o.neg(&c);
+    let c_lo = o.fma(&s, &z, &nc);
+    let c_lo = o.fma(&s, &z_lo, &c_lo);
+    // (2/3)·s³ = t + t_lo.
+    let third_hi = 2.0f64 / 3.0;
+    let third_lo = f64::from_bits(0x3c85555555555555); // 2/3 − third_hi
+    let th = o.f(third_hi);
+    let tl = o.f(third_lo);
+    let t = o.mul(&c, &th);
+    let nt = o.neg(&t);
+    let t_lo = o.fma(&c, &th, &nt);
+    let t_lo = o.fma(&c, &tl, &t_lo);
+    let t_lo = o.fma(&c_lo, &th, &t_lo);
+    // s⁵·(2/5 + 2/7·z + ...).
+    let coef: Vec<f64> = (2..=11).map(|n| 2.0 / (2 * n + 1) as f64).collect();
+    let r2 = poly(o, &z, &coef);
+    let cz = o.mul(&c, &z);
+    let rest = o.mul(&cz, &r2);
+    // s_lo's share: 2·s_lo·(1 + s²).
+    let sl = o.mul(&s_lo, &two);
+    let sl = o.fma(&z, &sl, &sl);
+    let h0 = o.mul(&s, &two);
+    let (h1, e1) = fast_two_sum(o, &h0, &t);
+    let lo_m = o.add(&t_lo, &rest);
+    let lo_m = o.add(&lo_m, &sl);
+    let lo_m = o.add(&e1, &lo_m);
+    // + e·ln2 (e·LN2_HI is exact).
+    let ef = o.i2f(&ei);
+    let lh = o.f(LN2_HI);
+    let ll = o.f(LN2_LO);
+    let a = o.mul(&ef, &lh);
+    let al = o.mul(&ef, &ll);
+    let (hs, es) = two_sum(o, &a, &h1);
+    let lo = o.add(&lo_m, &al);
+    let lo = o.add(&es, &lo);
+    fast_two_sum(o, &hs, &lo)
 }
 
 /// Special cases of a logarithm: NaN below zero, −∞ at zero, `x` at +∞ and NaN.
@@ -416,8 +516,9 @@ pub fn log1p<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     o.sel(&nan, x, &r)
 }
 
-/// `|x| = (4n + q)·π/2 + r` with `|r| ≤ π/4`: returns `(q, r)` (only the low 2 bits of q matter).
-fn reduce_pio2<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
+/// `|x| = (4n + q)·π/2 + r + r_lo` with `|r| ≤ π/4`: returns `(q, r, r_lo)` (only the low 2
+/// bits of q matter; `r_lo` is the rounding error of `r`).
+fn reduce_pio2<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F, O::F) {
     // Medium: three-part Cody–Waite.
     let two_over_pi = o.f(std::f64::consts::FRAC_2_PI);
     let t = o.mul(ax, &two_over_pi);
@@ -427,21 +528,30 @@ fn reduce_pio2<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
     let p2 = o.f(PIO2_2);
     let p3 = o.f(PIO2_3);
     let r = o.fma(&nk, &p1, ax);
-    let r = o.fma(&nk, &p2, &r);
-    let r_medium = o.fma(&nk, &p3, &r);
+    let r2 = o.fma(&nk, &p2, &r);
+    let r_medium = o.fma(&nk, &p3, &r2);
+    // The low part: k·PIO2_2 is exact (k < 2^20), so r − k·PIO2_2 = r2 + e2 exactly.
+    let kp2 = o.mul(&k, &p2);
+    let nkp2 = o.neg(&kp2);
+    let (_, e2) = two_sum(o, &r, &nkp2);
+    let kp3 = o.mul(&k, &p3);
+    let d = o.sub(&r2, &r_medium);
+    let d = o.sub(&d, &kp3);
+    let r_lo_medium = o.add(&d, &e2);
     let lim = o.f(1.0e6);
     let medium = o.lt(ax, &lim);
     let kc = o.sel(&medium, &k, &lim);
     let q_medium = o.f2i(&kc);
     // Large: Payne–Hanek.
-    let (q_large, r_large) = payne_hanek(o, ax);
+    let (q_large, r_large, r_lo_large) = payne_hanek(o, ax);
     let q = o.isel(&medium, &q_medium, &q_large);
     let r = o.sel(&medium, &r_medium, &r_large);
-    (q, r)
+    let r_lo = o.sel(&medium, &r_lo_medium, &r_lo_large);
+    (q, r, r_lo)
 }
 
 /// Payne–Hanek reduction of a finite `ax ≥ 2^20` (other inputs give garbage, selected away).
-fn payne_hanek<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
+fn payne_hanek<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F, O::F) {
     let bits = o.float_bits(ax);
     let be = o.lshr(&bits, 52);
     let mask52 = o.i((1i64 << 52) - 1);
@@ -551,10 +661,12 @@ fn payne_hanek<O: Ops>(o: &mut O, ax: &O::F) -> (O::I, O::F) {
     let flp = o.mul(&fl, &ph);
     let tail = o.fma(&fh, &pl, &flp);
     let tail = o.add(&err, &tail);
-    let r = o.add(&rh, &tail);
+    let (r, r_lo) = fast_two_sum(o, &rh, &tail);
     let nr = o.neg(&r);
     let r = o.sel(&upper, &nr, &r);
-    (q, r)
+    let nr_lo = o.neg(&r_lo);
+    let r_lo = o.sel(&upper, &nr_lo, &r_lo);
+    (q, r, r_lo)
 }
 
 fn sin_poly<O: Ops>(o: &mut O, r: &O::F, z: &O::F) -> O::F {
@@ -583,7 +695,7 @@ fn sincos_reduced<O: Ops>(o: &mut O, x: &O::F) -> (O::F, O::F, O::I) {
     let finite = o.lt(&ax, &inf);
     let zero = o.f(0.0);
     let ax = o.sel(&finite, &ax, &zero);
-    let (q, r) = reduce_pio2(o, &ax);
+    let (q, r, _) = reduce_pio2(o, &ax);
     let z = o.mul(&r, &r);
     let s = sin_poly(o, &r, &z);
     let c = cos_poly(o, &z);
@@ -638,13 +750,37 @@ pub fn cos<O: Ops>(o: &mut O, x: &O::F) -> O::F {
 }
 
 pub fn tan<O: Ops>(o: &mut O, x: &O::F) -> O::F {
-    let (s, c, q) = sincos_reduced(o, x);
+    let xn = denan(o, x);
+    let ax = o.abs(&xn);
+    let inf = o.f(f64::INFINITY);
+    let finite = o.lt(&ax, &inf);
+    let zero = o.f(0.0);
+    let ax = o.sel(&finite, &ax, &zero);
+    let (q, r, r_lo) = reduce_pio2(o, &ax);
+    // sin and cos of r + r_lo as double-doubles: (r + r·z·P) + r_lo·cos r, (1 + z·Q) − r_lo·sin r.
+    let z = o.mul(&r, &r);
+    let sc: Vec<f64> = (1..=9)
+        .map(|n| if n % 2 == 1 { -1.0 } else { 1.0 } / factorial(2 * n + 1))
+        .collect();
+    let sp = poly(o, &z, &sc);
+    let rz = o.mul(&r, &z);
+    let s_t = o.mul(&rz, &sp);
+    let cc: Vec<f64> = (1..=9)
+        .map(|n| if n % 2 == 1 { -1.0 } else { 1.0 } / factorial(2 * n))
+        .collect();
+    let cp = poly(o, &z, &cc);
+    let c_t = o.mul(&z, &cp);
+    let one_f = o.f(1.0);
+    let (s, s_lo) = fast_two_sum(o, &r, &s_t);
+    let (c, c_lo) = fast_two_sum(o, &one_f, &c_t);
+    let s_lo = o.fma(&r_lo, &c, &s_lo);
+    let nr_lo = o.neg(&r_lo);
+    let c_lo = o.fma(&nr_lo, &s, &c_lo);
     let one = o.i(1);
     let odd = o.iand(&q, &one);
     let odd = o.ieq(&odd, &one);
-    let zero_f = o.f(0.0);
-    let t = corrected_div(o, &s, &c, &zero_f);
-    let ct = corrected_div(o, &c, &s, &zero_f);
+    let t = dd_div(o, &s, &s_lo, &c, &c_lo);
+    let ct = dd_div(o, &c, &c_lo, &s, &s_lo);
     let nct = o.neg(&ct);
     let v = o.sel(&odd, &nct, &t);
     let zf = o.f(0.0);
@@ -656,6 +792,17 @@ pub fn tan<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let bad = not_finite(o, x);
     let nan = o.f(f64::NAN);
     o.sel(&bad, &nan, &v)
+}
+
+/// `(n + n_lo) / (d + d_lo)` with the quotient's rounding error corrected once.
+fn dd_div<O: Ops>(o: &mut O, n: &O::F, n_lo: &O::F, d: &O::F, d_lo: &O::F) -> O::F {
+    let v = o.div(n, d);
+    let nv = o.neg(&v);
+    let rem = o.fma(&nv, d, n);
+    let rem = o.fma(&nv, d_lo, &rem);
+    let rem = o.add(&rem, n_lo);
+    let c = o.div(&rem, d);
+    o.add(&v, &c)
 }
 
 /// `n / (d + d_lo)` with the quotient's rounding error corrected once.
@@ -676,6 +823,23 @@ fn with_sign_of<O: Ops>(o: &mut O, x: &O::F, v: &O::F) -> O::F {
     o.sel(&negative, &nv, v)
 }
 
+/// `sinh a` and `cosh a` for `|a| ≤ 1` as double-doubles `(s, s_lo, c, c_lo)`, from their
+/// Taylor series (terms to `a^21`).
+fn sinh_cosh_small<O: Ops>(o: &mut O, a: &O::F) -> (O::F, O::F, O::F, O::F) {
+    let z = o.mul(a, a);
+    let sc: Vec<f64> = (1..=10).map(|n| 1.0 / factorial(2 * n + 1)).collect();
+    let sp = poly(o, &z, &sc);
+    let az = o.mul(a, &z);
+    let s_t = o.mul(&az, &sp);
+    let cc: Vec<f64> = (1..=10).map(|n| 1.0 / factorial(2 * n)).collect();
+    let cp = poly(o, &z, &cc);
+    let c_t = o.mul(&z, &cp);
+    let one = o.f(1.0);
+    let (s, s_lo) = fast_two_sum(o, a, &s_t);
+    let (c, c_lo) = fast_two_sum(o, &one, &c_t);
+    (s, s_lo, c, c_lo)
+}
+
 pub fn tanh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let ax = o.abs(x);
     let lim = o.f(22.0);
@@ -688,6 +852,13 @@ pub fn tanh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let two_m_d = o.sub(&two, &d);
     let d_lo = o.add(&two_m_d, &t);
     let v = corrected_div(o, &t, &d, &d_lo);
+    // |x| < 1: sinh/cosh from their series (expm1's error would carry over in full).
+    let one_lim = o.f(1.0);
+    let small = o.lt(&ax, &one_lim);
+    let as_ = clamp(o, &ax, 0.0, 1.0);
+    let (s, s_lo, c, c_lo) = sinh_cosh_small(o, &as_);
+    let v_small = dd_div(o, &s, &s_lo, &c, &c_lo);
+    let v = o.sel(&small, &v_small, &v);
     let big = o.lt(&lim, &ax);
     let one = o.f(1.0);
     let v = o.sel(&big, &one, &v);
@@ -721,6 +892,13 @@ pub fn sinh<O: Ops>(o: &mut O, x: &O::F) -> O::F {
     let s = o.add(&em, &q);
     let half = o.f(0.5);
     let v_small = o.mul(&s, &half);
+    // |x| < 1: the Taylor series.
+    let one_lim = o.f(1.0);
+    let tiny_x = o.lt(&ax, &one_lim);
+    let as_ = clamp(o, &ax, 0.0, 1.0);
+    let (ts, ts_lo, _, _) = sinh_cosh_small(o, &as_);
+    let ts = o.add(&ts, &ts_lo);
+    let v_small = o.sel(&tiny_x, &ts, &v_small);
     // Large: e^(|x| − ln2) without overflowing early.
     let v_large = exp_half(o, &ax);
     let v = o.sel(&small, &v_small, &v_large);
@@ -959,16 +1137,57 @@ pub fn atan2<O: Ops>(o: &mut O, y: &O::F, x: &O::F) -> O::F {
 }
 
 pub fn asin<O: Ops>(o: &mut O, x: &O::F) -> O::F {
+    // asin|x| = atan(|x|/c) or π/2 − atan(c/|x|) with c = √(1 − x²), the ratio as a
+    // double-double and its low part fed through atan' = 1/(1 + t²).
     let one = o.f(1.0);
-    let a = o.sub(&one, x);
-    let b = o.add(&one, x);
-    let p = o.mul(&a, &b);
-    let c = o.sqrt(&p);
-    let v = atan2(o, x, &c);
     let ax = o.abs(x);
+    let xx = o.mul(&ax, &ax);
+    let nxx = o.neg(&xx);
+    let xx_lo = o.fma(&ax, &ax, &nxx);
+    let (p, p_lo) = fast_two_sum(o, &one, &nxx);
+    let p_lo = o.sub(&p_lo, &xx_lo);
+    let c = o.sqrt(&p);
+    let nc = o.neg(&c);
+    let cr = o.fma(&nc, &c, &p);
+    let cr = o.add(&cr, &p_lo);
+    let c2 = o.add(&c, &c);
+    let c_lo = o.div(&cr, &c2);
+    let zero = o.f(0.0);
+    let c_pos = o_is_pos(o, &c);
+    let c_lo = o.sel(&c_pos, &c_lo, &zero);
+    let small = o.lt(&ax, &c);
+    let num = o.sel(&small, &ax, &c);
+    let num_lo = o.sel(&small, &zero, &c_lo);
+    let den = o.sel(&small, &c, &ax);
+    let den_lo = o.sel(&small, &c_lo, &zero);
+    let t = o.div(&num, &den);
+    let nt = o.neg(&t);
+    let rem = o.fma(&nt, &den, &num);
+    let rem = o.fma(&nt, &den_lo, &rem);
+    let rem = o.add(&rem, &num_lo);
+    let t_lo = o.div(&rem, &den);
+    let a = atan_positive(o, &t);
+    let d = o.fma(&t, &t, &one);
+    let corr = o.div(&t_lo, &d);
+    let corr = denan(o, &corr);
+    let a = o.add(&a, &corr);
+    let pio2_hi = o.f(PIO2_HI);
+    let pio2_lo = o.f(PIO2_LO);
+    let m = o.sub(&pio2_lo, &a);
+    let m = o.add(&pio2_hi, &m);
+    let a = o.sel(&small, &a, &m);
+    let v = with_sign_of(o, x, &a);
+    let is_zero = o.eq(x, &zero);
+    let v = o.sel(&is_zero, x, &v);
     let out = o.lt(&one, &ax);
     let nan = o.f(f64::NAN);
     o.sel(&out, &nan, &v)
+}
+
+/// `0 < a`.
+fn o_is_pos<O: Ops>(o: &mut O, a: &O::F) -> O::B {
+    let zero = o.f(0.0);
+    o.lt(&zero, a)
 }
 
 pub fn acos<O: Ops>(o: &mut O, x: &O::F) -> O::F {
@@ -1026,15 +1245,14 @@ pub fn pow<O: Ops>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
     let not_even = o.not(&y_even);
     let y_odd = o.and(&y_int, &not_even);
     // |x|^y
-    let l = log(o, &ax);
+    // log|x| as a double-double, times y exactly (TwoProd), then exp of the double-double.
+    let axi = log_input(o, &ax);
+    let (l, l_lo) = log_dd(o, &axi);
     let p = o.mul(y, &l);
     let np = o.neg(&p);
-    let err = o.fma(y, &l, &np);
-    let pn = denan(o, &p);
-    let e = exp(o, &pn);
-    let corr = o.mul(&e, &err);
-    let corr = denan(o, &corr);
-    let mag = o.add(&e, &corr);
+    let p_lo = o.fma(y, &l, &np);
+    let p_lo = o.fma(y, &l_lo, &p_lo);
+    let mag = exp_dd(o, &p, &p_lo);
     // Exact special values of the magnitude.
     let ax_zero = o.eq(&ax, &zero);
     let ax_inf = o.eq(&ax, &inf);
