@@ -16,13 +16,13 @@ impl FuncLowering<'_> {
     ) -> LResult<()> {
         let c_type = value_type(ins[2]);
         let c_map = self.thread_map(op, c_type)?;
-        if c_map.shape.len() != 2 {
-            return err(
-                op,
-                "batched (rank-3) tt.dot is not supported by the FMA lowering yet",
-            );
+        let rank = c_map.shape.len();
+        if rank != 2 && rank != 3 {
+            return err(op, "tt.dot operands must be rank 2, or rank 3 (batched)");
         }
-        let (m, n) = (c_map.shape[0] as u64, c_map.shape[1] as u64);
+        // Batched dots carry a leading batch dimension through A, B and C.
+        let batched = rank == 3;
+        let (m, n) = (c_map.shape[rank - 2] as u64, c_map.shape[rank - 1] as u64);
         let mut staged = Vec::new();
         let mut offset = 0u64;
         for operand in &ins[..2] {
@@ -35,7 +35,7 @@ impl FuncLowering<'_> {
             offset = start + numel * bytes;
             staged.push((source, ty, elem, start));
         }
-        let k = shape(staged[0].1)[1] as u64;
+        let k = shape(staged[0].1)[rank - 1] as u64;
         self.reserve_scratch(offset);
         let base = self.smem_base();
         self.barrier();
@@ -56,10 +56,19 @@ impl FuncLowering<'_> {
         self.barrier();
         // The rows and columns this thread's C registers need.
         let c_base = self.thread_base(op, c_type)?;
-        let mut rows: Vec<u32> = c_map.registers.iter().map(|c| c[0]).collect();
+        // Row keys (batch, m) and column keys (batch, n) of this thread's C registers.
+        let row_key = |c: &Vec<u32>| c[..rank - 1].to_vec();
+        let col_key = |c: &Vec<u32>| {
+            if batched {
+                vec![c[0], c[2]]
+            } else {
+                vec![c[1]]
+            }
+        };
+        let mut rows: Vec<Vec<u32>> = c_map.registers.iter().map(row_key).collect();
         rows.sort_unstable();
         rows.dedup();
-        let mut cols: Vec<u32> = c_map.registers.iter().map(|c| c[1]).collect();
+        let mut cols: Vec<Vec<u32>> = c_map.registers.iter().map(col_key).collect();
         cols.sort_unstable();
         cols.dedup();
         let acc_type = element_type(c_type);
@@ -86,25 +95,45 @@ impl FuncLowering<'_> {
         let b_region = self.region_base(&base, staged[1].3);
         let k_const = self.e.constant(k as i64, "i32");
         let n_const = self.e.constant(n as i64, "i32");
+        let a_batch = self.e.constant((m * k) as i64, "i32");
+        let b_batch = self.e.constant((k * n) as i64, "i32");
         let mut a_values = HashMap::new();
-        for &row in &rows {
-            let r = self.runtime_coord(&c_base[..1], &[row])[0].clone();
-            let scaled = self.e.op(&format!("llvm.mul {r}, {k_const} : i32"));
-            let index = self.e.op(&format!("llvm.add {scaled}, {iv} : i32"));
+        for row in &rows {
+            // A[batch][m][k] at (batch * M + m) * K + k.
+            let m_rt = self.runtime_coord(&c_base[rank - 2..rank - 1], &row[rank - 2..])[0].clone();
+            let scaled = self.e.op(&format!("llvm.mul {m_rt}, {k_const} : i32"));
+            let mut index = self.e.op(&format!("llvm.add {scaled}, {iv} : i32"));
+            if batched {
+                let b_rt = self.runtime_coord(&c_base[..1], &row[..1])[0].clone();
+                let offset = self.e.op(&format!("llvm.mul {b_rt}, {a_batch} : i32"));
+                index = self.e.op(&format!("llvm.add {index}, {offset} : i32"));
+            }
             let v = self.smem_load(&a_region, &index, staged[0].2);
-            a_values.insert(row, self.widen_to_accumulator(&v, staged[0].2, acc_type));
+            a_values.insert(
+                row.clone(),
+                self.widen_to_accumulator(&v, staged[0].2, acc_type),
+            );
         }
         let mut b_values = HashMap::new();
-        for &col in &cols {
-            let c = self.runtime_coord(&c_base[1..], &[col])[0].clone();
+        for col in &cols {
+            // B[batch][k][n] at (batch * K + k) * N + n.
+            let n_rt = self.runtime_coord(&c_base[rank - 1..], &col[col.len() - 1..])[0].clone();
             let scaled = self.e.op(&format!("llvm.mul {iv}, {n_const} : i32"));
-            let index = self.e.op(&format!("llvm.add {scaled}, {c} : i32"));
+            let mut index = self.e.op(&format!("llvm.add {scaled}, {n_rt} : i32"));
+            if batched {
+                let b_rt = self.runtime_coord(&c_base[..1], &col[..1])[0].clone();
+                let offset = self.e.op(&format!("llvm.mul {b_rt}, {b_batch} : i32"));
+                index = self.e.op(&format!("llvm.add {index}, {offset} : i32"));
+            }
             let v = self.smem_load(&b_region, &index, staged[1].2);
-            b_values.insert(col, self.widen_to_accumulator(&v, staged[1].2, acc_type));
+            b_values.insert(
+                col.clone(),
+                self.widen_to_accumulator(&v, staged[1].2, acc_type),
+            );
         }
         let mut next = Vec::new();
         for (r, coord) in c_map.registers.iter().enumerate() {
-            let (a, b) = (&a_values[&coord[0]], &b_values[&coord[1]]);
+            let (a, b) = (&a_values[&row_key(coord)], &b_values[&col_key(coord)]);
             let acc = &args[r];
             next.push(if is_float(acc_type) {
                 self.e.op(&format!("llvm.intr.fma({a}, {b}, {acc}) : ({acc_lty}, {acc_lty}, {acc_lty}) -> {acc_lty}"))

@@ -97,6 +97,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: dot_f32,
     },
     Pattern {
+        name: "dot_batched",
+        what: "FMA tt.dot on rank-3 (batched) tensors 2x32x16 * 2x16x32",
+        build: dot_batched,
+    },
+    Pattern {
         name: "dot_f16",
         what: "tt.dot f16 64x64x32, f32 accumulator from memory",
         build: dot_f16,
@@ -888,6 +893,31 @@ fn dot_f32(r: &mut Rng) -> Case {
             ("c", Arg::Out(f32s(c))),
         ],
         note: format!("batch={g} 32x32x32"),
+    }
+}
+
+fn dot_batched(r: &mut Rng) -> Case {
+    const M: usize = 32;
+    const N: usize = 32;
+    const K: usize = 16;
+    let g = int_in(r, 2, 16) as usize;
+    // Each program holds 2 batches; A and B use the same per-program stride (2*M*K = 2*K*N).
+    let a = small_ints(r, g * 2 * M * K, 8);
+    let b = small_ints(r, g * 2 * K * N, 8);
+    let mut c = Vec::new();
+    for batch in 0..g * 2 {
+        let ta = batch * M * K..(batch + 1) * M * K;
+        let tb = batch * K * N..(batch + 1) * K * N;
+        c.extend(matmul_ref(&a[ta], &b[tb], None, M, N, K));
+    }
+    Case {
+        grid: (g as u32, 1, 1),
+        args: vec![
+            ("a", Arg::In(Data::F32(a))),
+            ("b", Arg::In(Data::F32(b))),
+            ("c", Arg::Out(f32s(c))),
+        ],
+        note: format!("programs={g} 2x32x16*2x16x32"),
     }
 }
 
