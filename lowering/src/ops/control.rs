@@ -35,7 +35,7 @@ impl FuncLowering<'_> {
             arg_names.extend(names.clone());
             self.values.insert(key(*arg), names);
         }
-        let result_names: Vec<String> = (0..types.len()).map(|_| self.e.fresh_raw()).collect();
+        let result = self.e.fresh_raw();
         let iter_args: Vec<String> = arg_names
             .iter()
             .zip(&inits)
@@ -44,7 +44,7 @@ impl FuncLowering<'_> {
         let results_text = if types.is_empty() {
             String::new()
         } else {
-            format!("{}:{} = ", "%r".to_owned() + &result_names[0], types.len())
+            format!("%r{result}:{} = ", types.len())
         };
         let header = format!(
             "{results_text}scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) : {iv_type} {{",
@@ -52,41 +52,9 @@ impl FuncLowering<'_> {
             types.join(", ")
         );
         self.e.open(&header);
-        let mut op_in = unsafe { mlirBlockGetFirstOperation(body) };
-        while !op_in.ptr.is_null() {
-            if op_name(op_in) == "scf.yield" {
-                let yielded: Vec<String> =
-                    operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
-                if yielded.is_empty() {
-                    self.e.line("scf.yield");
-                } else {
-                    self.e.line(&format!(
-                        "scf.yield {} : {}",
-                        yielded.join(", "),
-                        types.join(", ")
-                    ));
-                }
-            } else {
-                self.lower_op(op_in)?;
-            }
-            op_in = unsafe { mlirOperationGetNextInBlock(op_in) };
-        }
+        self.lower_yielding_block(body, &types)?;
         self.e.close();
-        let mut index = 0;
-        for out in outs {
-            let ty = value_type(*out);
-            let count = if is_tensor(ty) {
-                self.thread_map(op, ty)?.num_registers()
-            } else {
-                1
-            };
-            let names: Vec<String> = (index..index + count)
-                .map(|i| format!("%r{}#{i}", result_names[0]))
-                .collect();
-            index += count;
-            self.values.insert(key(*out), names);
-        }
-        Ok(())
+        self.bind_results(op, outs, &result)
     }
 
     pub(crate) fn lower_if(
@@ -115,27 +83,41 @@ impl FuncLowering<'_> {
             if i == 1 {
                 self.e.reopen("} else {");
             }
-            let mut op_in = unsafe { mlirBlockGetFirstOperation(*block) };
-            while !op_in.ptr.is_null() {
-                if op_name(op_in) == "scf.yield" {
-                    let yielded: Vec<String> =
-                        operands(op_in).iter().flat_map(|v| self.get(*v)).collect();
-                    if yielded.is_empty() {
-                        self.e.line("scf.yield");
-                    } else {
-                        self.e.line(&format!(
-                            "scf.yield {} : {}",
-                            yielded.join(", "),
-                            types.join(", ")
-                        ));
-                    }
-                } else {
-                    self.lower_op(op_in)?;
-                }
-                op_in = unsafe { mlirOperationGetNextInBlock(op_in) };
-            }
+            self.lower_yielding_block(*block, &types)?;
         }
         self.e.close();
+        self.bind_results(op, outs, &result)
+    }
+}
+
+impl FuncLowering<'_> {
+    /// Lowers the ops of a region block whose terminator is `scf.yield` of values of `types`
+    /// (flattened to registers).
+    fn lower_yielding_block(&mut self, block: MlirBlock, types: &[String]) -> LResult<()> {
+        let mut op = unsafe { mlirBlockGetFirstOperation(block) };
+        while !op.ptr.is_null() {
+            if op_name(op) == "scf.yield" {
+                let yielded: Vec<String> = operands(op).iter().flat_map(|v| self.get(*v)).collect();
+                if yielded.is_empty() {
+                    self.e.line("scf.yield");
+                } else {
+                    self.e.line(&format!(
+                        "scf.yield {} : {}",
+                        yielded.join(", "),
+                        types.join(", ")
+                    ));
+                }
+            } else {
+                self.lower_op(op)?;
+            }
+            op = unsafe { mlirOperationGetNextInBlock(op) };
+        }
+        Ok(())
+    }
+
+    /// Binds each of `outs` to its registers among the results `%r<result>#i` of a lowered
+    /// multi-result op.
+    fn bind_results(&mut self, op: MlirOperation, outs: &[MlirValue], result: &str) -> LResult<()> {
         let mut index = 0;
         for out in outs {
             let ty = value_type(*out);
@@ -152,9 +134,7 @@ impl FuncLowering<'_> {
         }
         Ok(())
     }
-}
 
-impl FuncLowering<'_> {
     /// Registers of a value list's types, flattened (tensors expand to their registers).
     fn names_for(&mut self, op: MlirOperation, values: &[MlirValue]) -> LResult<Vec<Vec<String>>> {
         let mut out = Vec::new();
@@ -240,40 +220,8 @@ impl FuncLowering<'_> {
             .collect();
         self.e.reopen("} do {");
         self.e.line(&format!("^bb0({}):", after_params.join(", ")));
-        let mut inner = unsafe { mlirBlockGetFirstOperation(after) };
-        while !inner.ptr.is_null() {
-            if op_name(inner) == "scf.yield" {
-                let yielded: Vec<String> =
-                    operands(inner).iter().flat_map(|v| self.get(*v)).collect();
-                if yielded.is_empty() {
-                    self.e.line("scf.yield");
-                } else {
-                    self.e.line(&format!(
-                        "scf.yield {} : {}",
-                        yielded.join(", "),
-                        init_types.join(", ")
-                    ));
-                }
-            } else {
-                self.lower_op(inner)?;
-            }
-            inner = unsafe { mlirOperationGetNextInBlock(inner) };
-        }
+        self.lower_yielding_block(after, &init_types)?;
         self.e.close();
-        let mut index = 0;
-        for out in outs {
-            let ty = value_type(*out);
-            let count = if is_tensor(ty) {
-                self.thread_map(op, ty)?.num_registers()
-            } else {
-                1
-            };
-            let names: Vec<String> = (index..index + count)
-                .map(|i| format!("%r{result}#{i}"))
-                .collect();
-            index += count;
-            self.values.insert(key(*out), names);
-        }
-        Ok(())
+        self.bind_results(op, outs, &result)
     }
 }

@@ -112,18 +112,7 @@ impl FuncLowering<'_> {
             let mut inits = Vec::new();
             for j in 0..nregs {
                 let init = match &others {
-                    Some(o) if packed => {
-                        let mut word = self.e.constant(0, "i32");
-                        for k in 0..per {
-                            let v = o[(start + j * per + k).min(o.len() - 1)].clone();
-                            let b = self.bits_of(&v, elem, bits);
-                            let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
-                            let sh = self.e.constant((k as u32 * bits) as i64, "i32");
-                            let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
-                            word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
-                        }
-                        word
-                    }
+                    Some(o) if packed => self.pack_word(o, start + j * per, per, elem, bits),
                     Some(o) => self.bits_of(&o[(start + j).min(o.len() - 1)], elem, bits),
                     None => self.e.constant(0, &format!("i{width}")),
                 };
@@ -335,16 +324,7 @@ impl FuncLowering<'_> {
             let mut srcs = Vec::new();
             for j in 0..nregs {
                 let b = if packed {
-                    let mut word = self.e.constant(0, "i32");
-                    for k in 0..per {
-                        let v = values[(start + j * per + k).min(values.len() - 1)].clone();
-                        let b = self.bits_of(&v, elem, bits);
-                        let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
-                        let sh = self.e.constant((k as u32 * bits) as i64, "i32");
-                        let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
-                        word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
-                    }
-                    word
+                    self.pack_word(&values, start + j * per, per, elem, bits)
                 } else {
                     let v = values[(start + j).min(values.len() - 1)].clone();
                     self.bits_of(&v, elem, bits)
@@ -377,6 +357,28 @@ impl FuncLowering<'_> {
     pub(crate) fn barrier(&mut self) {
         self.e
             .line("llvm.inline_asm has_side_effects \"bar.sync 0;\", \"\"  : () -> ()");
+    }
+
+    /// `per` sub-32-bit elements of `values` from `first` packed into one b32 word (element k in
+    /// bits `k*bits..`), as a vectorized load/store moves them.
+    fn pack_word(
+        &mut self,
+        values: &[String],
+        first: usize,
+        per: usize,
+        elem: MlirType,
+        bits: u32,
+    ) -> String {
+        let mut word = self.e.constant(0, "i32");
+        for k in 0..per {
+            let v = values[(first + k).min(values.len() - 1)].clone();
+            let b = self.bits_of(&v, elem, bits);
+            let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
+            let sh = self.e.constant((k as u32 * bits) as i64, "i32");
+            let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
+            word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
+        }
+        word
     }
 
     pub(crate) fn smem_base(&mut self) -> String {
