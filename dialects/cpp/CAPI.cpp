@@ -6,6 +6,7 @@
 #include "tritium-c.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Rewrite.h"
@@ -217,4 +218,12 @@ extern "C" bool tritiumTypeIsTensorDesc(MlirType type) {
 
 extern "C" MlirType tritiumTensorDescTypeGetBlockType(MlirType type) {
   return wrap(llvm::cast<mlir::triton::TensorDescType>(unwrap(type)).getBlockType());
+}
+
+//===----------------------------------------------------------------------===//
+// Upstream attributes the MLIR C API has no constructor for (used by the lowering)
+//===----------------------------------------------------------------------===//
+
+extern "C" MlirAttribute tritiumArithFastMathAttrGet(MlirContext context, unsigned flags) {
+  return wrap(mlir::arith::FastMathFlagsAttr::get(unwrap(context), static_cast<mlir::arith::FastMathFlags>(flags)));
 }

@@ -69,6 +69,11 @@ unsafe extern "C" {
     pub fn tritiumPointerTypeGetAddressSpace(type_: MlirType) -> c_int;
     pub fn tritiumTypeIsTensorDesc(type_: MlirType) -> bool;
     pub fn tritiumTensorDescTypeGetBlockType(type_: MlirType) -> MlirType;
+    /// `#arith.fastmath<...>` from its flag bits (no C-API constructor upstream).
+    pub fn tritiumArithFastMathAttrGet(
+        context: mlir_sys::MlirContext,
+        flags: std::ffi::c_uint,
+    ) -> mlir_sys::MlirAttribute;
 }
 
 /// # Safety

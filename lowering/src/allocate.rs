@@ -3,13 +3,16 @@
 //!
 //! Buffers are the scratch each op needs while it is lowered (layout conversions through shared
 //! memory, cross-warp reductions and scans, atomics' broadcasts, gathers, histograms, dot
-//! staging) and the `ttg.local_alloc` buffers the lowering materializes; sizes come from the
-//! lowering itself, so they always agree. Each lives over an interval of the ops in program order: scratch only during its op,
-//! a local_alloc from its definition to its last use. Buffers are placed first-fit, largest
+//! staging) and the `ttg.local_alloc` buffers the lowering materializes. Sizes come from the same
+//! per-op functions the lowering reserves with ([`crate::registry::scratch_of`]), computed from
+//! types and layouts alone, so they always agree without lowering anything. Each lives over an
+//! interval of the ops in program order: scratch only during its op, a local_alloc from its
+//! definition to its last use — or to the end of a loop that uses it but does not contain the
+//! allocation (the loop's back edge reads it again). Buffers are placed first-fit, largest
 //! first, at 16-byte aligned offsets that do not overlap any buffer live at the same time;
 //! offsets go on the ops as `allocation.offset`, which the lowering honors.
 
-use crate::to_llvm;
+use crate::registry::scratch_of;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::{Location, OperationRef};
@@ -80,19 +83,6 @@ fn set_i32(op: MlirOperation, name: &str, value: u64) {
 
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     let module = module_ref.to_raw();
-    let lowered = match to_llvm::lower_module(module) {
-        Ok(lowered) => lowered,
-        Err(error) => {
-            let location = error
-                .op
-                .map(|op| unsafe { mlirOperationGetLocation(op) })
-                .unwrap_or(unsafe { mlirOperationGetLocation(module) });
-            return Err(fail(
-                unsafe { Location::from_raw(location) },
-                &error.message,
-            ));
-        }
-    };
     // Program order positions of every op (pre-order), for live intervals.
     let ops = collect_ops(module);
     let position: HashMap<usize, usize> = ops
@@ -102,29 +92,28 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         .collect();
     let mut owners = Vec::new();
     let mut buffers = Vec::new();
-    for (op, bytes) in &lowered.scratch {
-        let start = position[&(op.ptr as usize)];
-        // A local_alloc buffer lives until its last use; other scratch only during its op.
-        let mut end = start;
-        if op_name(*op) == "ttg.local_alloc" {
-            unsafe {
-                let result = mlirOperationGetResult(*op, 0);
-                let mut user = mlirValueGetFirstUse(result);
-                while !user.ptr.is_null() {
-                    let owner = mlirOpOperandGetOwner(user);
-                    end = end.max(
-                        position
-                            .get(&(owner.ptr as usize))
-                            .copied()
-                            .unwrap_or(start),
-                    );
-                    user = mlirOpOperandGetNextUse(user);
-                }
-            }
+    for op in &ops {
+        let Some(scratch) = scratch_of(&op_name(*op)) else {
+            continue;
+        };
+        let bytes = scratch(*op).map_err(|error| {
+            // SAFETY: the op (or the module) is live; its location is uniqued in the context.
+            let location =
+                unsafe { Location::from_raw(mlirOperationGetLocation(error.op.unwrap_or(*op))) };
+            fail(location, &error.message)
+        })?;
+        if bytes == 0 {
+            continue;
         }
+        let start = position[&(op.ptr as usize)];
+        let end = if op_name(*op) == "ttg.local_alloc" {
+            last_use(*op, start, &position)
+        } else {
+            start
+        };
         owners.push(*op);
         buffers.push(Buffer {
-            size: *bytes,
+            size: bytes,
             start,
             end,
         });
@@ -135,6 +124,47 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     }
     set_i32(module, "ttg.shared", total);
     Ok(())
+}
+
+/// The last position at which the buffer of `alloc` may be read: its last use, extended to the
+/// end of every loop around a use that does not also contain the allocation.
+fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>) -> usize {
+    let mut alloc_ancestors = Vec::new();
+    // SAFETY: parent traversal of live ops; the walk stops at the null parent of the top op.
+    unsafe {
+        let mut parent = mlirOperationGetParentOperation(alloc);
+        while !parent.ptr.is_null() {
+            alloc_ancestors.push(parent.ptr as usize);
+            parent = mlirOperationGetParentOperation(parent);
+        }
+    }
+    let mut end = start;
+    // SAFETY: use-list and parent traversal of live ops; the alloc has one result.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(mlirOperationGetResult(alloc, 0));
+        while !user.ptr.is_null() {
+            let owner = mlirOpOperandGetOwner(user);
+            end = end.max(
+                position
+                    .get(&(owner.ptr as usize))
+                    .copied()
+                    .unwrap_or(start),
+            );
+            let mut parent = mlirOperationGetParentOperation(owner);
+            while !parent.ptr.is_null() && !alloc_ancestors.contains(&(parent.ptr as usize)) {
+                if matches!(op_name(parent).as_str(), "scf.for" | "scf.while") {
+                    let first = position
+                        .get(&(parent.ptr as usize))
+                        .copied()
+                        .unwrap_or(start);
+                    end = end.max(first + collect_ops(parent).len() - 1);
+                }
+                parent = mlirOperationGetParentOperation(parent);
+            }
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    end
 }
 
 #[cfg(test)]

@@ -5,16 +5,21 @@
 //! - [`compile`]: the whole pipeline from TTIR text to PTX and launch metadata.
 
 pub mod allocate;
+pub mod builder;
 pub mod compile;
-pub mod emit;
 pub mod layout_map;
 pub mod math;
 pub mod ops;
 pub mod ptx;
+pub mod registry;
+pub mod state;
 pub mod to_llvm;
 
 use mlir_sys::*;
-use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
+use state::string_attr;
+use tritium_dialects::melior::dialect::DialectHandle;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::melior::ir::operation::OperationLike;
 use tritium_dialects::pass::{
     OptionKind, Options, PassDef, PassOption, PassResult, PipelineDef, fail, register_pass,
     register_pipeline,
@@ -32,9 +37,9 @@ pub static CONVERT_TO_LLVM: PassDef = PassDef {
     options: &[
         PassOption {
             name: "compute-capability",
-            description: "Target compute capability (80, 90)",
+            description: "Target compute capability (80, 86, 89, 90); 0: from the module's ttg.target",
             kind: OptionKind::Int,
-            default: "90",
+            default: "0",
         },
         PassOption {
             name: "ptx-version",
@@ -43,7 +48,7 @@ pub static CONVERT_TO_LLVM: PassDef = PassDef {
             default: "84",
         },
     ],
-    dependent_dialects: || vec![],
+    dependent_dialects: lowered_dialects,
     run: run_convert,
 };
 
@@ -58,6 +63,24 @@ pub static LLVM_PIPELINE: PipelineDef = PipelineDef {
     },
 };
 
+/// The dialects whose ops `-convert-triton-gpu-to-llvm` creates.
+fn lowered_dialects() -> Vec<DialectHandle> {
+    // SAFETY: the handles of dialects linked into this binary.
+    let (nvvm, math) = unsafe {
+        (
+            DialectHandle::from_raw(mlirGetDialectHandle__nvvm__()),
+            DialectHandle::from_raw(mlirGetDialectHandle__math__()),
+        )
+    };
+    vec![
+        DialectHandle::llvm(),
+        nvvm,
+        DialectHandle::scf(),
+        DialectHandle::arith(),
+        math,
+    ]
+}
+
 /// Registers the lowering passes. Call once, before parsing a command line.
 pub fn register_all() {
     register_pass(&allocate::PASS);
@@ -65,66 +88,41 @@ pub fn register_all() {
     register_pipeline(&LLVM_PIPELINE);
 }
 
-fn run_convert(module_ref: OperationRef, _options: &Options) -> PassResult {
+fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
     let module = module_ref.to_raw();
-    let lowered = match to_llvm::lower_module(module) {
-        Ok(lowered) => lowered,
-        Err(error) => {
-            let location = error
-                .op
-                .map(|op| unsafe { mlirOperationGetLocation(op) })
-                .unwrap_or(unsafe { mlirOperationGetLocation(module) });
-            return Err(fail(
-                unsafe { tritium_dialects::melior::ir::Location::from_raw(location) },
-                &error.message,
-            ));
-        }
+    let capability = match options.int("compute-capability") {
+        0 => string_attr(module, "ttg.target")
+            .and_then(|t| t.strip_prefix("cuda:").and_then(|c| c.parse().ok()))
+            .unwrap_or(90),
+        explicit => explicit.clamp(0, 1000) as u32,
     };
-    replace_module_body(module, &lowered.text)
-        .map_err(|message| fail(module_ref.location(), &message))?;
+    if !matches!(capability, 80 | 86 | 89 | 90) {
+        return Err(fail(
+            module_ref.location(),
+            &format!("compute capability {capability} is not supported (80, 86, 89 or 90)"),
+        ));
+    }
+    let target = to_llvm::Target {
+        capability,
+        ptx_version: options.int("ptx-version").clamp(0, 1000) as u32,
+    };
+    let lowered = to_llvm::lower_module(module, target).map_err(|error| {
+        // SAFETY: the failing op (or the module) is live; locations are uniqued in the context.
+        let location = unsafe {
+            tritium_dialects::melior::ir::Location::from_raw(mlirOperationGetLocation(
+                error.op.unwrap_or(module),
+            ))
+        };
+        fail(location, &error.message)
+    })?;
+    // SAFETY: `module` is live; the attribute is made in its context.
     unsafe {
         let i32_type = mlirIntegerTypeGet(context_of(module), 32);
-        let name = std::ffi::CString::new("ttg.shared").unwrap();
         mlirOperationSetDiscardableAttributeByName(
             module,
-            mlirStringRefCreateFromCString(name.as_ptr()),
+            builder::sref("ttg.shared"),
             mlirIntegerAttrGet(i32_type, lowered.shared_bytes as i64),
         );
-    }
-    Ok(())
-}
-
-/// Parses `text` as a module in `module`'s context and moves its ops into `module`'s body,
-/// replacing what was there.
-fn replace_module_body(module: MlirOperation, text: &str) -> Result<(), String> {
-    unsafe {
-        let ctx = context_of(module);
-        let source = std::ffi::CString::new(text).map_err(|e| e.to_string())?;
-        let parsed = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source.as_ptr()));
-        if parsed.ptr.is_null() {
-            let dump = std::env::temp_dir().join("tritium-lowered.mlir");
-            let _ = std::fs::write(&dump, text);
-            return Err(format!(
-                "internal error: the lowered module does not parse (written to {})",
-                dump.display()
-            ));
-        }
-        let body = mlirModuleGetBody(mlirModuleFromOperation(module));
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            let next = mlirOperationGetNextInBlock(op);
-            mlirOperationDestroy(op);
-            op = next;
-        }
-        let parsed_body = mlirModuleGetBody(parsed);
-        let mut op = mlirBlockGetFirstOperation(parsed_body);
-        while !op.ptr.is_null() {
-            let next = mlirOperationGetNextInBlock(op);
-            mlirOperationRemoveFromParent(op);
-            mlirBlockAppendOwnedOperation(body, op);
-            op = next;
-        }
-        mlirModuleDestroy(parsed);
     }
     Ok(())
 }

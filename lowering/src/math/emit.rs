@@ -1,240 +1,305 @@
-//! The math algorithms as LLVM-dialect text: each function becomes an internal
-//! `llvm.func @__tritium_<name>_f64` that the lowering calls per element.
+//! The math algorithms as LLVM-dialect ops: each function becomes an internal
+//! `llvm.func @__tritium_<name>_f64(f64...) -> f64` that the lowering calls per element, built
+//! through the typed [`Builder`].
 
 use super::{Ops, TWO_OVER_PI};
-use std::fmt::Write;
+use crate::builder::{Builder, CastOp, FloatPredicate, IntPredicate, Intrinsic, Value};
+use mlir_sys::*;
+use tritium_passes::ir_util::block_args;
 
-/// Emits ops as lines of text with fresh names.
-pub struct TextOps {
-    pub body: String,
-    next: usize,
+/// Builds the [`Ops`] of the algorithms at a builder's insertion point: `F` values are f64, `I`
+/// i64, `B` i1 and `W` i128.
+pub struct BuilderOps<'a> {
+    pub b: &'a mut Builder,
+    /// Whether the code built reads the 2/π table ([`TABLE_SYMBOL`], see [`define_table`]).
+    pub uses_table: bool,
 }
 
-impl Default for TextOps {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl TextOps {
-    pub fn new() -> TextOps {
-        TextOps {
-            body: String::new(),
-            next: 0,
+impl<'a> BuilderOps<'a> {
+    pub fn new(b: &'a mut Builder) -> BuilderOps<'a> {
+        BuilderOps {
+            b,
+            uses_table: false,
         }
     }
 
-    fn op(&mut self, rhs: &str) -> String {
-        self.next += 1;
-        let name = format!("%m{}", self.next);
-        let _ = writeln!(self.body, "    {name} = {rhs}");
-        name
+    fn i128(&self) -> MlirType {
+        self.b.int_type(128)
     }
 }
 
 /// Symbol of the global table of 2/π words.
 pub const TABLE_SYMBOL: &str = "__tritium_two_over_pi";
 
-/// The global holding [`TWO_OVER_PI`].
-pub fn table_global() -> String {
-    let words: Vec<String> = TWO_OVER_PI
-        .iter()
-        .map(|w| (*w as i32).to_string())
-        .collect();
-    format!(
-        "  llvm.mlir.global internal constant @{TABLE_SYMBOL}(dense<[{}]> : tensor<{}xi32>) {{addr_space = 1 : i32}} : !llvm.array<{} x i32>\n",
-        words.join(", "),
-        TWO_OVER_PI.len(),
-        TWO_OVER_PI.len()
-    )
+/// Defines, at the builder's insertion point (the module body), the global holding
+/// [`TWO_OVER_PI`]: `llvm.mlir.global internal constant @__tritium_two_over_pi(dense<...> :
+/// tensor<Nxi32>) {addr_space = 1 : i32} : !llvm.array<N x i32>`.
+pub fn define_table(b: &mut Builder) {
+    let words: Vec<i32> = TWO_OVER_PI.iter().map(|w| *w as i32).collect();
+    let n = words.len();
+    let i32 = b.i32();
+    let shape = [n as i64];
+    // SAFETY: `shape` and `words` outlive the calls, which copy them; the tensor type has
+    // exactly `n` elements of the i32 type of this context.
+    let value = unsafe {
+        let tensor = mlirRankedTensorTypeGet(1, shape.as_ptr(), i32, mlirAttributeGetNull());
+        mlirDenseElementsAttrInt32Get(tensor, n as isize, words.as_ptr())
+    };
+    let array = b.array_type(i32, n as u32);
+    let attrs = [
+        ("sym_name", b.string_attr(TABLE_SYMBOL)),
+        ("global_type", b.type_attr(array)),
+        ("linkage", b.linkage(true)),
+        ("constant", b.unit_attr()),
+        ("addr_space", b.i32_attr(1)),
+        ("value", value),
+    ];
+    let region = b.empty_region();
+    b.create("llvm.mlir.global", &[], &[], &attrs, vec![region]);
 }
 
-/// `llvm.func internal @__tritium_<name>_f64` computing `name` (see [`super::FUNCTIONS`]).
-pub fn function(name: &str) -> String {
-    let mut o = TextOps::new();
-    let arity = super::arity(name);
-    let args: Vec<String> = (0..arity).map(|i| format!("%a{i}")).collect();
-    let result = super::eval(&mut o, name, &args);
-    let params: Vec<String> = args.iter().map(|a| format!("{a}: f64")).collect();
-    format!(
-        "  llvm.func internal @{}({}) -> f64 {{\n{}    llvm.return {result} : f64\n  }}\n",
-        symbol(name),
-        params.join(", "),
-        o.body
-    )
+/// Defines, at the builder's insertion point (the module body), `llvm.func internal
+/// @__tritium_<name>_f64` computing `name` (see [`super::FUNCTIONS`]; `name` must be one of
+/// them). Returns whether its body reads the 2/π table, which the caller then defines with
+/// [`define_table`]. The builder's insertion point is left as it was.
+pub fn define_function(b: &mut Builder, name: &str) -> bool {
+    let f64 = b.f64();
+    let params = vec![f64; super::arity(name)];
+    let (region, entry) = b.region_with_block(&params);
+    let func_type = b.func_type(f64, &params, false);
+    let attrs = [
+        ("sym_name", b.string_attr(&symbol(name))),
+        ("function_type", b.type_attr(func_type)),
+        ("linkage", b.linkage(true)),
+    ];
+    b.create("llvm.func", &[], &[], &attrs, vec![region]);
+    let saved = b.save();
+    b.set_end(entry);
+    let args = block_args(entry);
+    let mut ops = BuilderOps::new(b);
+    let result = super::eval(&mut ops, name, &args);
+    let uses_table = ops.uses_table;
+    b.ret(&[result]);
+    b.restore(saved);
+    uses_table
 }
 
 pub fn symbol(name: &str) -> String {
     format!("__tritium_{name}_f64")
 }
 
-fn f64_text(c: f64) -> String {
-    format!("0x{:016X}", c.to_bits())
+impl Ops for BuilderOps<'_> {
+    type F = Value;
+    type I = Value;
+    type B = Value;
+    type W = Value;
+    fn f(&mut self, c: f64) -> Value {
+        self.b.const_f64(c)
+    }
+    fn i(&mut self, c: i64) -> Value {
+        self.b.const_i64(c)
+    }
+    fn add(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fadd(*a, *b)
+    }
+    fn sub(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fsub(*a, *b)
+    }
+    fn mul(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fmul(*a, *b)
+    }
+    fn div(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fdiv(*a, *b)
+    }
+    fn fma(&mut self, a: &Value, b: &Value, c: &Value) -> Value {
+        self.b.intr(Intrinsic::Fma, &[*a, *b, *c])
+    }
+    fn neg(&mut self, a: &Value) -> Value {
+        self.b.fneg(*a)
+    }
+    fn abs(&mut self, a: &Value) -> Value {
+        self.b.intr(Intrinsic::FAbs, &[*a])
+    }
+    fn rint(&mut self, a: &Value) -> Value {
+        self.b.intr(Intrinsic::RoundEven, &[*a])
+    }
+    fn sqrt(&mut self, a: &Value) -> Value {
+        self.b.intr(Intrinsic::Sqrt, &[*a])
+    }
+    fn lt(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fcmp(FloatPredicate::Olt, *a, *b)
+    }
+    fn eq(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fcmp(FloatPredicate::Oeq, *a, *b)
+    }
+    fn is_nan(&mut self, a: &Value) -> Value {
+        self.b.fcmp(FloatPredicate::Uno, *a, *a)
+    }
+    fn sel(&mut self, c: &Value, a: &Value, b: &Value) -> Value {
+        self.b.select(*c, *a, *b)
+    }
+    fn isel(&mut self, c: &Value, a: &Value, b: &Value) -> Value {
+        self.b.select(*c, *a, *b)
+    }
+    fn float_bits(&mut self, a: &Value) -> Value {
+        let i64 = self.b.i64();
+        self.b.bitcast(*a, i64)
+    }
+    fn bits_float(&mut self, a: &Value) -> Value {
+        let f64 = self.b.f64();
+        self.b.bitcast(*a, f64)
+    }
+    fn f2i(&mut self, a: &Value) -> Value {
+        let i64 = self.b.i64();
+        self.b.cast(CastOp::FpToSi, *a, i64)
+    }
+    fn i2f(&mut self, a: &Value) -> Value {
+        let f64 = self.b.f64();
+        self.b.cast(CastOp::SiToFp, *a, f64)
+    }
+    fn iadd(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.add(*a, *b)
+    }
+    fn isub(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.sub(*a, *b)
+    }
+    fn iand(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.and(*a, *b)
+    }
+    fn ior(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.or(*a, *b)
+    }
+    fn shl(&mut self, a: &Value, s: u32) -> Value {
+        let c = self.i(s as i64);
+        self.b.shl(*a, c)
+    }
+    fn lshr(&mut self, a: &Value, s: u32) -> Value {
+        let c = self.i(s as i64);
+        self.b.lshr(*a, c)
+    }
+    fn ashr(&mut self, a: &Value, s: u32) -> Value {
+        let c = self.i(s as i64);
+        self.b.ashr(*a, c)
+    }
+    fn shl_var(&mut self, a: &Value, s: &Value) -> Value {
+        self.b.shl(*a, *s)
+    }
+    fn ieq(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.icmp(IntPredicate::Eq, *a, *b)
+    }
+    fn ilt(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.icmp(IntPredicate::Slt, *a, *b)
+    }
+    fn and(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.and(*a, *b)
+    }
+    fn or(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.or(*a, *b)
+    }
+    fn not(&mut self, a: &Value) -> Value {
+        let t = self.b.const_bool(true);
+        self.b.xor(*a, t)
+    }
+    fn clz(&mut self, a: &Value) -> Value {
+        self.b.ctlz(*a)
+    }
+    fn table(&mut self, index: &Value) -> Value {
+        self.uses_table = true;
+        let ptr = self.b.ptr_type(1);
+        let base = self.b.address_of(TABLE_SYMBOL, ptr);
+        let i32 = self.b.i32();
+        let array = self.b.array_type(i32, TWO_OVER_PI.len() as u32);
+        let address = self.b.gep_array(base, *index, array);
+        let word = self.b.load(address, i32);
+        let i64 = self.b.i64();
+        self.b.zext(word, i64)
+    }
+    fn wide(&mut self, a: &Value) -> Value {
+        let w = self.i128();
+        self.b.zext(*a, w)
+    }
+    fn wconst(&mut self, c: u128) -> Value {
+        let w = self.i128();
+        if let Ok(small) = i64::try_from(c) {
+            // An i64 attribute value is sign-extended to 128 bits: exact for 0 <= c < 2^63.
+            return self.b.const_int(w, small);
+        }
+        // Wider: the two 64-bit halves, zero-extended, `hi << 64 | lo`.
+        let lo = self.b.const_i64(c as u64 as i64);
+        let lo = self.b.zext(lo, w);
+        let hi = self.b.const_i64((c >> 64) as u64 as i64);
+        let hi = self.b.zext(hi, w);
+        let shift = self.b.const_int(w, 64);
+        let hi = self.b.shl(hi, shift);
+        self.b.or(hi, lo)
+    }
+    fn wadd(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.add(*a, *b)
+    }
+    fn wsub(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.sub(*a, *b)
+    }
+    fn wmul(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.mul(*a, *b)
+    }
+    fn wand(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.and(*a, *b)
+    }
+    fn wor(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.or(*a, *b)
+    }
+    fn wshl(&mut self, a: &Value, s: u32) -> Value {
+        let c = self.wconst(s as u128);
+        self.b.shl(*a, c)
+    }
+    fn wlshr(&mut self, a: &Value, s: u32) -> Value {
+        let c = self.wconst(s as u128);
+        self.b.lshr(*a, c)
+    }
+    fn wshl_var(&mut self, a: &Value, s: &Value) -> Value {
+        let w = self.wide(s);
+        self.b.shl(*a, w)
+    }
+    fn narrow(&mut self, a: &Value) -> Value {
+        let i64 = self.b.i64();
+        self.b.trunc(*a, i64)
+    }
+    fn wsel(&mut self, c: &Value, a: &Value, b: &Value) -> Value {
+        self.b.select(*c, *a, *b)
+    }
 }
 
-impl Ops for TextOps {
-    type F = String;
-    type I = String;
-    type B = String;
-    type W = String;
-    fn f(&mut self, c: f64) -> String {
-        self.op(&format!("llvm.mlir.constant({} : f64) : f64", f64_text(c)))
-    }
-    fn i(&mut self, c: i64) -> String {
-        self.op(&format!("llvm.mlir.constant({c} : i64) : i64"))
-    }
-    fn add(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fadd {a}, {b} : f64"))
-    }
-    fn sub(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fsub {a}, {b} : f64"))
-    }
-    fn mul(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fmul {a}, {b} : f64"))
-    }
-    fn div(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fdiv {a}, {b} : f64"))
-    }
-    fn fma(&mut self, a: &String, b: &String, c: &String) -> String {
-        self.op(&format!(
-            "llvm.intr.fma({a}, {b}, {c}) : (f64, f64, f64) -> f64"
-        ))
-    }
-    fn neg(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.fneg {a} : f64"))
-    }
-    fn abs(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.intr.fabs({a}) : (f64) -> f64"))
-    }
-    fn rint(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.intr.roundeven({a}) : (f64) -> f64"))
-    }
-    fn sqrt(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.intr.sqrt({a}) : (f64) -> f64"))
-    }
-    fn lt(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fcmp \"olt\" {a}, {b} : f64"))
-    }
-    fn eq(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.fcmp \"oeq\" {a}, {b} : f64"))
-    }
-    fn is_nan(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.fcmp \"uno\" {a}, {a} : f64"))
-    }
-    fn sel(&mut self, c: &String, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.select {c}, {a}, {b} : i1, f64"))
-    }
-    fn isel(&mut self, c: &String, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.select {c}, {a}, {b} : i1, i64"))
-    }
-    fn float_bits(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.bitcast {a} : f64 to i64"))
-    }
-    fn bits_float(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.bitcast {a} : i64 to f64"))
-    }
-    fn f2i(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.fptosi {a} : f64 to i64"))
-    }
-    fn i2f(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.sitofp {a} : i64 to f64"))
-    }
-    fn iadd(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.add {a}, {b} : i64"))
-    }
-    fn isub(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.sub {a}, {b} : i64"))
-    }
-    fn iand(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.and {a}, {b} : i64"))
-    }
-    fn ior(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.or {a}, {b} : i64"))
-    }
-    fn shl(&mut self, a: &String, s: u32) -> String {
-        let c = self.i(s as i64);
-        self.op(&format!("llvm.shl {a}, {c} : i64"))
-    }
-    fn lshr(&mut self, a: &String, s: u32) -> String {
-        let c = self.i(s as i64);
-        self.op(&format!("llvm.lshr {a}, {c} : i64"))
-    }
-    fn ashr(&mut self, a: &String, s: u32) -> String {
-        let c = self.i(s as i64);
-        self.op(&format!("llvm.ashr {a}, {c} : i64"))
-    }
-    fn shl_var(&mut self, a: &String, s: &String) -> String {
-        self.op(&format!("llvm.shl {a}, {s} : i64"))
-    }
-    fn ieq(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.icmp \"eq\" {a}, {b} : i64"))
-    }
-    fn ilt(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.icmp \"slt\" {a}, {b} : i64"))
-    }
-    fn and(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.and {a}, {b} : i1"))
-    }
-    fn or(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.or {a}, {b} : i1"))
-    }
-    fn not(&mut self, a: &String) -> String {
-        let t = self.op("llvm.mlir.constant(true) : i1");
-        self.op(&format!("llvm.xor {a}, {t} : i1"))
-    }
-    fn clz(&mut self, a: &String) -> String {
-        self.op(&format!(
-            "\"llvm.intr.ctlz\"({a}) <{{is_zero_poison = false}}> : (i64) -> i64"
-        ))
-    }
-    fn table(&mut self, index: &String) -> String {
-        let base = self.op(&format!(
-            "llvm.mlir.addressof @{TABLE_SYMBOL} : !llvm.ptr<1>"
-        ));
-        let n = TWO_OVER_PI.len();
-        let address = self.op(&format!(
-            "llvm.getelementptr {base}[0, {index}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, !llvm.array<{n} x i32>"
-        ));
-        let word = self.op(&format!("llvm.load {address} : !llvm.ptr<1> -> i32"));
-        self.op(&format!("llvm.zext {word} : i32 to i64"))
-    }
-    fn wide(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.zext {a} : i64 to i128"))
-    }
-    fn wconst(&mut self, c: u128) -> String {
-        self.op(&format!("llvm.mlir.constant({} : i128) : i128", c as i128))
-    }
-    fn wadd(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.add {a}, {b} : i128"))
-    }
-    fn wsub(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.sub {a}, {b} : i128"))
-    }
-    fn wmul(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.mul {a}, {b} : i128"))
-    }
-    fn wand(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.and {a}, {b} : i128"))
-    }
-    fn wor(&mut self, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.or {a}, {b} : i128"))
-    }
-    fn wshl(&mut self, a: &String, s: u32) -> String {
-        let c = self.wconst(s as u128);
-        self.op(&format!("llvm.shl {a}, {c} : i128"))
-    }
-    fn wlshr(&mut self, a: &String, s: u32) -> String {
-        let c = self.wconst(s as u128);
-        self.op(&format!("llvm.lshr {a}, {c} : i128"))
-    }
-    fn wshl_var(&mut self, a: &String, s: &String) -> String {
-        let w = self.wide(s);
-        self.op(&format!("llvm.shl {a}, {w} : i128"))
-    }
-    fn narrow(&mut self, a: &String) -> String {
-        self.op(&format!("llvm.trunc {a} : i128 to i64"))
-    }
-    fn wsel(&mut self, c: &String, a: &String, b: &String) -> String {
-        self.op(&format!("llvm.select {c}, {a}, {b} : i1, i128"))
+#[cfg(test)]
+mod tests {
+    use super::{define_function, define_table};
+    use crate::builder::Builder;
+    use mlir_sys::*;
+
+    /// Every helper function, built into one module with the table, passes the verifier (the
+    /// ops are well-typed and the symbols they use exist).
+    #[test]
+    fn helper_functions_verify() {
+        let context = tritium_dialects::context::new_context();
+        let ctx = context.to_raw();
+        // SAFETY: a fresh module in a live context; every op built below goes into its body,
+        // and the module is destroyed before the context.
+        unsafe {
+            let loc = mlirLocationUnknownGet(ctx);
+            let module = mlirModuleCreateEmpty(loc);
+            let body = mlirModuleGetBody(module);
+            let mut b = Builder::at_end(ctx, loc, body);
+            let mut table = false;
+            for name in super::super::FUNCTIONS {
+                table |= define_function(&mut b, name);
+            }
+            assert!(table, "sin/cos/tan read the 2/π table");
+            define_table(&mut b);
+            let op = mlirModuleGetOperation(module);
+            assert!(
+                mlirOperationVerify(op),
+                "the helper functions do not verify"
+            );
+            mlirModuleDestroy(module);
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Accurate elementwise math without libdevice.
 //!
 //! Every algorithm is written once, generically over [`Ops`] (the handful of f64/i64/i128
-//! operations it needs): [`emit::TextOps`] turns it into LLVM-dialect text for a helper function
+//! operations it needs): [`emit::BuilderOps`] builds it as LLVM-dialect ops of a helper function
 //! in the lowered module, and [`cpu::CpuOps`] evaluates the very same formulas on the CPU, which
 //! is how the unit tests measure their accuracy against Rust's `std` (see `tests` below).
 //!

@@ -2,15 +2,17 @@
 //! round-toward-zero is involved. fp8 values live in `i8`; they decode to f32 exactly in
 //! software, and f32 encodes to fp8 with `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` on sm_89+ (round to
 //! nearest even) or in software otherwise (either rounding, saturating to the largest finite
-//! value like `.satfinite`).
+//! value like `.satfinite`). Also `tt.bitcast`, `tt.int_to_ptr` and `tt.ptr_to_int`.
 
-use crate::to_llvm::*;
+use crate::builder::{BinOp, CastOp, FloatPredicate, IntPredicate, Intrinsic, Value, type_equal};
+use crate::registry::OpLowering;
+use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
 
 /// Parameters of an 8-bit float format.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Fp8Format {
+pub struct Fp8Format {
     pub exponent_bits: u32,
     pub mantissa_bits: u32,
     pub bias: i32,
@@ -21,31 +23,41 @@ pub(crate) struct Fp8Format {
     pub ptx: &'static str,
 }
 
-pub(crate) fn fp8_format(ty: MlirType) -> Option<Fp8Format> {
-    match print_type(ty).as_str() {
-        "f8E4M3FN" => Some(Fp8Format {
-            exponent_bits: 4,
-            mantissa_bits: 3,
-            bias: 7,
-            has_inf: false,
-            max_finite: 448.0,
-            ptx: "e4m3",
-        }),
-        "f8E5M2" => Some(Fp8Format {
-            exponent_bits: 5,
-            mantissa_bits: 2,
-            bias: 15,
-            has_inf: true,
-            max_finite: 57344.0,
-            ptx: "e5m2",
-        }),
-        _ => None,
+const E4M3FN: Fp8Format = Fp8Format {
+    exponent_bits: 4,
+    mantissa_bits: 3,
+    bias: 7,
+    has_inf: false,
+    max_finite: 448.0,
+    ptx: "e4m3",
+};
+
+const E5M2: Fp8Format = Fp8Format {
+    exponent_bits: 5,
+    mantissa_bits: 2,
+    bias: 15,
+    has_inf: true,
+    max_finite: 57344.0,
+    ptx: "e5m2",
+};
+
+/// The format of an 8-bit float type the lowering supports (`f8E4M3FN`, `f8E5M2`).
+pub fn fp8_format(elem: MlirType) -> Option<Fp8Format> {
+    // SAFETY: type kind queries on a live type.
+    unsafe {
+        if mlirTypeIsAFloat8E4M3FN(elem) {
+            Some(E4M3FN)
+        } else if mlirTypeIsAFloat8E5M2(elem) {
+            Some(E5M2)
+        } else {
+            None
+        }
     }
 }
 
 /// The fp8 encoding of `value` (round to nearest even, saturating finite values), on the CPU:
 /// for constants.
-pub(crate) fn encode_fp8(value: f64, format: Fp8Format) -> u8 {
+pub fn encode_fp8(value: f64, format: Fp8Format) -> u8 {
     if value.is_nan() {
         return 0x7f;
     }
@@ -74,255 +86,43 @@ pub(crate) fn encode_fp8(value: f64, format: Fp8Format) -> u8 {
 
 /// Rounding of a narrowing conversion.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Rounding {
+pub enum Rounding {
     NearestEven,
     TowardZero,
 }
 
-impl FuncLowering<'_> {
-    /// `tt.fp_to_fp` and arith float casts that need more than MLIR's standard conversion.
-    pub(crate) fn lower_float_cast(
-        &mut self,
-        op: MlirOperation,
-        name: &str,
-        ins: &[MlirValue],
-        outs: &[MlirValue],
-    ) -> LResult<()> {
-        let from = element_type(value_type(ins[0]));
-        let to = element_type(value_type(outs[0]));
-        let rounding = match name {
-            "tt.fp_to_fp" if int_attr(op, "rounding") == Some(0) => Rounding::TowardZero,
-            "arith.truncf" if int_attr(op, "roundingmode") == Some(3) => Rounding::TowardZero,
-            _ => Rounding::NearestEven,
-        };
-        let values = self.get(ins[0]);
-        let mut regs = Vec::with_capacity(values.len());
-        for v in values {
-            let converted = match name {
-                "arith.sitofp" | "arith.uitofp" => {
-                    let op_name = if name == "arith.sitofp" {
-                        "llvm.sitofp"
-                    } else {
-                        "llvm.uitofp"
-                    };
-                    let f = self
-                        .e
-                        .op(&format!("{op_name} {v} : {} to f32", llvm_type(from)));
-                    let f32 = unsafe { mlirF32TypeGet(context_of(op)) };
-                    self.convert_float(op, &f, f32, to, rounding)?
-                }
-                "arith.fptosi" | "arith.fptoui" => {
-                    let f32 = unsafe { mlirF32TypeGet(context_of(op)) };
-                    let f = self.convert_float(op, &v, from, f32, rounding)?;
-                    let op_name = if name == "arith.fptosi" {
-                        "llvm.fptosi"
-                    } else {
-                        "llvm.fptoui"
-                    };
-                    self.e
-                        .op(&format!("{op_name} {f} : f32 to {}", llvm_type(to)))
-                }
-                _ => self.convert_float(op, &v, from, to, rounding)?,
-            };
-            regs.push(converted);
-        }
-        self.values.insert(key(outs[0]), regs);
-        Ok(())
-    }
+/// An arith float cast that MLIR's conversion cannot do: an fp8 side, or truncation toward zero.
+fn needs_float_cast(o: &OpLowering) -> bool {
+    let (Some(&input), Some(&output)) = (o.ins.first(), o.outs.first()) else {
+        return false;
+    };
+    let from = element_type(value_type(input));
+    let to = element_type(value_type(output));
+    is_fp8(from)
+        || is_fp8(to)
+        || (o.name == "arith.truncf" && int_attr(o.op, "roundingmode") == Some(3))
+}
 
-    /// Converts one scalar between float types (fp8 included).
-    pub(crate) fn convert_float(
-        &mut self,
-        op: MlirOperation,
-        value: &str,
-        from: MlirType,
-        to: MlirType,
-        rounding: Rounding,
-    ) -> LResult<String> {
-        if unsafe { mlirTypeEqual(from, to) } {
-            return Ok(value.to_owned());
-        }
-        let f32 = unsafe { mlirF32TypeGet(context_of(op)) };
-        if is_fp8(from) {
-            let Some(format) = fp8_format(from) else {
-                return err(
-                    op,
-                    format!("conversion from {} is not supported", print_type(from)),
-                );
-            };
-            let wide = self.fp8_to_f32(value, format);
-            return self.convert_float(op, &wide, f32, to, rounding);
-        }
-        if is_fp8(to) {
-            let Some(format) = fp8_format(to) else {
-                return err(
-                    op,
-                    format!("conversion to {} is not supported", print_type(to)),
-                );
-            };
-            let wide = self.convert_float(op, value, from, f32, rounding)?;
-            return Ok(self.f32_to_fp8(&wide, format, rounding));
-        }
-        let (fb, tb) = (type_bits(from), type_bits(to));
-        let (fl, tl) = (llvm_type(from), llvm_type(to));
-        if fb < tb || (fb == 16 && tb == 32) {
-            return Ok(self.e.op(&format!("llvm.fpext {value} : {fl} to {tl}")));
-        }
-        if fb == tb {
-            // f16 <-> bf16: exactly to f32, then round.
-            let wide = self.e.op(&format!("llvm.fpext {value} : {fl} to f32"));
-            return self.convert_float(op, &wide, f32, to, rounding);
-        }
-        match rounding {
-            Rounding::NearestEven => Ok(self.e.op(&format!("llvm.fptrunc {value} : {fl} to {tl}"))),
-            Rounding::TowardZero => {
-                if fl == "f64" && tl == "bf16" {
-                    let mid = self.convert_float(op, value, from, f32, rounding)?;
-                    return self.convert_float(op, &mid, f32, to, rounding);
-                }
-                let (out_c, in_c) = (float_constraint(tb), float_constraint(fb));
-                Ok(self.e.op(&format!(
-                    "llvm.inline_asm \"cvt.rz.{tl}.{fl} $0, $1;\", \"={out_c},{in_c}\" {value} : ({fl}) -> {tl}"
-                )))
-            }
-        }
-    }
-
-    /// An fp8 (held as `i8`) decoded exactly to f32.
-    pub(crate) fn fp8_to_f32(&mut self, value: &str, format: Fp8Format) -> String {
-        let e = &mut self.e;
-        let m = format.mantissa_bits;
-        let exp_mask = (1 << format.exponent_bits) - 1;
-        let c = e.op(&format!("llvm.zext {value} : i8 to i32"));
-        let c7 = e.constant(7, "i32");
-        let s = e.op(&format!("llvm.lshr {c}, {c7} : i32"));
-        let c31 = e.constant(31, "i32");
-        let sign = e.op(&format!("llvm.shl {s}, {c31} : i32"));
-        let cm = e.constant(m as i64, "i32");
-        let ef0 = e.op(&format!("llvm.lshr {c}, {cm} : i32"));
-        let cem = e.constant(exp_mask, "i32");
-        let ef = e.op(&format!("llvm.and {ef0}, {cem} : i32"));
-        let cmm = e.constant((1 << m) - 1, "i32");
-        let mf = e.op(&format!("llvm.and {c}, {cmm} : i32"));
-        // Normal: rebias the exponent, move the mantissa up.
-        let rebias = e.constant((127 - format.bias) as i64, "i32");
-        let fe = e.op(&format!("llvm.add {ef}, {rebias} : i32"));
-        let c23 = e.constant(23, "i32");
-        let fe_s = e.op(&format!("llvm.shl {fe}, {c23} : i32"));
-        let cms = e.constant((23 - m) as i64, "i32");
-        let mf_s = e.op(&format!("llvm.shl {mf}, {cms} : i32"));
-        let nb = e.op(&format!("llvm.or {fe_s}, {mf_s} : i32"));
-        let normal_bits = e.op(&format!("llvm.or {nb}, {sign} : i32"));
-        let normal = e.op(&format!("llvm.bitcast {normal_bits} : i32 to f32"));
-        // Subnormal: mantissa times the smallest subnormal.
-        let mff = e.op(&format!("llvm.uitofp {mf} : i32 to f32"));
-        let scale = e.constant_f32(2f32.powi(1 - format.bias - m as i32));
-        let sub_mag = e.op(&format!("llvm.fmul {mff}, {scale} : f32"));
-        let sub_bits0 = e.op(&format!("llvm.bitcast {sub_mag} : f32 to i32"));
-        let sub_bits = e.op(&format!("llvm.or {sub_bits0}, {sign} : i32"));
-        let sub = e.op(&format!("llvm.bitcast {sub_bits} : i32 to f32"));
-        let zero = e.constant(0, "i32");
-        let is_sub = e.op(&format!("llvm.icmp \"eq\" {ef}, {zero} : i32"));
-        let mut result = e.op(&format!("llvm.select {is_sub}, {sub}, {normal} : i1, f32"));
-        let nan = e.constant_f32(f32::NAN);
-        if format.has_inf {
-            let is_special = e.op(&format!("llvm.icmp \"eq\" {ef}, {cem} : i32"));
-            let inf_bits = e.constant(0x7f80_0000, "i32");
-            let inf_s = e.op(&format!("llvm.or {inf_bits}, {sign} : i32"));
-            let inf = e.op(&format!("llvm.bitcast {inf_s} : i32 to f32"));
-            let is_inf_m = e.op(&format!("llvm.icmp \"eq\" {mf}, {zero} : i32"));
-            let special = e.op(&format!("llvm.select {is_inf_m}, {inf}, {nan} : i1, f32"));
-            result = e.op(&format!(
-                "llvm.select {is_special}, {special}, {result} : i1, f32"
-            ));
+/// The PTX name of an LLVM float type (`cvt.rz.<to>.<from>`).
+fn float_name(ty: MlirType) -> Option<&'static str> {
+    // SAFETY: type kind queries on a live type.
+    unsafe {
+        if mlirTypeIsAF16(ty) {
+            Some("f16")
+        } else if mlirTypeIsABF16(ty) {
+            Some("bf16")
+        } else if mlirTypeIsAF32(ty) {
+            Some("f32")
+        } else if mlirTypeIsAF64(ty) {
+            Some("f64")
         } else {
-            let c7f = e.constant(0x7f, "i32");
-            let low = e.op(&format!("llvm.and {c}, {c7f} : i32"));
-            let is_nan = e.op(&format!("llvm.icmp \"eq\" {low}, {c7f} : i32"));
-            result = e.op(&format!("llvm.select {is_nan}, {nan}, {result} : i1, f32"));
+            None
         }
-        result
-    }
-
-    /// f32 to fp8 (`i8`), saturating finite values to the largest finite one.
-    pub(crate) fn f32_to_fp8(
-        &mut self,
-        value: &str,
-        format: Fp8Format,
-        rounding: Rounding,
-    ) -> String {
-        if rounding == Rounding::NearestEven && self.capability >= 89 {
-            let packed = self.e.op(&format!(
-                "llvm.inline_asm \"cvt.rn.satfinite.{}x2.f32 $0, $1, $1;\", \"=h,f\" {value} : (f32) -> i16",
-                format.ptx
-            ));
-            return self.e.op(&format!("llvm.trunc {packed} : i16 to i8"));
-        }
-        let e = &mut self.e;
-        let m = format.mantissa_bits as i64;
-        let bits = e.op(&format!("llvm.bitcast {value} : f32 to i32"));
-        let c31 = e.constant(31, "i32");
-        let s = e.op(&format!("llvm.lshr {bits}, {c31} : i32"));
-        let a = e.op(&format!("llvm.intr.fabs({value}) : (f32) -> f32"));
-        let maxf = e.constant_f32(format.max_finite);
-        let a_sat = e.op(&format!(
-            "llvm.intr.minnum({a}, {maxf}) : (f32, f32) -> f32"
-        ));
-        let ab = e.op(&format!("llvm.bitcast {a_sat} : f32 to i32"));
-        let c23 = e.constant(23, "i32");
-        let ae0 = e.op(&format!("llvm.lshr {ab}, {c23} : i32"));
-        let c127 = e.constant(127, "i32");
-        let ae = e.op(&format!("llvm.sub {ae0}, {c127} : i32"));
-        let min_e = e.constant((1 - format.bias) as i64, "i32");
-        let ex = e.op(&format!(
-            "llvm.intr.smax({ae}, {min_e}) : (i32, i32) -> i32"
-        ));
-        // 1 / quantum = 2^(M - e), as f32 bits.
-        let qe0 = e.op(&format!("llvm.sub {c127}, {ex} : i32"));
-        let cm = e.constant(m, "i32");
-        let qe = e.op(&format!("llvm.add {qe0}, {cm} : i32"));
-        let qb = e.op(&format!("llvm.shl {qe}, {c23} : i32"));
-        let inv_q = e.op(&format!("llvm.bitcast {qb} : i32 to f32"));
-        let n = e.op(&format!("llvm.fmul {a_sat}, {inv_q} : f32"));
-        let rounded = match rounding {
-            Rounding::NearestEven => e.op(&format!("llvm.intr.roundeven({n}) : (f32) -> f32")),
-            Rounding::TowardZero => e.op(&format!("llvm.intr.trunc({n}) : (f32) -> f32")),
-        };
-        // rounded * 2^(e - M) is the result; encode it.
-        let ni = e.op(&format!("llvm.fptoui {rounded} : f32 to i32"));
-        // A mantissa that rounded up to 2^(M+1) moves to the next binade.
-        let top = e.constant(1 << (m + 1), "i32");
-        let carry = e.op(&format!("llvm.icmp \"uge\" {ni}, {top} : i32"));
-        let one = e.constant(1, "i32");
-        let ni_half = e.op(&format!("llvm.lshr {ni}, {one} : i32"));
-        let ni2 = e.op(&format!("llvm.select {carry}, {ni_half}, {ni} : i1, i32"));
-        let ex1 = e.op(&format!("llvm.add {ex}, {one} : i32"));
-        let ex2 = e.op(&format!("llvm.select {carry}, {ex1}, {ex} : i1, i32"));
-        // Normal when the implicit bit is set: code = (e + bias) << M | (n - 2^M).
-        let implicit = e.constant(1 << m, "i32");
-        let is_normal = e.op(&format!("llvm.icmp \"uge\" {ni2}, {implicit} : i32"));
-        let cb = e.constant((format.bias - 1) as i64, "i32");
-        // (e + bias - 1) << M + n  ==  (e + bias) << M | (n - 2^M) for normal n.
-        let eb = e.op(&format!("llvm.add {ex2}, {cb} : i32"));
-        let ebs = e.op(&format!("llvm.shl {eb}, {cm} : i32"));
-        let normal_code = e.op(&format!("llvm.add {ebs}, {ni2} : i32"));
-        let code = e.op(&format!(
-            "llvm.select {is_normal}, {normal_code}, {ni2} : i1, i32"
-        ));
-        let c7 = e.constant(7, "i32");
-        let sign = e.op(&format!("llvm.shl {s}, {c7} : i32"));
-        let signed = e.op(&format!("llvm.or {code}, {sign} : i32"));
-        let is_nan = e.op(&format!("llvm.fcmp \"uno\" {value}, {value} : f32"));
-        let nan_code = e.constant(0x7f, "i32");
-        let result = e.op(&format!(
-            "llvm.select {is_nan}, {nan_code}, {signed} : i1, i32"
-        ));
-        e.op(&format!("llvm.trunc {result} : i32 to i8"))
     }
 }
 
 /// Inline-asm constraint letter of a float register of `bits`.
-pub(crate) fn float_constraint(bits: u32) -> &'static str {
+pub fn float_constraint(bits: u32) -> &'static str {
     match bits {
         64 => "d",
         16 => "h",
@@ -330,26 +130,281 @@ pub(crate) fn float_constraint(bits: u32) -> &'static str {
     }
 }
 
+/// The one operand and the one result of a conversion.
+fn unary(
+    op: MlirOperation,
+    ins: &[MlirValue],
+    outs: &[MlirValue],
+) -> LResult<(MlirValue, MlirValue)> {
+    match (ins.first(), outs.first()) {
+        (Some(&input), Some(&output)) => Ok((input, output)),
+        _ => err(op, "a conversion needs one operand and one result"),
+    }
+}
+
+impl FuncLowering<'_> {
+    /// `arith.extf`/`truncf`/`sitofp`/`uitofp`/`fptosi`/`fptoui`: ours when an fp8 type or
+    /// truncation toward zero is involved, else MLIR's conversion per register.
+    pub fn lower_arith_cast(&mut self, o: &OpLowering) -> LResult<()> {
+        if needs_float_cast(o) {
+            self.lower_float_cast(o.op, &o.name, &o.ins, &o.outs)
+        } else {
+            self.lower_elementwise(o.op, &o.name, &o.ins, &o.outs)
+        }
+    }
+
+    /// `tt.bitcast`, `tt.int_to_ptr`, `tt.ptr_to_int`: one LLVM conversion per register (none
+    /// when the LLVM types agree).
+    pub fn lower_bitcast(&mut self, o: &OpLowering) -> LResult<()> {
+        let (input, output) = unary(o.op, &o.ins, &o.outs)?;
+        let from = element_type(value_type(input));
+        let to = element_type(value_type(output));
+        let cast = match (is_pointer(from), is_pointer(to)) {
+            (true, false) => CastOp::PtrToInt,
+            (false, true) => CastOp::IntToPtr,
+            _ => CastOp::Bitcast,
+        };
+        let target = self.llvm_type(to);
+        let regs = self
+            .regs(o.op, input)?
+            .into_iter()
+            .map(|v| self.b.cast(cast, v, target))
+            .collect();
+        self.set(output, regs);
+        Ok(())
+    }
+
+    /// `tt.fp_to_fp` and arith float casts that need more than MLIR's standard conversion.
+    pub fn lower_float_cast(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let (input, output) = unary(op, ins, outs)?;
+        let from = element_type(value_type(input));
+        let to = element_type(value_type(output));
+        let rounding = match name {
+            "tt.fp_to_fp" if int_attr(op, "rounding") == Some(0) => Rounding::TowardZero,
+            "arith.truncf" if int_attr(op, "roundingmode") == Some(3) => Rounding::TowardZero,
+            _ => Rounding::NearestEven,
+        };
+        let values = self.regs(op, input)?;
+        let f32 = self.b.f32();
+        let to_llvm = self.llvm_type(to);
+        let mut regs = Vec::with_capacity(values.len());
+        for v in values {
+            let converted = match name {
+                "arith.sitofp" | "arith.uitofp" => {
+                    let cast = if name == "arith.sitofp" {
+                        CastOp::SiToFp
+                    } else {
+                        CastOp::UiToFp
+                    };
+                    let f = self.b.cast(cast, v, f32);
+                    self.convert_float(op, f, f32, to, rounding)?
+                }
+                "arith.fptosi" | "arith.fptoui" => {
+                    let f = self.convert_float(op, v, from, f32, rounding)?;
+                    let cast = if name == "arith.fptosi" {
+                        CastOp::FpToSi
+                    } else {
+                        CastOp::FpToUi
+                    };
+                    self.b.cast(cast, f, to_llvm)
+                }
+                _ => self.convert_float(op, v, from, to, rounding)?,
+            };
+            regs.push(converted);
+        }
+        self.set(output, regs);
+        Ok(())
+    }
+
+    /// Converts one scalar between float types (fp8 included).
+    pub fn convert_float(
+        &mut self,
+        op: MlirOperation,
+        value: Value,
+        from: MlirType,
+        to: MlirType,
+        rounding: Rounding,
+    ) -> LResult<Value> {
+        if type_equal(from, to) {
+            return Ok(value);
+        }
+        let f32 = self.b.f32();
+        if is_fp8(from) {
+            let Some(format) = fp8_format(from) else {
+                return err(
+                    op,
+                    "conversion from this 8-bit float type is not supported (only f8E4M3FN and f8E5M2)",
+                );
+            };
+            let wide = self.fp8_to_f32(value, format);
+            return self.convert_float(op, wide, f32, to, rounding);
+        }
+        if is_fp8(to) {
+            let Some(format) = fp8_format(to) else {
+                return err(
+                    op,
+                    "conversion to this 8-bit float type is not supported (only f8E4M3FN and f8E5M2)",
+                );
+            };
+            let wide = self.convert_float(op, value, from, f32, rounding)?;
+            return Ok(self.f32_to_fp8(wide, format, rounding));
+        }
+        let (fb, tb) = (type_bits(from), type_bits(to));
+        let tl = self.llvm_type(to);
+        if fb < tb || (fb == 16 && tb == 32) {
+            return Ok(self.b.cast(CastOp::FpExt, value, tl));
+        }
+        if fb == tb {
+            // f16 <-> bf16: exactly to f32, then round.
+            let wide = self.b.cast(CastOp::FpExt, value, f32);
+            return self.convert_float(op, wide, f32, to, rounding);
+        }
+        match rounding {
+            Rounding::NearestEven => Ok(self.b.cast(CastOp::FpTrunc, value, tl)),
+            Rounding::TowardZero => {
+                let (Some(from_name), Some(to_name)) = (float_name(from), float_name(to)) else {
+                    return err(
+                        op,
+                        "round-toward-zero conversion between unsupported float types",
+                    );
+                };
+                if from_name == "f64" && to_name == "bf16" {
+                    let mid = self.convert_float(op, value, from, f32, rounding)?;
+                    return self.convert_float(op, mid, f32, to, rounding);
+                }
+                let (out_c, in_c) = (float_constraint(tb), float_constraint(fb));
+                Ok(self.b.asm(
+                    &format!("cvt.rz.{to_name}.{from_name} $0, $1;"),
+                    &format!("={out_c},{in_c}"),
+                    &[value],
+                    tl,
+                ))
+            }
+        }
+    }
+
+    /// An fp8 (held as `i8`) decoded exactly to f32.
+    pub fn fp8_to_f32(&mut self, value: Value, format: Fp8Format) -> Value {
+        let b = &mut self.b;
+        let (i32, f32) = (b.i32(), b.f32());
+        let m = format.mantissa_bits as i64;
+        let exp_mask = (1i64 << format.exponent_bits) - 1;
+        let c = b.zext(value, i32);
+        let s = b.bin_imm(BinOp::LShr, c, 7);
+        let sign = b.bin_imm(BinOp::Shl, s, 31);
+        let ef0 = b.bin_imm(BinOp::LShr, c, m);
+        let cem = b.const_i32(exp_mask);
+        let ef = b.and(ef0, cem);
+        let mf = b.bin_imm(BinOp::And, c, (1 << m) - 1);
+        // Normal: rebias the exponent, move the mantissa up.
+        let fe = b.bin_imm(BinOp::Add, ef, (127 - format.bias) as i64);
+        let fe_s = b.bin_imm(BinOp::Shl, fe, 23);
+        let mf_s = b.bin_imm(BinOp::Shl, mf, 23 - m);
+        let nb = b.or(fe_s, mf_s);
+        let normal_bits = b.or(nb, sign);
+        let normal = b.bitcast(normal_bits, f32);
+        // Subnormal: mantissa times the smallest subnormal.
+        let mff = b.cast(CastOp::UiToFp, mf, f32);
+        let scale = b.const_f32(2f32.powi(1 - format.bias - m as i32));
+        let sub_mag = b.fmul(mff, scale);
+        let sub_bits0 = b.bitcast(sub_mag, i32);
+        let sub_bits = b.or(sub_bits0, sign);
+        let sub = b.bitcast(sub_bits, f32);
+        let zero = b.const_i32(0);
+        let is_sub = b.icmp(IntPredicate::Eq, ef, zero);
+        let result = b.select(is_sub, sub, normal);
+        let nan = b.const_f32(f32::NAN);
+        if format.has_inf {
+            let is_special = b.icmp(IntPredicate::Eq, ef, cem);
+            let inf_bits = b.const_i32(0x7f80_0000);
+            let inf_s = b.or(inf_bits, sign);
+            let inf = b.bitcast(inf_s, f32);
+            let is_inf_m = b.icmp(IntPredicate::Eq, mf, zero);
+            let special = b.select(is_inf_m, inf, nan);
+            b.select(is_special, special, result)
+        } else {
+            let c7f = b.const_i32(0x7f);
+            let low = b.and(c, c7f);
+            let is_nan = b.icmp(IntPredicate::Eq, low, c7f);
+            b.select(is_nan, nan, result)
+        }
+    }
+
+    /// f32 to fp8 (`i8`), saturating finite values to the largest finite one.
+    pub fn f32_to_fp8(&mut self, value: Value, format: Fp8Format, rounding: Rounding) -> Value {
+        let i8 = self.b.i8();
+        if rounding == Rounding::NearestEven && self.capability >= 89 {
+            let i16 = self.b.i16();
+            let packed = self.b.asm(
+                &format!("cvt.rn.satfinite.{}x2.f32 $0, $1, $1;", format.ptx),
+                "=h,f",
+                &[value],
+                i16,
+            );
+            return self.b.trunc(packed, i8);
+        }
+        let b = &mut self.b;
+        let (i32, f32) = (b.i32(), b.f32());
+        let m = format.mantissa_bits as i64;
+        let bits = b.bitcast(value, i32);
+        let s = b.bin_imm(BinOp::LShr, bits, 31);
+        let a = b.intr(Intrinsic::FAbs, &[value]);
+        let maxf = b.const_f32(format.max_finite);
+        let a_sat = b.intr(Intrinsic::MinNum, &[a, maxf]);
+        let ab = b.bitcast(a_sat, i32);
+        let c23 = b.const_i32(23);
+        let ae0 = b.lshr(ab, c23);
+        let c127 = b.const_i32(127);
+        let ae = b.sub(ae0, c127);
+        let min_e = b.const_i32((1 - format.bias) as i64);
+        let ex = b.intr(Intrinsic::SMax, &[ae, min_e]);
+        // 1 / quantum = 2^(M - e), as f32 bits.
+        let qe0 = b.sub(c127, ex);
+        let cm = b.const_i32(m);
+        let qe = b.add(qe0, cm);
+        let qb = b.shl(qe, c23);
+        let inv_q = b.bitcast(qb, f32);
+        let n = b.fmul(a_sat, inv_q);
+        let rounded = match rounding {
+            Rounding::NearestEven => b.intr(Intrinsic::RoundEven, &[n]),
+            Rounding::TowardZero => b.intr(Intrinsic::Trunc, &[n]),
+        };
+        // rounded * 2^(e - M) is the result; encode it.
+        let ni = b.cast(CastOp::FpToUi, rounded, i32);
+        // A mantissa that rounded up to 2^(M+1) moves to the next binade.
+        let top = b.const_i32(1 << (m + 1));
+        let carry = b.icmp(IntPredicate::Uge, ni, top);
+        let one = b.const_i32(1);
+        let ni_half = b.lshr(ni, one);
+        let ni2 = b.select(carry, ni_half, ni);
+        let ex1 = b.add(ex, one);
+        let ex2 = b.select(carry, ex1, ex);
+        // Normal when the implicit bit is set: code = (e + bias) << M | (n - 2^M).
+        let implicit = b.const_i32(1 << m);
+        let is_normal = b.icmp(IntPredicate::Uge, ni2, implicit);
+        // (e + bias - 1) << M + n  ==  (e + bias) << M | (n - 2^M) for normal n.
+        let eb = b.bin_imm(BinOp::Add, ex2, (format.bias - 1) as i64);
+        let ebs = b.shl(eb, cm);
+        let normal_code = b.add(ebs, ni2);
+        let code = b.select(is_normal, normal_code, ni2);
+        let sign = b.bin_imm(BinOp::Shl, s, 7);
+        let signed = b.or(code, sign);
+        let is_nan = b.fcmp(FloatPredicate::Uno, value, value);
+        let nan_code = b.const_i32(0x7f);
+        let result = b.select(is_nan, nan_code, signed);
+        b.trunc(result, i8)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Fp8Format, encode_fp8};
-
-    const E4M3: Fp8Format = Fp8Format {
-        exponent_bits: 4,
-        mantissa_bits: 3,
-        bias: 7,
-        has_inf: false,
-        max_finite: 448.0,
-        ptx: "e4m3",
-    };
-    const E5M2: Fp8Format = Fp8Format {
-        exponent_bits: 5,
-        mantissa_bits: 2,
-        bias: 15,
-        has_inf: true,
-        max_finite: 57344.0,
-        ptx: "e5m2",
-    };
+    use super::{E4M3FN as E4M3, E5M2, encode_fp8};
 
     #[test]
     fn fp8_constants() {

@@ -1,112 +1,117 @@
-//! Structured control flow carrying distributed tensors (`scf.for`, `scf.if`, `scf.while`).
+//! Structured control flow carrying distributed tensors (`scf.for`, `scf.if`, `scf.while`) and
+//! `tt.return`: each tensor travels as its thread's registers, flattened in operand order.
 
-use crate::to_llvm::*;
+use crate::builder::*;
+use crate::registry::OpLowering;
+use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
 
 impl FuncLowering<'_> {
-    pub(crate) fn lower_for(
+    pub fn lower_return(&mut self, o: &OpLowering) -> LResult<()> {
+        if !o.ins.is_empty() {
+            return err(o.op, "a kernel returns no values");
+        }
+        self.b.ret(&[]);
+        Ok(())
+    }
+
+    /// The registers of a value list, flattened.
+    fn flat_regs(&self, op: MlirOperation, values: &[MlirValue]) -> LResult<Vec<Value>> {
+        let mut flat = Vec::new();
+        for v in values {
+            flat.extend(self.regs(op, *v)?);
+        }
+        Ok(flat)
+    }
+
+    /// Binds TTGIR block arguments to the arguments of a lowered block, in flattened order.
+    fn bind_block_args(
+        &mut self,
+        op: MlirOperation,
+        ttgir: &[MlirValue],
+        lowered: &[Value],
+    ) -> LResult<()> {
+        self.bind_flat(op, ttgir, lowered)
+    }
+
+    pub fn lower_for(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
+        if ins.len() < 3 {
+            return err(op, "scf.for needs bounds and a step");
+        }
         let (lb, ub, step) = (
-            self.scalar(ins[0]),
-            self.scalar(ins[1]),
-            self.scalar(ins[2]),
+            self.scalar(op, ins[0])?,
+            self.scalar(op, ins[1])?,
+            self.scalar(op, ins[2])?,
         );
-        let iv_type = llvm_type(value_type(ins[0]));
-        let inits: Vec<String> = ins[3..].iter().flat_map(|v| self.get(*v)).collect();
+        let inits = self.flat_regs(op, &ins[3..])?;
         let types = self.flat_types(op, &ins[3..])?;
-        let body = blocks_of(op)[0];
-        let args = block_args(body);
-        let iv = self.e.fresh();
-        self.values.insert(key(args[0]), vec![iv.clone()]);
-        let mut arg_names = Vec::new();
-        for arg in &args[1..] {
-            let ty = value_type(*arg);
-            let count = if is_tensor(ty) {
-                self.thread_map(op, ty)?.num_registers()
-            } else {
-                1
-            };
-            let names: Vec<String> = (0..count).map(|_| self.e.fresh()).collect();
-            arg_names.extend(names.clone());
-            self.values.insert(key(*arg), names);
-        }
-        let result = self.e.fresh_raw();
-        let iter_args: Vec<String> = arg_names
-            .iter()
-            .zip(&inits)
-            .map(|(a, i)| format!("{a} = {i}"))
-            .collect();
-        let results_text = if types.is_empty() {
-            String::new()
-        } else {
-            format!("%r{result}:{} = ", types.len())
+        let Some(&body) = blocks_of(op).first() else {
+            return err(op, "scf.for without a body");
         };
-        let header = format!(
-            "{results_text}scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) : {iv_type} {{",
-            iter_args.join(", "),
-            types.join(", ")
-        );
-        self.e.open(&header);
-        self.lower_yielding_block(body, &types)?;
-        self.e.close();
-        self.bind_results(op, outs, &result)
+        let args = block_args(body);
+        let mut block_types = vec![value_type(lb)];
+        block_types.extend(&types);
+        let (region, block) = self.b.region_with_block(&block_types);
+        let lowered_args = block_args(block);
+        self.set(args[0], vec![lowered_args[0]]);
+        self.bind_block_args(op, &args[1..], &lowered_args[1..])?;
+        let saved = self.b.save();
+        self.b.set_end(block);
+        self.lower_yielding_block(body)?;
+        self.b.restore(saved);
+        let mut operands = vec![lb, ub, step];
+        operands.extend(inits);
+        let lowered = self
+            .b
+            .create("scf.for", &operands, &types, &[], vec![region]);
+        self.bind_flat(op, outs, &Builder::results_of(lowered))
     }
 
-    pub(crate) fn lower_if(
+    pub fn lower_if(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let cond = self.scalar(ins[0]);
+        let Some(&condition) = ins.first() else {
+            return err(op, "scf.if without a condition");
+        };
+        let cond = self.scalar(op, condition)?;
         let types = self.flat_types(op, outs)?;
-        let result = self.e.fresh_raw();
-        let results_text = if types.is_empty() {
-            String::new()
-        } else {
-            format!("%r{result}:{} = ", types.len())
-        };
-        let types_text = if types.is_empty() {
-            String::new()
-        } else {
-            format!(" -> ({})", types.join(", "))
-        };
-        self.e
-            .open(&format!("{results_text}scf.if {cond}{types_text} {{"));
         let blocks = blocks_of(op);
-        for (i, block) in blocks.iter().enumerate() {
-            if i == 1 {
-                self.e.reopen("} else {");
+        let mut regions = Vec::new();
+        for i in 0..2 {
+            match blocks.get(i) {
+                Some(&ttgir_block) => {
+                    let (region, block) = self.b.region_with_block(&[]);
+                    let saved = self.b.save();
+                    self.b.set_end(block);
+                    self.lower_yielding_block(ttgir_block)?;
+                    self.b.restore(saved);
+                    regions.push(region);
+                }
+                None => regions.push(self.b.empty_region()),
             }
-            self.lower_yielding_block(*block, &types)?;
         }
-        self.e.close();
-        self.bind_results(op, outs, &result)
+        let lowered = self.b.create("scf.if", &[cond], &types, &[], regions);
+        self.bind_flat(op, outs, &Builder::results_of(lowered))
     }
-}
 
-impl FuncLowering<'_> {
-    /// Lowers the ops of a region block whose terminator is `scf.yield` of values of `types`
-    /// (flattened to registers).
-    fn lower_yielding_block(&mut self, block: MlirBlock, types: &[String]) -> LResult<()> {
+    /// Lowers the ops of a region block whose terminator is `scf.yield`, yielding the flattened
+    /// registers.
+    fn lower_yielding_block(&mut self, block: MlirBlock) -> LResult<()> {
+        // SAFETY: iteration over a live block's ops.
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
         while !op.ptr.is_null() {
             if op_name(op) == "scf.yield" {
-                let yielded: Vec<String> = operands(op).iter().flat_map(|v| self.get(*v)).collect();
-                if yielded.is_empty() {
-                    self.e.line("scf.yield");
-                } else {
-                    self.e.line(&format!(
-                        "scf.yield {} : {}",
-                        yielded.join(", "),
-                        types.join(", ")
-                    ));
-                }
+                let yielded = self.flat_regs(op, &operands(op))?;
+                self.b.create("scf.yield", &yielded, &[], &[], Vec::new());
             } else {
                 self.lower_op(op)?;
             }
@@ -115,113 +120,56 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// Binds each of `outs` to its registers among the results `%r<result>#i` of a lowered
-    /// multi-result op.
-    fn bind_results(&mut self, op: MlirOperation, outs: &[MlirValue], result: &str) -> LResult<()> {
-        let mut index = 0;
-        for out in outs {
-            let ty = value_type(*out);
-            let count = if is_tensor(ty) {
-                self.thread_map(op, ty)?.num_registers()
-            } else {
-                1
-            };
-            let names: Vec<String> = (index..index + count)
-                .map(|i| format!("%r{result}#{i}"))
-                .collect();
-            index += count;
-            self.values.insert(key(*out), names);
-        }
-        Ok(())
-    }
-
-    /// Registers of a value list's types, flattened (tensors expand to their registers).
-    fn names_for(&mut self, op: MlirOperation, values: &[MlirValue]) -> LResult<Vec<Vec<String>>> {
-        let mut out = Vec::new();
-        for v in values {
-            let ty = value_type(*v);
-            let count = if is_tensor(ty) {
-                self.thread_map(op, ty)?.num_registers()
-            } else {
-                1
-            };
-            out.push((0..count).map(|_| self.e.fresh()).collect());
-        }
-        Ok(out)
-    }
-
-    /// `scf.while`: the before region ends in `scf.condition`, the after region in `scf.yield`;
-    /// tensors travel as their registers.
-    pub(crate) fn lower_while(
+    /// `scf.while`: the before region ends in `scf.condition`, the after region in `scf.yield`.
+    pub fn lower_while(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
         let blocks = blocks_of(op);
-        let (before, after) = (blocks[0], blocks[1]);
-        let before_args = block_args(before);
-        let after_args = block_args(after);
-        let inits: Vec<String> = ins.iter().flat_map(|v| self.get(*v)).collect();
+        let (Some(&before), Some(&after)) = (blocks.first(), blocks.get(1)) else {
+            return err(op, "scf.while needs a before and an after region");
+        };
+        let inits = self.flat_regs(op, ins)?;
         let init_types = self.flat_types(op, ins)?;
         let result_types = self.flat_types(op, outs)?;
-        let before_names = self.names_for(op, &before_args)?;
-        for (arg, names) in before_args.iter().zip(&before_names) {
-            self.values.insert(key(*arg), names.clone());
-        }
-        let after_names = self.names_for(op, &after_args)?;
-        for (arg, names) in after_args.iter().zip(&after_names) {
-            self.values.insert(key(*arg), names.clone());
-        }
-        let result = self.e.fresh_raw();
-        let results_text = if result_types.is_empty() {
-            String::new()
-        } else {
-            format!("%r{result}:{} = ", result_types.len())
-        };
-        let bindings: Vec<String> = before_names
-            .iter()
-            .flatten()
-            .zip(&inits)
-            .map(|(a, i)| format!("{a} = {i}"))
-            .collect();
-        self.e.open(&format!(
-            "{results_text}scf.while ({}) : ({}) -> ({}) {{",
-            bindings.join(", "),
-            init_types.join(", "),
-            result_types.join(", ")
-        ));
+
+        let (before_region, before_block) = self.b.region_with_block(&init_types);
+        self.bind_block_args(op, &block_args(before), &block_args(before_block))?;
+        let saved = self.b.save();
+        self.b.set_end(before_block);
+        // SAFETY: iteration over a live block's ops.
         let mut inner = unsafe { mlirBlockGetFirstOperation(before) };
         while !inner.ptr.is_null() {
             if op_name(inner) == "scf.condition" {
                 let operands_in = operands(inner);
-                let cond = self.scalar(operands_in[0]);
-                let passed: Vec<String> =
-                    operands_in[1..].iter().flat_map(|v| self.get(*v)).collect();
-                if passed.is_empty() {
-                    self.e.line(&format!("scf.condition({cond})"));
-                } else {
-                    self.e.line(&format!(
-                        "scf.condition({cond}) {} : {}",
-                        passed.join(", "),
-                        result_types.join(", ")
-                    ));
-                }
+                let Some(&condition) = operands_in.first() else {
+                    return err(inner, "scf.condition without a condition");
+                };
+                let mut passed = vec![self.scalar(inner, condition)?];
+                passed.extend(self.flat_regs(inner, &operands_in[1..])?);
+                self.b
+                    .create("scf.condition", &passed, &[], &[], Vec::new());
             } else {
                 self.lower_op(inner)?;
             }
             inner = unsafe { mlirOperationGetNextInBlock(inner) };
         }
-        let after_params: Vec<String> = after_names
-            .iter()
-            .flatten()
-            .zip(&result_types)
-            .map(|(a, t)| format!("{a}: {t}"))
-            .collect();
-        self.e.reopen("} do {");
-        self.e.line(&format!("^bb0({}):", after_params.join(", ")));
-        self.lower_yielding_block(after, &init_types)?;
-        self.e.close();
-        self.bind_results(op, outs, &result)
+
+        let (after_region, after_block) = self.b.region_with_block(&result_types);
+        self.bind_block_args(op, &block_args(after), &block_args(after_block))?;
+        self.b.set_end(after_block);
+        self.lower_yielding_block(after)?;
+        self.b.restore(saved);
+
+        let lowered = self.b.create(
+            "scf.while",
+            &inits,
+            &result_types,
+            &[],
+            vec![before_region, after_region],
+        );
+        self.bind_flat(op, outs, &Builder::results_of(lowered))
     }
 }

@@ -3,22 +3,64 @@
 //! accesses (bounds-checked against the shape; out-of-bounds loads give the padding value, zero
 //! or NaN) from the registers of the distributed tensor.
 
-use crate::ops::atomics::pick;
-use crate::ops::memory::{asm_register, cache_suffix};
-use crate::to_llvm::*;
+use crate::builder::{CastOp, IntPredicate, Value};
+use crate::state::*;
 use mlir_sys::*;
 use tritium_dialects::ffi;
 use tritium_passes::ir_util::*;
 
+/// A PTX float type name (`f16`, `bf16`, `f32`, `f64`).
+fn float_name(ty: MlirType) -> Option<&'static str> {
+    // SAFETY: type queries on a live type.
+    unsafe {
+        if mlirTypeIsAF16(ty) {
+            Some("f16")
+        } else if mlirTypeIsABF16(ty) {
+            Some("bf16")
+        } else if mlirTypeIsAF32(ty) {
+            Some("f32")
+        } else if mlirTypeIsAF64(ty) {
+            Some("f64")
+        } else {
+            None
+        }
+    }
+}
+
+/// A short name of a scalar type for messages.
+fn type_name(ty: MlirType) -> String {
+    if let Some(name) = float_name(ty) {
+        return name.to_owned();
+    }
+    // SAFETY: type query on a live type.
+    if unsafe { mlirTypeIsAInteger(ty) } {
+        format!("i{}", type_bits(ty))
+    } else {
+        format!("{}-bit elements", type_bits(ty))
+    }
+}
+
+/// Register `r` of a value list (scalars have one).
+fn pick(values: &[Value], r: usize) -> Option<Value> {
+    values.get(r).or(values.first()).copied()
+}
+
 impl FuncLowering<'_> {
-    pub(crate) fn lower_make_descriptor(
+    pub fn lower_make_descriptor(
         &mut self,
+        op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
+        let Some(&out) = outs.first() else {
+            return err(op, "tt.make_tensor_descriptor needs a result");
+        };
         // [base, shape..., strides...]
-        let values: Vec<String> = ins.iter().map(|v| self.scalar(*v)).collect();
-        self.values.insert(key(outs[0]), values);
+        let mut values = Vec::with_capacity(ins.len());
+        for v in ins {
+            values.push(self.scalar(op, *v)?);
+        }
+        self.set(out, values);
         Ok(())
     }
 
@@ -29,8 +71,13 @@ impl FuncLowering<'_> {
         desc: MlirValue,
         indices: &[MlirValue],
         ty: MlirType,
-    ) -> LResult<(Vec<String>, Vec<String>, String)> {
+    ) -> LResult<(Vec<Value>, Vec<Value>)> {
         let desc_type = value_type(desc);
+        // SAFETY: type query on a live type.
+        if !unsafe { ffi::tritiumTypeIsTensorDesc(desc_type) } {
+            return err(op, "expected a !tt.tensordesc operand");
+        }
+        // SAFETY: `desc_type` is a `!tt.tensordesc` (checked above).
         let block = unsafe { ffi::tritiumTensorDescTypeGetBlockType(desc_type) };
         let elem = element_type(block);
         let parts = self.get(desc);
@@ -41,122 +88,129 @@ impl FuncLowering<'_> {
                 "tensor descriptors must come from tt.make_tensor_descriptor in the same kernel",
             );
         }
-        let base = parts[0].clone();
-        let base_ty = match defining_op(desc) {
-            Some(d) => llvm_type(value_type(operands(d)[0])),
-            None => "!llvm.ptr<1>".to_owned(),
-        };
+        let base = parts[0];
         let map = self.thread_map(op, ty)?;
         let thread = self.thread_base(op, ty)?;
-        let dropped = rank - map.shape.len();
-        let index_values: Vec<String> = indices.iter().map(|v| self.scalar(*v)).collect();
-        let lty = llvm_type(elem);
-        let mut ptrs = Vec::new();
-        let mut preds = Vec::new();
-        for coord in map.registers.clone() {
-            let c = self.runtime_coord(&thread, &coord);
-            let mut offset = self.e.constant(0, "i64");
-            let mut pred = self.e.constant(1, "i1");
+        let Some(dropped) = rank.checked_sub(map.shape.len()) else {
+            return err(
+                op,
+                "the block has more dimensions than the descriptor has indices",
+            );
+        };
+        let mut index_values = Vec::with_capacity(rank);
+        for v in indices {
+            index_values.push(self.scalar(op, *v)?);
+        }
+        let lty = self.llvm_type(elem);
+        let i64 = self.b.i64();
+        let mut ptrs = Vec::with_capacity(map.registers.len());
+        let mut preds = Vec::with_capacity(map.registers.len());
+        for coord in &map.registers {
+            let c = self.runtime_coord(&thread, coord);
+            let mut offset = self.b.const_i64(0);
+            let mut pred = self.b.const_bool(true);
             for d in 0..rank {
                 let g = if d < dropped {
-                    index_values[d].clone()
+                    index_values[d]
                 } else {
-                    let local = &c[d - dropped];
-                    self.e
-                        .op(&format!("llvm.add {}, {local} : i32", index_values[d]))
+                    let Some(&local) = c.get(d - dropped) else {
+                        return err(op, "internal error: a coordinate is missing");
+                    };
+                    self.b.add(index_values[d], local)
                 };
-                let inside = self
-                    .e
-                    .op(&format!("llvm.icmp \"ult\" {g}, {} : i32", parts[1 + d]));
-                pred = self.e.op(&format!("llvm.and {pred}, {inside} : i1"));
-                let g64 = self.e.op(&format!("llvm.sext {g} : i32 to i64"));
-                let term = self
-                    .e
-                    .op(&format!("llvm.mul {g64}, {} : i64", parts[1 + rank + d]));
-                offset = self.e.op(&format!("llvm.add {offset}, {term} : i64"));
+                let inside = self.b.icmp(IntPredicate::Ult, g, parts[1 + d]);
+                pred = self.b.and(pred, inside);
+                let g64 = self.b.sext(g, i64);
+                let term = self.b.mul(g64, parts[1 + rank + d]);
+                offset = self.b.add(offset, term);
             }
-            ptrs.push(self.e.op(&format!(
-                "llvm.getelementptr {base}[{offset}] : ({base_ty}, i64) -> {base_ty}, {lty}"
-            )));
+            ptrs.push(self.b.gep(base, offset, lty));
             preds.push(pred);
         }
-        Ok((ptrs, preds, base_ty))
+        Ok((ptrs, preds))
     }
 
-    pub(crate) fn lower_descriptor_load(
+    pub fn lower_descriptor_load(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let ty = value_type(outs[0]);
+        let (Some(&desc), Some(&out)) = (ins.first(), outs.first()) else {
+            return err(op, "tt.descriptor_load needs a descriptor and a result");
+        };
+        let ty = value_type(out);
         let elem = element_type(ty);
         let bits = type_bits(elem);
-        let (ptrs, preds, base_ty) = self.descriptor_addresses(op, ins[0], &ins[1..], ty)?;
-        let nan_padding = defining_op(ins[0])
+        let (ptrs, preds) = self.descriptor_addresses(op, desc, &ins[1..], ty)?;
+        let nan_padding = defining_op(desc)
             .map(|d| int_attr(d, "padding") == Some(2))
             .unwrap_or(false);
         let (reg, letter, width) = asm_register(bits);
-        let lty = llvm_type(elem);
+        let lty = self.llvm_type(elem);
         let cache = cache_suffix(op);
         let padding = if nan_padding && is_float(elem) {
-            let nan = self
-                .e
-                .op("llvm.mlir.constant(0x7FF8000000000000 : f64) : f64");
-            let v = if lty == "f64" {
-                nan
-            } else {
-                self.e.op(&format!("llvm.fptrunc {nan} : f64 to {lty}"))
-            };
-            self.bits_of(&v, elem, bits)
+            let nan = self.b.const_f64(f64::from_bits(0x7FF8000000000000));
+            let v = self.b.cast(CastOp::FpTrunc, nan, lty);
+            self.bits_of(v, elem, bits)
         } else {
-            self.e.constant(0, &format!("i{width}"))
+            let int = self.b.int_type(width);
+            self.b.const_int(int, 0)
         };
+        let raw_type = self.b.int_type(width);
         let mut regs = Vec::with_capacity(ptrs.len());
-        for (p, pred) in ptrs.iter().zip(&preds) {
-            let raw = self.e.op(&format!(
-                "llvm.inline_asm has_side_effects \"mov.b{width} $0, $3;\\n\\t@$2 ld.global{cache}.{reg} $0, [ $1 + 0 ];\", \"=&{letter},l,b,{letter}\" {p}, {pred}, {padding} : ({base_ty}, i1, i{width}) -> i{width}"
-            ));
-            regs.push(self.value_from_bits(&raw, elem, bits, width, &lty));
+        for (&p, &pred) in ptrs.iter().zip(&preds) {
+            let raw = self.b.asm_volatile(
+                &format!("mov.b{width} $0, $3;\n\t@$2 ld.global{cache}.{reg} $0, [ $1 + 0 ];"),
+                &format!("=&{letter},l,b,{letter}"),
+                &[p, pred, padding],
+                raw_type,
+            );
+            regs.push(self.value_from_bits(raw, elem, bits, width));
         }
-        self.values.insert(key(outs[0]), regs);
+        self.set(out, regs);
         Ok(())
     }
 
-    /// `tt.descriptor_store` (`kind` None) and `tt.descriptor_reduce`.
-    pub(crate) fn lower_descriptor_store(
+    /// `tt.descriptor_store` (`reduce` false) and `tt.descriptor_reduce`.
+    pub fn lower_descriptor_store(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         reduce: bool,
     ) -> LResult<()> {
-        let src = ins[1];
+        let (Some(&desc), Some(&src)) = (ins.first(), ins.get(1)) else {
+            return err(op, "a descriptor store needs a descriptor and a value");
+        };
         let ty = value_type(src);
         let elem = element_type(ty);
         let bits = type_bits(elem);
-        let (ptrs, preds, base_ty) = self.descriptor_addresses(op, ins[0], &ins[2..], ty)?;
+        let (ptrs, preds) = self.descriptor_addresses(op, desc, &ins[2..], ty)?;
         let map = self.thread_map(op, ty)?;
         let first = self.first_copy_predicate(&map);
-        let values = self.get(src);
-        let (reg, letter, width) = asm_register(bits);
+        let values = self.regs(op, src)?;
+        let (reg, letter, _) = asm_register(bits);
         let instruction = if reduce {
             let float = is_float(elem);
-            let name = print_type(elem);
-            let suffix = match int_attr(op, "kind").unwrap_or(1) {
-                1 if float && bits == 16 => format!("add.noftz.{name}"),
-                1 if float => format!("add.{name}"),
-                1 => format!("add.u{bits}"),
-                2 if !float => format!("min.s{bits}"),
-                3 if !float => format!("max.s{bits}"),
-                4 if !float => format!("inc.u{bits}"),
-                5 if !float => format!("dec.u{bits}"),
-                6 => format!("and.b{bits}"),
-                7 => format!("or.b{bits}"),
-                8 => format!("xor.b{bits}"),
+            let name = float_name(elem);
+            let suffix = match (int_attr(op, "kind").unwrap_or(1), name) {
+                (1, Some(name)) if float && bits == 16 => format!("add.noftz.{name}"),
+                (1, Some(name)) if float => format!("add.{name}"),
+                (1, _) if !float => format!("add.u{bits}"),
+                (2, _) if !float => format!("min.s{bits}"),
+                (3, _) if !float => format!("max.s{bits}"),
+                (4, _) if !float => format!("inc.u{bits}"),
+                (5, _) if !float => format!("dec.u{bits}"),
+                (6, _) => format!("and.b{bits}"),
+                (7, _) => format!("or.b{bits}"),
+                (8, _) => format!("xor.b{bits}"),
                 _ => {
                     return err(
                         op,
-                        format!("descriptor_reduce of this kind on {name} is not supported"),
+                        format!(
+                            "descriptor_reduce of this kind on {} is not supported",
+                            type_name(elem)
+                        ),
                     );
                 }
             };
@@ -164,19 +218,25 @@ impl FuncLowering<'_> {
         } else {
             format!("st.global.{reg}")
         };
-        for (r, (p, pred)) in ptrs.iter().zip(&preds).enumerate() {
-            if map.register_duplicate[r] {
+        for (r, (&p, &pred)) in ptrs.iter().zip(&preds).enumerate() {
+            if map.register_duplicate.get(r) == Some(&true) {
                 continue;
             }
-            let pred = match &first {
-                Some(f) => self.e.op(&format!("llvm.and {pred}, {f} : i1")),
-                None => pred.clone(),
+            let pred = match first {
+                Some(f) => self.b.and(pred, f),
+                None => pred,
             };
-            let v = pick(&values, r);
-            let b = self.bits_of(&v, elem, bits);
-            self.e.line(&format!(
-                "llvm.inline_asm has_side_effects \"@$0 {instruction} [ $1 + 0 ], $2;\", \"b,l,{letter}\" {pred}, {p}, {b} : (i1, {base_ty}, i{width}) -> ()"
-            ));
+            let Some(v) = pick(&values, r) else {
+                return err(op, "internal error: the stored value has no lowered value");
+            };
+            let b = self.bits_of(v, elem, bits);
+            self.b.inline_asm(
+                &format!("@$0 {instruction} [ $1 + 0 ], $2;"),
+                &format!("b,l,{letter}"),
+                &[pred, p, b],
+                None,
+                true,
+            );
         }
         Ok(())
     }

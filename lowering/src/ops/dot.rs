@@ -1,20 +1,92 @@
 //! `tt.dot` on CUDA cores (FMA): operands staged in shared memory.
 
-use crate::to_llvm::*;
+use crate::builder::*;
+use crate::state::*;
 use mlir_sys::*;
-use std::collections::HashMap;
 use tritium_passes::ir_util::*;
+
+/// One dot operand as staged in shared memory: the tensor it is made from and where it goes.
+struct Staged {
+    source: MlirValue,
+    ty: MlirType,
+    elem: MlirType,
+    /// Byte offset of its region in the dot's scratch.
+    start: u64,
+}
+
+/// The tensor a dot operand was made from: through `ttg.convert_layout` or through
+/// `ttg.local_load(ttg.local_alloc(x))` (as `-tritongpu-reduce-data-duplication` writes it).
+/// A `ttg.local_load` of a buffer filled otherwise (`ttg.local_store`, or a memdesc not made by
+/// a `ttg.local_alloc` of a tensor) is the operand itself: ops/local.rs reads such a load from
+/// the buffer (keep its `allocated_from_tensor` in step with this).
+fn dot_operand_source(operand: MlirValue) -> MlirValue {
+    let Some(def) = defining_op(operand) else {
+        return operand;
+    };
+    match op_name(def).as_str() {
+        "ttg.convert_layout" => operands(def).first().copied().unwrap_or(operand),
+        "ttg.local_load" => operands(def)
+            .first()
+            .and_then(|&memdesc| defining_op(memdesc))
+            .filter(|alloc| op_name(*alloc) == "ttg.local_alloc")
+            .and_then(|alloc| operands(alloc).first().copied())
+            .unwrap_or(operand),
+        _ => operand,
+    }
+}
+
+/// The staged A and B of a `tt.dot` (16-byte aligned regions, A first) and the bytes they take.
+fn staging(op: MlirOperation) -> LResult<(Vec<Staged>, u64)> {
+    let ins = operands(op);
+    if ins.len() < 3 {
+        return err(op, "tt.dot needs operands a, b and c");
+    }
+    let mut staged = Vec::with_capacity(2);
+    let mut offset = 0u64;
+    for operand in &ins[..2] {
+        let source = dot_operand_source(*operand);
+        let ty = value_type(source);
+        if !is_tensor(ty) {
+            return err(op, "tt.dot operands must be tensors");
+        }
+        let elem = element_type(ty);
+        let mut numel = 1u64;
+        for d in shape(ty) {
+            match u64::try_from(d) {
+                Ok(d) => numel *= d,
+                Err(_) => return err(op, "tt.dot operands need static shapes"),
+            }
+        }
+        let start = offset.div_ceil(16) * 16;
+        offset = start + numel * smem_bytes(elem);
+        staged.push(Staged {
+            source,
+            ty,
+            elem,
+            start,
+        });
+    }
+    Ok((staged, offset))
+}
+
+/// Shared-memory scratch of `tt.dot` (A and B staged), in bytes, from its types alone.
+pub fn dot_scratch(op: MlirOperation) -> LResult<u64> {
+    Ok(staging(op)?.1)
+}
 
 impl FuncLowering<'_> {
     /// `d = a * b + c` with FMAs: A and B are staged in shared memory from their (any) source
     /// layout; each thread then walks K, loading the A rows and B columns of its own C elements.
-    pub(crate) fn lower_dot(
+    pub fn lower_dot(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let c_type = value_type(ins[2]);
+        let (Some(&c_value), Some(&out)) = (ins.get(2), outs.first()) else {
+            return err(op, "tt.dot needs operands a, b and c and a result");
+        };
+        let c_type = value_type(c_value);
         let c_map = self.thread_map(op, c_type)?;
         let rank = c_map.shape.len();
         if rank != 2 && rank != 3 {
@@ -23,34 +95,33 @@ impl FuncLowering<'_> {
         // Batched dots carry a leading batch dimension through A, B and C.
         let batched = rank == 3;
         let (m, n) = (c_map.shape[rank - 2] as u64, c_map.shape[rank - 1] as u64);
-        let mut staged = Vec::new();
-        let mut offset = 0u64;
-        for operand in &ins[..2] {
-            let source = dot_operand_source(*operand);
-            let ty = value_type(source);
-            let elem = element_type(ty);
-            let (_, bytes) = Self::smem_type(elem);
-            let numel: u64 = shape(ty).iter().product::<i64>() as u64;
-            let start = offset.div_ceil(16) * 16;
-            offset = start + numel * bytes;
-            staged.push((source, ty, elem, start));
+        let (staged, _) = staging(op)?;
+        let [a_staged, b_staged] = &staged[..] else {
+            return err(op, "internal error: tt.dot stages two operands");
+        };
+        let (a_shape, b_shape) = (shape(a_staged.ty), shape(b_staged.ty));
+        if a_shape.len() != rank || b_shape.len() != rank {
+            return err(op, "tt.dot operands must have the rank of the accumulator");
         }
-        let k = shape(staged[0].1)[rank - 1] as u64;
-        self.reserve_scratch(offset);
+        let k = a_shape[rank - 1] as u64;
+        self.reserve_scratch(dot_scratch(op)?);
         let base = self.smem_base();
         self.barrier();
-        for (source, ty, elem, start) in &staged {
-            let map = self.thread_map(op, *ty)?;
-            let thread = self.thread_base(op, *ty)?;
-            let region = self.region_base(&base, *start);
-            let values = self.get(*source);
+        for s in &staged {
+            let map = self.thread_map(op, s.ty)?;
+            let thread = self.thread_base(op, s.ty)?;
+            let region = self.region_base(base, s.start);
+            let values = self.regs(op, s.source)?;
+            if values.len() < map.num_registers() {
+                return err(op, "internal error: a dot operand has too few registers");
+            }
             for (r, coord) in map.registers.iter().enumerate() {
                 if map.register_duplicate[r] {
                     continue;
                 }
                 let c = self.runtime_coord(&thread, coord);
                 let index = self.linear_index(&c, &map.shape);
-                self.smem_store(&region, &index, &values[r], *elem);
+                self.smem_store(region, index, values[r], s.elem);
             }
         }
         self.barrier();
@@ -71,126 +142,116 @@ impl FuncLowering<'_> {
         let mut cols: Vec<Vec<u32>> = c_map.registers.iter().map(col_key).collect();
         cols.sort_unstable();
         cols.dedup();
+        // Each C register's row (in `rows`) and column (in `cols`).
+        let mut pairs = Vec::with_capacity(c_map.num_registers());
+        for coord in &c_map.registers {
+            match (
+                rows.binary_search(&row_key(coord)),
+                cols.binary_search(&col_key(coord)),
+            ) {
+                (Ok(row), Ok(col)) => pairs.push((row, col)),
+                _ => {
+                    return err(
+                        op,
+                        "internal error: a C register without its A row or B column",
+                    );
+                }
+            }
+        }
         let acc_type = element_type(c_type);
-        let acc_lty = llvm_type(acc_type);
-        let init = self.get(ins[2]);
+        let acc_lty = self.llvm_type(acc_type);
+        let init = self.regs(op, c_value)?;
         let count = init.len();
-        let lb = self.e.constant(0, "i32");
-        let ub = self.e.constant(k as i64, "i32");
-        let step = self.e.constant(1, "i32");
-        let iv = self.e.fresh();
-        let args: Vec<String> = (0..count).map(|_| self.e.fresh()).collect();
-        let result = self.e.fresh_raw();
-        let iter_args: Vec<String> = args
-            .iter()
-            .zip(&init)
-            .map(|(a, i)| format!("{a} = {i}"))
-            .collect();
-        self.e.open(&format!(
-            "%r{result}:{count} = scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) : i32 {{",
-            iter_args.join(", "),
-            vec![acc_lty.clone(); count].join(", ")
-        ));
-        let a_region = self.region_base(&base, staged[0].3);
-        let b_region = self.region_base(&base, staged[1].3);
-        let k_const = self.e.constant(k as i64, "i32");
-        let n_const = self.e.constant(n as i64, "i32");
-        let a_batch = self.e.constant((m * k) as i64, "i32");
-        let b_batch = self.e.constant((k * n) as i64, "i32");
-        let mut a_values = HashMap::new();
+        if count != c_map.num_registers() {
+            return err(
+                op,
+                "internal error: the accumulator has the wrong number of registers",
+            );
+        }
+        let lb = self.b.const_i32(0);
+        let ub = self.b.const_i32(k as i64);
+        let step = self.b.const_i32(1);
+        let mut block_types = vec![self.b.i32()];
+        block_types.extend(std::iter::repeat_n(acc_lty, count));
+        let (region, body) = self.b.region_with_block(&block_types);
+        let body_args = block_args(body);
+        let (iv, accs) = (body_args[0], &body_args[1..]);
+        let saved = self.b.save();
+        self.b.set_end(body);
+        let a_region = self.region_base(base, a_staged.start);
+        let b_region = self.region_base(base, b_staged.start);
+        let k_const = self.b.const_i32(k as i64);
+        let n_const = self.b.const_i32(n as i64);
+        let a_batch = self.b.const_i32((m * k) as i64);
+        let b_batch = self.b.const_i32((k * n) as i64);
+        let mut a_values = Vec::with_capacity(rows.len());
         for row in &rows {
             // A[batch][m][k] at (batch * M + m) * K + k.
-            let m_rt = self.runtime_coord(&c_base[rank - 2..rank - 1], &row[rank - 2..])[0].clone();
-            let scaled = self.e.op(&format!("llvm.mul {m_rt}, {k_const} : i32"));
-            let mut index = self.e.op(&format!("llvm.add {scaled}, {iv} : i32"));
+            let m_rt = self.runtime_coord(&c_base[rank - 2..rank - 1], &row[rank - 2..])[0];
+            let scaled = self.b.mul(m_rt, k_const);
+            let mut index = self.b.add(scaled, iv);
             if batched {
-                let b_rt = self.runtime_coord(&c_base[..1], &row[..1])[0].clone();
-                let offset = self.e.op(&format!("llvm.mul {b_rt}, {a_batch} : i32"));
-                index = self.e.op(&format!("llvm.add {index}, {offset} : i32"));
+                let b_rt = self.runtime_coord(&c_base[..1], &row[..1])[0];
+                let offset = self.b.mul(b_rt, a_batch);
+                index = self.b.add(index, offset);
             }
-            let v = self.smem_load(&a_region, &index, staged[0].2);
-            a_values.insert(
-                row.clone(),
-                self.widen_to_accumulator(&v, staged[0].2, acc_type),
-            );
+            let v = self.smem_load(a_region, index, a_staged.elem);
+            let widened = self.widen_to_accumulator(v, a_staged.elem, acc_type);
+            a_values.push(widened);
         }
-        let mut b_values = HashMap::new();
+        let mut b_values = Vec::with_capacity(cols.len());
         for col in &cols {
             // B[batch][k][n] at (batch * K + k) * N + n.
-            let n_rt = self.runtime_coord(&c_base[rank - 1..], &col[col.len() - 1..])[0].clone();
-            let scaled = self.e.op(&format!("llvm.mul {iv}, {n_const} : i32"));
-            let mut index = self.e.op(&format!("llvm.add {scaled}, {n_rt} : i32"));
+            let n_rt = self.runtime_coord(&c_base[rank - 1..], &col[col.len() - 1..])[0];
+            let scaled = self.b.mul(iv, n_const);
+            let mut index = self.b.add(scaled, n_rt);
             if batched {
-                let b_rt = self.runtime_coord(&c_base[..1], &col[..1])[0].clone();
-                let offset = self.e.op(&format!("llvm.mul {b_rt}, {b_batch} : i32"));
-                index = self.e.op(&format!("llvm.add {index}, {offset} : i32"));
+                let b_rt = self.runtime_coord(&c_base[..1], &col[..1])[0];
+                let offset = self.b.mul(b_rt, b_batch);
+                index = self.b.add(index, offset);
             }
-            let v = self.smem_load(&b_region, &index, staged[1].2);
-            b_values.insert(
-                col.clone(),
-                self.widen_to_accumulator(&v, staged[1].2, acc_type),
-            );
+            let v = self.smem_load(b_region, index, b_staged.elem);
+            let widened = self.widen_to_accumulator(v, b_staged.elem, acc_type);
+            b_values.push(widened);
         }
-        let mut next = Vec::new();
-        for (r, coord) in c_map.registers.iter().enumerate() {
-            let (a, b) = (&a_values[&row_key(coord)], &b_values[&col_key(coord)]);
-            let acc = &args[r];
+        let mut next = Vec::with_capacity(count);
+        for (&(row, col), &acc) in pairs.iter().zip(accs) {
+            let (a, b) = (a_values[row], b_values[col]);
             next.push(if is_float(acc_type) {
-                self.e.op(&format!("llvm.intr.fma({a}, {b}, {acc}) : ({acc_lty}, {acc_lty}, {acc_lty}) -> {acc_lty}"))
+                self.b.intr(Intrinsic::Fma, &[a, b, acc])
             } else {
-                let p = self.e.op(&format!("llvm.mul {a}, {b} : {acc_lty}"));
-                self.e.op(&format!("llvm.add {p}, {acc} : {acc_lty}"))
+                let p = self.b.mul(a, b);
+                self.b.add(p, acc)
             });
         }
-        self.e.line(&format!(
-            "scf.yield {} : {}",
-            next.join(", "),
-            vec![acc_lty.clone(); count].join(", ")
-        ));
-        self.e.close();
-        let _ = m;
-        let out: Vec<String> = (0..count).map(|i| format!("%r{result}#{i}")).collect();
-        self.values.insert(key(outs[0]), out);
+        self.b.create("scf.yield", &next, &[], &[], Vec::new());
+        self.b.restore(saved);
+        let mut loop_operands = vec![lb, ub, step];
+        loop_operands.extend(init);
+        let result_types = vec![acc_lty; count];
+        let lowered = self
+            .b
+            .create("scf.for", &loop_operands, &result_types, &[], vec![region]);
+        self.set(out, Builder::results_of(lowered));
         Ok(())
     }
 
     /// An operand element widened to the accumulator type.
-    pub(crate) fn widen_to_accumulator(
-        &mut self,
-        value: &str,
-        from: MlirType,
-        to: MlirType,
-    ) -> String {
+    fn widen_to_accumulator(&mut self, value: Value, from: MlirType, to: MlirType) -> Value {
         let (fb, tb) = (type_bits(from), type_bits(to));
-        let (fl, tl) = (llvm_type(from), llvm_type(to));
-        if unsafe { mlirTypeEqual(from, to) } {
-            value.to_owned()
+        let tl = self.llvm_type(to);
+        if type_equal(from, to) {
+            value
         } else if is_float(from) && is_float(to) && fb < tb {
-            self.e.op(&format!("llvm.fpext {value} : {fl} to {tl}"))
+            self.b.cast(CastOp::FpExt, value, tl)
         } else if is_float(from) && is_float(to) {
-            self.e.op(&format!("llvm.fptrunc {value} : {fl} to {tl}"))
+            self.b.cast(CastOp::FpTrunc, value, tl)
         } else if !is_float(from) && !is_float(to) && fb < tb {
-            self.e.op(&format!("llvm.sext {value} : {fl} to {tl}"))
+            self.b.sext(value, tl)
         } else if !is_float(from) && is_float(to) {
-            self.e.op(&format!("llvm.sitofp {value} : {fl} to {tl}"))
+            self.b.cast(CastOp::SiToFp, value, tl)
         } else {
-            value.to_owned()
+            value
         }
-    }
-}
-
-/// The tensor a dot operand was made from: through `ttg.convert_layout` or through
-/// `ttg.local_load(ttg.local_alloc(x))` (as `-tritongpu-reduce-data-duplication` writes it).
-fn dot_operand_source(operand: MlirValue) -> MlirValue {
-    let Some(def) = defining_op(operand) else {
-        return operand;
-    };
-    match op_name(def).as_str() {
-        "ttg.convert_layout" => operands(def)[0],
-        "ttg.local_load" => defining_op(operands(def)[0])
-            .filter(|alloc| op_name(*alloc) == "ttg.local_alloc" && !operands(*alloc).is_empty())
-            .map(|alloc| operands(alloc)[0])
-            .unwrap_or(operand),
-        _ => operand,
     }
 }

@@ -4,58 +4,135 @@
 //! (fastest dimension first). A buffer whose only readers are dot operands is not written here:
 //! `tt.dot` stages its operands itself, so the data goes through shared memory once.
 
-use crate::to_llvm::*;
+use crate::builder::*;
+use crate::state::*;
 use mlir_sys::*;
+use tritium_dialects::encoding::Encoding as DialectEncoding;
 use tritium_dialects::ffi::ttg;
+use tritium_dialects::melior::ir::Attribute;
+use tritium_layout::encoding::{CtaLayout, Encoding, NvmmaSharedEncoding, SwizzledSharedEncoding};
 use tritium_passes::ir_util::*;
 
 /// A memdesc: where its buffer starts and how its elements are laid out.
 #[derive(Clone, Debug)]
-pub(crate) struct SharedBuffer {
-    pub base: String,
+pub struct SharedBuffer {
+    pub base: Value,
     pub shape: Vec<u32>,
     /// Dimensions fastest first.
     pub order: Vec<u32>,
     pub elem: MlirType,
 }
 
-fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32>, MlirType)> {
-    unsafe {
-        if !ttg::tritiumTypeIsMemDesc(ty) {
-            return err(op, "expected a !ttg.memdesc");
+/// The shared-memory encoding of a `!ttg.memdesc` type, read through the C accessors (`None`
+/// for any other type, or an encoding the layout crate has no shared form of).
+fn shared_encoding_of(memdesc: MlirType) -> Option<Encoding> {
+    // SAFETY: type queries on a live type; the encoding is only read once the type is known to
+    // be a memdesc (the accessor casts), and `from_attribute` checks the attribute's kind (and
+    // null) before reading it.
+    let decoded = unsafe {
+        if !ttg::tritiumTypeIsMemDesc(memdesc) {
+            return None;
         }
-        let mut shape = [0i64; 8];
-        let rank = ttg::tritiumMemDescTypeGetShape(ty, shape.as_mut_ptr(), 8).max(0) as usize;
-        let shape: Vec<u32> = shape[..rank.min(8)].iter().map(|&d| d as u32).collect();
-        let encoding = ttg::tritiumMemDescTypeGetEncoding(ty);
-        let text = print_attr(encoding);
-        let Ok(tritium_layout::encoding::Encoding::SwizzledShared(shared)) =
-            tritium_layout::text::parse_encoding(&text)
-        else {
-            return err(
-                op,
-                format!(
-                    "shared layout {text} is not supported by the lowering yet (only #ttg.swizzled_shared)"
-                ),
-            );
-        };
-        if shared.max_phase > 1 {
-            return err(
-                op,
-                "swizzled shared layouts (maxPhase > 1) are not supported by the lowering yet",
-            );
-        }
-        Ok((
-            shape,
-            shared.order.clone(),
-            ttg::tritiumMemDescTypeGetElementType(ty),
-        ))
+        DialectEncoding::from_attribute(Attribute::from_raw(ttg::tritiumMemDescTypeGetEncoding(
+            memdesc,
+        )))?
+    };
+    match decoded {
+        DialectEncoding::SwizzledShared {
+            vec,
+            per_phase,
+            max_phase,
+            order,
+            cta,
+        } => Some(Encoding::SwizzledShared(SwizzledSharedEncoding {
+            vec,
+            per_phase,
+            max_phase,
+            order,
+            cta_layout: CtaLayout::new(cta.ctas_per_cga, cta.cta_split_num, cta.cta_order),
+        })),
+        DialectEncoding::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            cta,
+        } => Some(Encoding::NvmmaShared(NvmmaSharedEncoding {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            cta_layout: CtaLayout::new(cta.ctas_per_cga, cta.cta_split_num, cta.cta_order),
+        })),
+        _ => None,
     }
+}
+
+/// The shape of a `!ttg.memdesc` type.
+fn memdesc_shape(op: MlirOperation, memdesc: MlirType) -> LResult<Vec<u32>> {
+    // SAFETY: `memdesc` is a memdesc (checked by the caller); the first call only asks the rank,
+    // the second writes at most `rank` entries into a buffer of that length.
+    let dims = unsafe {
+        let rank = ttg::tritiumMemDescTypeGetShape(memdesc, std::ptr::null_mut(), 0).max(0);
+        let mut dims = vec![0i64; rank as usize];
+        if rank > 0 {
+            ttg::tritiumMemDescTypeGetShape(memdesc, dims.as_mut_ptr(), rank);
+        }
+        dims
+    };
+    dims.iter()
+        .map(|&d| match u32::try_from(d) {
+            Ok(d) if d > 0 => Ok(d),
+            _ => err(op, "a shared-memory buffer needs a static, positive shape"),
+        })
+        .collect()
+}
+
+/// Shape, order (fastest first) and element type of a `!ttg.memdesc` the lowering can address.
+fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32>, MlirType)> {
+    // SAFETY: type query on a live type.
+    if !unsafe { ttg::tritiumTypeIsMemDesc(ty) } {
+        return err(op, "expected a !ttg.memdesc");
+    }
+    let shape = memdesc_shape(op, ty)?;
+    let shared = match shared_encoding_of(ty) {
+        Some(Encoding::SwizzledShared(shared)) => shared,
+        Some(Encoding::NvmmaShared(_)) => {
+            return err(
+                op,
+                "shared layout #ttg.nvmma_shared is not supported by the lowering yet (only #ttg.swizzled_shared)",
+            );
+        }
+        _ => {
+            return err(
+                op,
+                "the buffer's shared layout is not supported by the lowering yet (only #ttg.swizzled_shared)",
+            );
+        }
+    };
+    if shared.max_phase > 1 {
+        return err(
+            op,
+            "swizzled shared layouts (maxPhase > 1) are not supported by the lowering yet",
+        );
+    }
+    let mut sorted = shared.order.clone();
+    sorted.sort_unstable();
+    if !sorted.iter().copied().eq(0..shape.len() as u32) {
+        return err(
+            op,
+            "the shared layout's order must be a permutation of the buffer's dimensions",
+        );
+    }
+    // SAFETY: `ty` is a memdesc.
+    let elem = unsafe { ttg::tritiumMemDescTypeGetElementType(ty) };
+    Ok((shape, shared.order, elem))
 }
 
 /// Whether every reader of `memdesc` is a `ttg.local_load` feeding only `tt.dot`s.
 fn read_only_by_dots(memdesc: MlirValue) -> bool {
     let mut any = false;
+    // SAFETY: use-list traversal of a live value.
     unsafe {
         let mut user = mlirValueGetFirstUse(memdesc);
         while !user.ptr.is_null() {
@@ -70,13 +147,72 @@ fn read_only_by_dots(memdesc: MlirValue) -> bool {
     any
 }
 
+/// Whether `memdesc` is made by a `ttg.local_alloc` of a tensor. `tt.dot` then stages that
+/// tensor itself when a dot operand is loaded from the buffer (the same test as
+/// `dot_operand_source` in ops/dot.rs: keep the two in step).
+fn allocated_from_tensor(memdesc: MlirValue) -> bool {
+    defining_op(memdesc)
+        .is_some_and(|alloc| op_name(alloc) == "ttg.local_alloc" && !operands(alloc).is_empty())
+}
+
+/// Whether a `ttg.local_alloc` keeps its source's registers instead of materializing a buffer
+/// (a tensor read only as dot operands: `tt.dot` stages it itself).
+fn alloc_is_forwarded(op: MlirOperation) -> bool {
+    operands(op).len() == 1 && results(op).first().is_some_and(|&m| read_only_by_dots(m))
+}
+
+/// Shared-memory buffer of a `ttg.local_alloc`, in bytes, from its type alone (0 when the
+/// allocation is forwarded to `tt.dot` and no buffer is materialized).
+pub fn local_alloc_scratch(op: MlirOperation) -> LResult<u64> {
+    if alloc_is_forwarded(op) {
+        return Ok(0);
+    }
+    let Some(&memdesc) = results(op).first() else {
+        return err(op, "ttg.local_alloc needs a result");
+    };
+    // The size needs the shape and element type only: a buffer whose layout the lowering cannot
+    // address yet is still sized (the lowering reports the layout).
+    let ty = value_type(memdesc);
+    // SAFETY: type query on a live type.
+    if !unsafe { ttg::tritiumTypeIsMemDesc(ty) } {
+        return err(op, "expected a !ttg.memdesc");
+    }
+    let shape = memdesc_shape(op, ty)?;
+    // SAFETY: `ty` is a memdesc.
+    let elem = unsafe { ttg::tritiumMemDescTypeGetElementType(ty) };
+    let numel: u64 = shape.iter().map(|&d| d as u64).product();
+    Ok(numel * smem_bytes(elem))
+}
+
+/// The `n`th of `values`, or a located error naming `what`.
+fn nth(op: MlirOperation, values: &[MlirValue], n: usize, what: &str) -> LResult<MlirValue> {
+    match values.get(n) {
+        Some(&v) => Ok(v),
+        None => err(op, format!("missing {what}")),
+    }
+}
+
 impl FuncLowering<'_> {
-    /// Row-major index of `coord` with dimensions ordered fastest-first by `order`.
-    fn ordered_index(&mut self, coord: &[String], shape: &[u32], order: &[u32]) -> String {
+    /// Row-major index of `coord` with dimensions ordered fastest-first by `order` (a permutation
+    /// of the dimensions, checked by [`memdesc_layout`]).
+    fn ordered_index(&mut self, coord: &[Value], shape: &[u32], order: &[u32]) -> Value {
         let slowest_first: Vec<usize> = order.iter().rev().map(|&d| d as usize).collect();
-        let coords: Vec<String> = slowest_first.iter().map(|&d| coord[d].clone()).collect();
+        let coords: Vec<Value> = slowest_first.iter().map(|&d| coord[d]).collect();
         let dims: Vec<u32> = slowest_first.iter().map(|&d| shape[d]).collect();
         self.linear_index(&coords, &dims)
+    }
+
+    /// Checks that a tensor of `map`'s shape can be addressed in `buffer`.
+    fn check_rank(
+        op: MlirOperation,
+        map: &crate::layout_map::ThreadMap,
+        buffer: &SharedBuffer,
+    ) -> LResult<()> {
+        if map.shape.len() == buffer.shape.len() {
+            Ok(())
+        } else {
+            err(op, "the tensor and the shared-memory buffer differ in rank")
+        }
     }
 
     fn write_tensor(
@@ -87,8 +223,15 @@ impl FuncLowering<'_> {
     ) -> LResult<()> {
         let ty = value_type(value);
         let map = self.thread_map(op, ty)?;
+        Self::check_rank(op, &map, buffer)?;
         let thread = self.thread_base(op, ty)?;
-        let values = self.get(value);
+        let values = self.regs(op, value)?;
+        if values.len() < map.num_registers() {
+            return err(
+                op,
+                "internal error: the stored tensor has too few registers",
+            );
+        }
         self.barrier();
         for (r, coord) in map.registers.iter().enumerate() {
             if map.register_duplicate[r] {
@@ -96,13 +239,34 @@ impl FuncLowering<'_> {
             }
             let c = self.runtime_coord(&thread, coord);
             let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
-            self.smem_store(&buffer.base, &index, &values[r], buffer.elem);
+            self.smem_store(buffer.base, index, values[r], buffer.elem);
         }
         self.barrier();
         Ok(())
     }
 
-    pub(crate) fn lower_local(
+    /// Reads the tensor `out` (of its own layout) from `buffer`.
+    fn read_tensor(
+        &mut self,
+        op: MlirOperation,
+        buffer: &SharedBuffer,
+        out: MlirValue,
+    ) -> LResult<()> {
+        let ty = value_type(out);
+        let map = self.thread_map(op, ty)?;
+        Self::check_rank(op, &map, buffer)?;
+        let thread = self.thread_base(op, ty)?;
+        let mut regs = Vec::with_capacity(map.num_registers());
+        for coord in &map.registers {
+            let c = self.runtime_coord(&thread, coord);
+            let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
+            regs.push(self.smem_load(buffer.base, index, buffer.elem));
+        }
+        self.set(out, regs);
+        Ok(())
+    }
+
+    pub fn lower_local(
         &mut self,
         op: MlirOperation,
         name: &str,
@@ -111,17 +275,15 @@ impl FuncLowering<'_> {
     ) -> LResult<()> {
         match name {
             "ttg.local_alloc" => {
-                let memdesc = outs[0];
-                if ins.len() == 1 && read_only_by_dots(memdesc) {
+                let memdesc = nth(op, outs, 0, "the allocated buffer")?;
+                if alloc_is_forwarded(op) {
                     // tt.dot stages the source itself: keep its registers.
-                    let v = self.get(ins[0]);
-                    self.values.insert(key(memdesc), v);
+                    let v = self.get(nth(op, ins, 0, "the allocated tensor")?);
+                    self.set(memdesc, v);
                     return Ok(());
                 }
                 let (shape, order, elem) = memdesc_layout(op, value_type(memdesc))?;
-                let (_, bytes) = Self::smem_type(elem);
-                let numel: u64 = shape.iter().map(|&d| d as u64).product();
-                self.reserve_scratch(numel * bytes);
+                self.reserve_scratch(local_alloc_scratch(op)?);
                 let base = self.smem_base();
                 let buffer = SharedBuffer {
                     base,
@@ -135,26 +297,24 @@ impl FuncLowering<'_> {
                 self.buffers.insert(key(memdesc), buffer);
             }
             "ttg.local_store" => {
-                let buffer = self.buffer(op, ins[1])?;
-                self.write_tensor(op, &buffer, ins[0])?;
+                let value = nth(op, ins, 0, "the stored tensor")?;
+                let buffer = self.buffer(op, nth(op, ins, 1, "the buffer")?)?;
+                self.write_tensor(op, &buffer, value)?;
             }
             "ttg.local_load" => {
-                if is_dot_operand_feed(op) {
-                    let v = self.get(ins[0]);
-                    self.values.insert(key(outs[0]), v);
+                let memdesc = nth(op, ins, 0, "the buffer")?;
+                let out = nth(op, outs, 0, "the loaded tensor")?;
+                // A dot operand: tt.dot stages the tensor the buffer was allocated from, so the
+                // buffer is not read here (the load keeps the allocation's registers, when it was
+                // forwarded). A buffer filled otherwise (local_store) is read as any other load,
+                // and tt.dot stages what was read.
+                if is_dot_operand_feed(op) && allocated_from_tensor(memdesc) {
+                    let v = self.get(memdesc);
+                    self.set(out, v);
                     return Ok(());
                 }
-                let buffer = self.buffer(op, ins[0])?;
-                let ty = value_type(outs[0]);
-                let map = self.thread_map(op, ty)?;
-                let thread = self.thread_base(op, ty)?;
-                let mut regs = Vec::new();
-                for coord in &map.registers {
-                    let c = self.runtime_coord(&thread, coord);
-                    let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
-                    regs.push(self.smem_load(&buffer.base, &index, buffer.elem));
-                }
-                self.values.insert(key(outs[0]), regs);
+                let buffer = self.buffer(op, memdesc)?;
+                self.read_tensor(op, &buffer, out)?;
             }
             _ => {} // local_dealloc: the allocation's lifetime ends; nothing to emit.
         }

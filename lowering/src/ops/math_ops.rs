@@ -1,28 +1,87 @@
-//! Elementwise math beyond MLIR's standard conversions: the accurate functions of
-//! [`crate::math`] (called as module-level helper functions), `tt.clampf`, `tt.mulhiui`,
-//! `tt.precise_sqrt`/`precise_divf`, `tt.extern_elementwise` (libdevice `__nv_*` symbols mapped
-//! to Tritium's own implementations) and `tt.elementwise_inline_asm`.
+//! Elementwise math beyond MLIR's standard conversions: the f32 fast paths (approximate PTX, as
+//! Triton), the accurate functions of [`crate::math`] (called as module-level helper
+//! functions), `tt.clampf`, `tt.mulhiui`, `tt.precise_sqrt`/`precise_divf`,
+//! `tt.extern_elementwise` (libdevice `__nv_*` symbols mapped to Tritium's own implementations)
+//! and `tt.elementwise_inline_asm`.
 
+use crate::builder::{BinOp, Builder, CastOp, FloatPredicate, IntPredicate, Intrinsic, Value};
 use crate::math;
-use crate::ops::atomics::pick;
-use crate::ops::casts::float_constraint;
-use crate::to_llvm::*;
+use crate::registry::OpLowering;
+use crate::state::*;
 use mlir_sys::*;
-use tritium_passes::ir_util::*;
+use tritium_passes::ir_util::{element_type, int_attr, value_type};
 
 /// `math` dialect ops that [`crate::math`] implements (the math-to-LLVM conversion would leave
 /// libm calls the GPU does not have).
-pub(crate) fn soft_math_function(op_name: &str) -> Option<&'static str> {
+pub fn soft_math_function(op_name: &str) -> Option<&'static str> {
     let name = op_name.strip_prefix("math.")?;
     math::FUNCTIONS.iter().copied().find(|f| *f == name)
+}
+
+/// Math ops with an f32 fast path (approximate PTX).
+const FAST_F32: &[&str] = &[
+    "math.exp",
+    "math.exp2",
+    "math.log",
+    "math.log2",
+    "math.rsqrt",
+    "arith.divf",
+];
+
+/// Register `r` of a value, or its only register when it is a scalar broadcast to every one
+/// (`values` is never empty: it comes from [`FuncLowering::regs`]).
+fn pick(values: &[Value], r: usize) -> Value {
+    values.get(r).copied().unwrap_or(values[0])
 }
 
 /// What an `__nv_*` symbol lowers to.
 enum Extern {
     /// A function of [`crate::math`].
     Soft(&'static str),
-    /// An LLVM intrinsic or instruction on the element type (`{t}` is replaced by it).
-    Native(&'static str),
+    /// An LLVM intrinsic or instruction on a float element type.
+    Float(Native),
+    /// An LLVM intrinsic or instruction on an integer element type.
+    Int(Native),
+}
+
+/// The native lowerings of libdevice functions.
+#[derive(Clone, Copy)]
+enum Native {
+    /// An intrinsic whose result has the type of its first operand.
+    Intr(Intrinsic),
+    Rsqrt,
+    IsNan,
+    IsInf,
+    SignBit,
+    FDiv,
+    Rcp,
+    Abs,
+    Ctlz,
+    CtPop,
+    UMulHi,
+    MulHi,
+}
+
+impl Native {
+    /// Number of operands.
+    fn arity(self) -> usize {
+        match self {
+            Native::Intr(Intrinsic::Fma) => 3,
+            Native::Intr(
+                Intrinsic::MinNum
+                | Intrinsic::MaxNum
+                | Intrinsic::CopySign
+                | Intrinsic::SMin
+                | Intrinsic::SMax
+                | Intrinsic::UMin
+                | Intrinsic::UMax,
+            )
+            | Native::FDiv
+            | Native::UMulHi
+            | Native::MulHi => 2,
+            _ => 1,
+        }
+    }
 }
 
 fn extern_function(symbol: &str) -> Option<Extern> {
@@ -35,181 +94,303 @@ fn extern_function(symbol: &str) -> Option<Extern> {
             return Some(Extern::Soft(f));
         }
     }
-    let natives: &[(&str, &str)] = &[
-        ("sqrt", "llvm.intr.sqrt"),
-        ("fabs", "llvm.intr.fabs"),
-        ("floor", "llvm.intr.floor"),
-        ("ceil", "llvm.intr.ceil"),
-        ("trunc", "llvm.intr.trunc"),
-        ("round", "llvm.intr.round"),
-        ("rint", "llvm.intr.roundeven"),
-        ("nearbyint", "llvm.intr.roundeven"),
-        ("fma", "llvm.intr.fma"),
-        ("fmin", "llvm.intr.minnum"),
-        ("fmax", "llvm.intr.maxnum"),
-        ("copysign", "llvm.intr.copysign"),
-        ("rsqrt", "rsqrt"),
-        ("isnan", "isnan"),
-        ("isinf", "isinf"),
-        ("signbit", "signbit"),
-        ("fdivide", "llvm.fdiv"),
-        ("frcp_rn", "rcp"),
+    let natives: &[(&str, Native)] = &[
+        ("sqrt", Native::Intr(Intrinsic::Sqrt)),
+        ("fabs", Native::Intr(Intrinsic::FAbs)),
+        ("floor", Native::Intr(Intrinsic::Floor)),
+        ("ceil", Native::Intr(Intrinsic::Ceil)),
+        ("trunc", Native::Intr(Intrinsic::Trunc)),
+        ("round", Native::Intr(Intrinsic::Round)),
+        ("rint", Native::Intr(Intrinsic::RoundEven)),
+        ("nearbyint", Native::Intr(Intrinsic::RoundEven)),
+        ("fma", Native::Intr(Intrinsic::Fma)),
+        ("fmin", Native::Intr(Intrinsic::MinNum)),
+        ("fmax", Native::Intr(Intrinsic::MaxNum)),
+        ("copysign", Native::Intr(Intrinsic::CopySign)),
+        ("rsqrt", Native::Rsqrt),
+        ("isnan", Native::IsNan),
+        ("isinf", Native::IsInf),
+        ("signbit", Native::SignBit),
+        ("fdivide", Native::FDiv),
+        ("frcp_rn", Native::Rcp),
     ];
     for (name, native) in natives {
         if stem(name) {
-            return Some(Extern::Native(native));
+            return Some(Extern::Float(*native));
         }
     }
-    let ints: &[(&str, &str)] = &[
-        ("abs", "llvm.intr.abs"),
-        ("llabs", "llvm.intr.abs"),
-        ("min", "llvm.intr.smin"),
-        ("llmin", "llvm.intr.smin"),
-        ("umin", "llvm.intr.umin"),
-        ("ullmin", "llvm.intr.umin"),
-        ("max", "llvm.intr.smax"),
-        ("llmax", "llvm.intr.smax"),
-        ("umax", "llvm.intr.umax"),
-        ("ullmax", "llvm.intr.umax"),
-        ("popc", "llvm.intr.ctpop"),
-        ("popcll", "llvm.intr.ctpop"),
-        ("clz", "llvm.intr.ctlz"),
-        ("clzll", "llvm.intr.ctlz"),
-        ("umulhi", "umulhi"),
-        ("umul64hi", "umulhi"),
-        ("mulhi", "mulhi"),
-        ("mul64hi", "mulhi"),
+    let ints: &[(&str, Native)] = &[
+        ("abs", Native::Abs),
+        ("llabs", Native::Abs),
+        ("min", Native::Intr(Intrinsic::SMin)),
+        ("llmin", Native::Intr(Intrinsic::SMin)),
+        ("umin", Native::Intr(Intrinsic::UMin)),
+        ("ullmin", Native::Intr(Intrinsic::UMin)),
+        ("max", Native::Intr(Intrinsic::SMax)),
+        ("llmax", Native::Intr(Intrinsic::SMax)),
+        ("umax", Native::Intr(Intrinsic::UMax)),
+        ("ullmax", Native::Intr(Intrinsic::UMax)),
+        ("popc", Native::CtPop),
+        ("popcll", Native::CtPop),
+        ("clz", Native::Ctlz),
+        ("clzll", Native::Ctlz),
+        ("umulhi", Native::UMulHi),
+        ("umul64hi", Native::UMulHi),
+        ("mulhi", Native::MulHi),
+        ("mul64hi", Native::MulHi),
     ];
     ints.iter()
         .find(|(name, _)| base == *name)
-        .map(|(_, native)| Extern::Native(native))
+        .map(|(_, native)| Extern::Int(*native))
+}
+
+/// The first result of an op, or a located error.
+fn first_result(op: MlirOperation, outs: &[MlirValue]) -> LResult<MlirValue> {
+    match outs.first() {
+        Some(&out) => Ok(out),
+        None => err(op, "expected a result"),
+    }
+}
+
+/// Whether a type is an integer type (the LLVM dialect's `iN`).
+fn is_integer(ty: MlirType) -> bool {
+    // SAFETY: type kind query on a live type.
+    unsafe { mlirTypeIsAInteger(ty) }
 }
 
 impl FuncLowering<'_> {
-    /// Number of registers of a (tensor or scalar) result.
-    fn register_count(&mut self, op: MlirOperation, value: MlirValue) -> LResult<usize> {
-        let ty = value_type(value);
-        Ok(if is_tensor(ty) {
-            self.thread_map(op, ty)?.num_registers()
-        } else {
-            1
-        })
+    /// `math.*` functions and `arith.divf`: the f32 fast path for exp, exp2, log, log2, rsqrt
+    /// and divf; else our accurate implementation where [`crate::math`] has one; else MLIR's
+    /// conversion per register.
+    pub fn lower_math_function(&mut self, o: &OpLowering) -> LResult<()> {
+        let out = first_result(o.op, &o.outs)?;
+        if is_f32(element_type(value_type(out))) && FAST_F32.contains(&o.name.as_str()) {
+            return self.lower_fast_math(o.op, &o.name, &o.ins, &o.outs);
+        }
+        if let Some(function) = soft_math_function(&o.name) {
+            return self.lower_soft_math(o.op, function, &o.ins, &o.outs);
+        }
+        self.lower_elementwise(o.op, &o.name, &o.ins, &o.outs)
     }
 
-    /// Makes the helper function of `name` (and the 2/π table) part of the module.
+    /// Makes the helper function of `name` (and the 2/π table it may read) part of the module.
     fn ensure_math_function(&mut self, name: &str) -> String {
         let symbol = math::emit::symbol(name);
-        if !self.globals.contains_key(&symbol) {
-            self.globals
-                .insert(symbol.clone(), math::emit::function(name));
-            if matches!(name, "sin" | "cos" | "tan") {
-                self.globals.insert(
-                    math::emit::TABLE_SYMBOL.to_owned(),
-                    math::emit::table_global(),
-                );
-            }
+        let mut uses_table = false;
+        self.define_once(&symbol, |b| {
+            uses_table = math::emit::define_function(b, name)
+        });
+        if uses_table {
+            self.define_once(math::emit::TABLE_SYMBOL, math::emit::define_table);
         }
         symbol
     }
 
     /// One scalar call of an accurate math function on `elem` values.
-    pub(crate) fn call_math(
+    pub fn call_math(
         &mut self,
         op: MlirOperation,
         name: &str,
-        args: &[String],
+        args: &[Value],
         elem: MlirType,
-    ) -> LResult<String> {
+    ) -> LResult<Value> {
         if !is_float(elem) {
             return err(op, format!("'{name}' needs float operands"));
         }
+        if args.len() != math::arity(name) {
+            return err(
+                op,
+                format!(
+                    "'{name}' takes {} operand(s), got {}",
+                    math::arity(name),
+                    args.len()
+                ),
+            );
+        }
         let symbol = self.ensure_math_function(name);
-        let lty = llvm_type(elem);
-        let wide: Vec<String> = args
+        let lty = self.llvm_type(elem);
+        let f64 = self.b.f64();
+        let wide: Vec<Value> = args
             .iter()
-            .map(|a| {
-                if lty == "f64" {
-                    a.clone()
-                } else {
-                    self.e.op(&format!("llvm.fpext {a} : {lty} to f64"))
-                }
-            })
+            .map(|&a| self.b.cast(CastOp::FpExt, a, f64))
             .collect();
-        let types = vec!["f64"; wide.len()].join(", ");
-        let r = self.e.op(&format!(
-            "llvm.call @{symbol}({}) : ({types}) -> f64",
-            wide.join(", ")
-        ));
-        Ok(if lty == "f64" {
-            r
-        } else {
-            self.e.op(&format!("llvm.fptrunc {r} : f64 to {lty}"))
-        })
+        let Some(r) = self.b.call(&symbol, &wide, Some(f64)) else {
+            return err(
+                op,
+                "internal error: a call with a result type gave no value",
+            );
+        };
+        Ok(self.b.cast(CastOp::FpTrunc, r, lty))
     }
 
     /// A `math` dialect op implemented by [`crate::math`], per register.
-    pub(crate) fn lower_soft_math(
+    pub fn lower_soft_math(
         &mut self,
         op: MlirOperation,
         function: &str,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let elem = element_type(value_type(outs[0]));
-        let count = self.register_count(op, outs[0])?;
-        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let out = first_result(op, outs)?;
+        let ty = value_type(out);
+        let elem = element_type(ty);
+        let count = self.register_count(op, ty)?;
+        let mut inputs = Vec::with_capacity(ins.len());
+        for v in ins {
+            inputs.push(self.regs(op, *v)?);
+        }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<String> = inputs.iter().map(|v| pick(v, r)).collect();
+            let args: Vec<Value> = inputs.iter().map(|v| pick(v, r)).collect();
             regs.push(self.call_math(op, function, &args, elem)?);
         }
-        self.values.insert(key(outs[0]), regs);
+        self.set(out, regs);
         Ok(())
     }
 
-    /// `tt.clampf`: `min(max(x, lo), hi)`, NaN-propagating with `propagateNan = all`.
-    pub(crate) fn lower_clampf(
-        &mut self,
-        op: MlirOperation,
-        ins: &[MlirValue],
-        outs: &[MlirValue],
-    ) -> LResult<()> {
-        let elem = element_type(value_type(outs[0]));
-        let lty = llvm_type(elem);
-        let propagate = int_attr(op, "propagateNan").unwrap_or(0) != 0;
-        let (max, min) = if propagate {
-            ("llvm.intr.maximum", "llvm.intr.minimum")
-        } else {
-            ("llvm.intr.maxnum", "llvm.intr.minnum")
-        };
-        let count = self.register_count(op, outs[0])?;
-        let (x, lo, hi) = (self.get(ins[0]), self.get(ins[1]), self.get(ins[2]));
-        let mut regs = Vec::with_capacity(count);
-        for r in 0..count {
-            let (a, l, h) = (pick(&x, r), pick(&lo, r), pick(&hi, r));
-            let m = self
-                .e
-                .op(&format!("{max}({a}, {l}) : ({lty}, {lty}) -> {lty}"));
-            regs.push(
-                self.e
-                    .op(&format!("{min}({m}, {h}) : ({lty}, {lty}) -> {lty}")),
-            );
+    /// `e^x` for f32 within about 2 ulp, at the cost of a few FMAs over Triton's single
+    /// `ex2.approx(x * log2e)` (whose error grows with |x|): Cody-Waite reduction
+    /// `x = t*ln2 + r` with `t = rint(x*log2e)` and a two-part ln2, `ex2.approx` on the small
+    /// `r*log2e`, then an exact scaling by `2^t` built from exponent bits (in two halves so
+    /// subnormal results and overflow to infinity come out right).
+    pub fn exp_f32(&mut self, x: Value) -> Value {
+        let b = &mut self.b;
+        let (i32, f32) = (b.i32(), b.f32());
+        let log2e = b.const_f32(std::f32::consts::LOG2_E);
+        let ln2_hi = b.const_f32(-f32::from_bits(0x3F31_7200));
+        let ln2_lo = b.const_f32(-f32::from_bits(0x35BF_BE8E));
+        let scaled = b.fmul(x, log2e);
+        let t = b.intr(Intrinsic::Rint, &[scaled]);
+        let r1 = b.intr(Intrinsic::Fma, &[t, ln2_hi, x]);
+        let r = b.intr(Intrinsic::Fma, &[t, ln2_lo, r1]);
+        let r2 = b.fmul(r, log2e);
+        let mantissa = b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[r2], f32);
+        let low = b.const_f32(-252.0);
+        let high = b.const_f32(254.0);
+        let clamped_low = b.intr(Intrinsic::MaxNum, &[t, low]);
+        let clamped = b.intr(Intrinsic::MinNum, &[clamped_low, high]);
+        let ti = b.cast(CastOp::FpToSi, clamped, i32);
+        let one = b.const_i32(1);
+        let half = b.ashr(ti, one);
+        let rest = b.sub(ti, half);
+        let bias = b.const_i32(127);
+        let shift = b.const_i32(23);
+        let mut value = mantissa;
+        for part in [half, rest] {
+            let biased = b.add(part, bias);
+            let bits = b.shl(biased, shift);
+            let scale = b.bitcast(bits, f32);
+            value = b.fmul(value, scale);
         }
-        self.values.insert(key(outs[0]), regs);
-        Ok(())
+        let overflow = b.const_f32(88.722_84);
+        let underflow = b.const_f32(-103.972_08);
+        let infinity = b.const_f32(f32::INFINITY);
+        let zero = b.const_f32(0.0);
+        let big = b.fcmp(FloatPredicate::Ogt, x, overflow);
+        let small = b.fcmp(FloatPredicate::Olt, x, underflow);
+        let value = b.select(big, infinity, value);
+        b.select(small, zero, value)
     }
 
-    /// `tt.precise_sqrt`, `tt.precise_divf`, `tt.mulhiui` as single PTX instructions.
-    pub(crate) fn lower_precise(
+    /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions
+    /// (exp uses the accurate [`Self::exp_f32`]).
+    pub fn lower_fast_math(
         &mut self,
         op: MlirOperation,
         name: &str,
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let elem = element_type(value_type(outs[0]));
+        let out = first_result(op, outs)?;
+        let count = self.register_count(op, value_type(out))?;
+        let Some(&first) = ins.first() else {
+            return err(op, "expected an operand");
+        };
+        let a = self.regs(op, first)?;
+        let b = match ins.get(1) {
+            Some(&v) => Some(self.regs(op, v)?),
+            None => None,
+        };
+        let f32 = self.b.f32();
+        let mut regs = Vec::with_capacity(count);
+        for r in 0..count {
+            let x = pick(&a, r);
+            let v = match name {
+                "math.exp" => self.exp_f32(x),
+                "math.exp2" => self.b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[x], f32),
+                "math.log2" => self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32),
+                "math.log" => {
+                    let l = self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32);
+                    let ln2 = self.b.const_f32(std::f32::consts::LN_2);
+                    self.b.fmul(l, ln2)
+                }
+                "math.rsqrt" => self
+                    .b
+                    .asm("rsqrt.approx.ftz.f32 $0, $1;", "=f,f", &[x], f32),
+                "math.sin" => self.b.asm("sin.approx.f32 $0, $1;", "=f,f", &[x], f32),
+                "math.cos" => self.b.asm("cos.approx.f32 $0, $1;", "=f,f", &[x], f32),
+                _ => {
+                    let Some(b) = &b else {
+                        return err(op, "a division needs two operands");
+                    };
+                    let y = pick(b, r);
+                    self.b
+                        .asm("div.full.f32 $0, $1, $2;", "=f,f,f", &[x, y], f32)
+                }
+            };
+            regs.push(v);
+        }
+        self.set(out, regs);
+        Ok(())
+    }
+
+    /// `tt.clampf`: `min(max(x, lo), hi)`, NaN-propagating with `propagateNan = all`.
+    pub fn lower_clampf(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let out = first_result(op, outs)?;
+        let propagate = int_attr(op, "propagateNan").unwrap_or(0) != 0;
+        let (max, min) = if propagate {
+            (Intrinsic::Maximum, Intrinsic::Minimum)
+        } else {
+            (Intrinsic::MaxNum, Intrinsic::MinNum)
+        };
+        let &[x, lo, hi] = ins else {
+            return err(op, "tt.clampf needs three operands");
+        };
+        let count = self.register_count(op, value_type(out))?;
+        let (x, lo, hi) = (self.regs(op, x)?, self.regs(op, lo)?, self.regs(op, hi)?);
+        let mut regs = Vec::with_capacity(count);
+        for r in 0..count {
+            let (a, l, h) = (pick(&x, r), pick(&lo, r), pick(&hi, r));
+            let m = self.b.intr(max, &[a, l]);
+            regs.push(self.b.intr(min, &[m, h]));
+        }
+        self.set(out, regs);
+        Ok(())
+    }
+
+    /// `tt.precise_sqrt`, `tt.precise_divf`, `tt.mulhiui` as single PTX instructions.
+    pub fn lower_precise(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let out = first_result(op, outs)?;
+        let elem = element_type(value_type(out));
         let bits = type_bits(elem);
-        let lty = llvm_type(elem);
+        let expected = if name == "tt.precise_sqrt" { 1 } else { 2 };
+        if ins.len() != expected {
+            return err(op, format!("{name} needs {expected} operand(s)"));
+        }
+        // SAFETY: type kind queries on a live type.
+        let (f32, f64) = unsafe { (mlirTypeIsAF32(elem), mlirTypeIsAF64(elem)) };
+        let lty = if f64 { "f64" } else { "f32" };
         let (asm, constraints) = match name {
             "tt.mulhiui" => {
                 let c = if bits == 64 { "l" } else { "r" };
@@ -218,7 +399,7 @@ impl FuncLowering<'_> {
                     format!("={c},{c},{c}"),
                 )
             }
-            _ if lty != "f32" && lty != "f64" => {
+            _ if !f32 && !f64 => {
                 // f16/bf16: through f32, which is exact for these.
                 return self.lower_precise_narrow(op, name, ins, outs);
             }
@@ -241,37 +422,37 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let lty = llvm_type(element_type(value_type(outs[0])));
-        let count = self.register_count(op, outs[0])?;
-        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let out = first_result(op, outs)?;
+        let ty = value_type(out);
+        if !is_float(element_type(ty)) {
+            return err(op, format!("{name} needs float operands"));
+        }
+        let lty = self.llvm_type(element_type(ty));
+        let count = self.register_count(op, ty)?;
+        let mut inputs = Vec::with_capacity(ins.len());
+        for v in ins {
+            inputs.push(self.regs(op, *v)?);
+        }
+        let f32 = self.b.f32();
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<String> = inputs
+            let args: Vec<Value> = inputs
                 .iter()
-                .map(|v| {
-                    let a = pick(v, r);
-                    self.e.op(&format!("llvm.fpext {a} : {lty} to f32"))
-                })
+                .map(|v| self.b.cast(CastOp::FpExt, pick(v, r), f32))
                 .collect();
             let wide = if name == "tt.precise_sqrt" {
-                self.e.op(&format!(
-                    "llvm.inline_asm \"sqrt.rn.f32 $0, $1;\", \"=f,f\" {} : (f32) -> f32",
-                    args[0]
-                ))
+                self.b.asm("sqrt.rn.f32 $0, $1;", "=f,f", &args, f32)
             } else {
-                self.e.op(&format!(
-                    "llvm.inline_asm \"div.rn.f32 $0, $1, $2;\", \"=f,f,f\" {}, {} : (f32, f32) -> f32",
-                    args[0], args[1]
-                ))
+                self.b.asm("div.rn.f32 $0, $1, $2;", "=f,f,f", &args, f32)
             };
-            regs.push(self.e.op(&format!("llvm.fptrunc {wide} : f32 to {lty}")));
+            regs.push(self.b.cast(CastOp::FpTrunc, wide, lty));
         }
-        self.values.insert(key(outs[0]), regs);
+        self.set(out, regs);
         Ok(())
     }
 
     /// `tt.extern_elementwise`: libdevice symbols mapped to Tritium's implementations.
-    pub(crate) fn lower_extern(
+    pub fn lower_extern(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
@@ -289,106 +470,134 @@ impl FuncLowering<'_> {
                 ),
             );
         };
-        let elem = element_type(value_type(outs[0]));
-        let arg_elem = element_type(value_type(ins[0]));
-        let lty = llvm_type(elem);
-        let aty = llvm_type(arg_elem);
-        let count = self.register_count(op, outs[0])?;
-        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let out = first_result(op, outs)?;
+        let Some(&first) = ins.first() else {
+            return err(
+                op,
+                format!("tt.extern_elementwise '{symbol}' needs operands"),
+            );
+        };
+        let ty = value_type(out);
+        let elem = element_type(ty);
+        let arg_elem = element_type(value_type(first));
+        let rty = self.llvm_type(elem);
+        let aty = self.llvm_type(arg_elem);
+        match &function {
+            Extern::Soft(_) => {}
+            Extern::Float(native) | Extern::Int(native) => {
+                let float = matches!(function, Extern::Float(_));
+                if (float && !is_float(arg_elem)) || (!float && !is_integer(aty)) {
+                    let kind = if float { "float" } else { "integer" };
+                    return err(op, format!("'{symbol}' needs {kind} operands"));
+                }
+                if ins.len() != native.arity() {
+                    return err(
+                        op,
+                        format!(
+                            "'{symbol}' takes {} operand(s), got {}",
+                            native.arity(),
+                            ins.len()
+                        ),
+                    );
+                }
+            }
+        }
+        let count = self.register_count(op, ty)?;
+        let mut inputs = Vec::with_capacity(ins.len());
+        for v in ins {
+            inputs.push(self.regs(op, *v)?);
+        }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<String> = inputs.iter().map(|v| pick(v, r)).collect();
+            let args: Vec<Value> = inputs.iter().map(|v| pick(v, r)).collect();
             let v = match &function {
                 Extern::Soft(name) => self.call_math(op, name, &args, elem)?,
-                Extern::Native(native) => self.native_call(native, &args, &aty, &lty),
+                Extern::Float(native) | Extern::Int(native) => {
+                    self.native_call(*native, &args, aty, rty)
+                }
             };
             regs.push(v);
         }
-        self.values.insert(key(outs[0]), regs);
+        self.set(out, regs);
         Ok(())
     }
 
-    fn native_call(&mut self, native: &str, args: &[String], aty: &str, rty: &str) -> String {
-        let e = &mut self.e;
-        let a = &args[0];
+    /// One libdevice function on registers `args` (as many as [`Native::arity`]; of type `aty`,
+    /// float or integer as the function needs), giving a `rty`.
+    fn native_call(
+        &mut self,
+        native: Native,
+        args: &[Value],
+        aty: MlirType,
+        rty: MlirType,
+    ) -> Value {
+        let b = &mut self.b;
+        let a = args[0];
         match native {
-            "rsqrt" => {
-                let s = e.op(&format!("llvm.intr.sqrt({a}) : ({aty}) -> {aty}"));
-                let one = e.op(&format!("llvm.mlir.constant(1.0 : {aty}) : {aty}"));
-                e.op(&format!("llvm.fdiv {one}, {s} : {aty}"))
+            Native::Rsqrt => {
+                let s = b.intr(Intrinsic::Sqrt, &[a]);
+                let one = b.const_float(aty, 1.0);
+                b.fdiv(one, s)
             }
-            "rcp" => {
-                let one = e.op(&format!("llvm.mlir.constant(1.0 : {aty}) : {aty}"));
-                e.op(&format!("llvm.fdiv {one}, {a} : {aty}"))
+            Native::Rcp => {
+                let one = b.const_float(aty, 1.0);
+                b.fdiv(one, a)
             }
-            "llvm.fdiv" => e.op(&format!("llvm.fdiv {a}, {} : {aty}", args[1])),
-            "isnan" | "isinf" | "signbit" => {
+            Native::FDiv => b.fdiv(a, args[1]),
+            Native::IsNan | Native::IsInf | Native::SignBit => {
                 let flag = match native {
-                    "isnan" => e.op(&format!("llvm.fcmp \"uno\" {a}, {a} : {aty}")),
-                    "isinf" => {
-                        let abs = e.op(&format!("llvm.intr.fabs({a}) : ({aty}) -> {aty}"));
-                        let inf = e.op("llvm.mlir.constant(0x7FF0000000000000 : f64) : f64");
-                        let inf = if aty == "f64" {
-                            inf
-                        } else {
-                            e.op(&format!("llvm.fptrunc {inf} : f64 to {aty}"))
-                        };
-                        e.op(&format!("llvm.fcmp \"oeq\" {abs}, {inf} : {aty}"))
+                    Native::IsNan => b.fcmp(FloatPredicate::Uno, a, a),
+                    Native::IsInf => {
+                        let abs = b.intr(Intrinsic::FAbs, &[a]);
+                        let inf = b.const_f64(f64::INFINITY);
+                        let inf = b.cast(CastOp::FpTrunc, inf, aty);
+                        b.fcmp(FloatPredicate::Oeq, abs, inf)
                     }
                     _ => {
-                        let bits = if aty == "f64" {
-                            64
-                        } else if aty == "f32" {
-                            32
-                        } else {
-                            16
+                        let bits = match type_bits(aty) {
+                            64 => 64,
+                            32 => 32,
+                            _ => 16,
                         };
-                        let i = e.op(&format!("llvm.bitcast {a} : {aty} to i{bits}"));
-                        let z = e.op(&format!("llvm.mlir.constant(0 : i{bits}) : i{bits}"));
-                        e.op(&format!("llvm.icmp \"slt\" {i}, {z} : i{bits}"))
+                        let int = b.int_type(bits);
+                        let i = b.bitcast(a, int);
+                        let z = b.const_int(int, 0);
+                        b.icmp(IntPredicate::Slt, i, z)
                     }
                 };
-                if rty == "i1" {
-                    flag
+                b.zext(flag, rty)
+            }
+            Native::UMulHi | Native::MulHi => {
+                let bits = type_bits(aty);
+                let c = if bits == 64 { "l" } else { "r" };
+                let s = if matches!(native, Native::UMulHi) {
+                    "u"
                 } else {
-                    e.op(&format!("llvm.zext {flag} : i1 to {rty}"))
-                }
+                    "s"
+                };
+                b.asm(
+                    &format!("mul.hi.{s}{bits} $0, $1, $2;"),
+                    &format!("={c},{c},{c}"),
+                    &[a, args[1]],
+                    aty,
+                )
             }
-            "umulhi" | "mulhi" => {
-                let c = if aty == "i64" { "l" } else { "r" };
-                let s = if native == "umulhi" { "u" } else { "s" };
-                let bits = &aty[1..];
-                e.op(&format!(
-                    "llvm.inline_asm \"mul.hi.{s}{bits} $0, $1, $2;\", \"={c},{c},{c}\" {a}, {} : ({aty}, {aty}) -> {aty}",
-                    args[1]
-                ))
+            Native::Ctlz => {
+                let v = b.ctlz(a);
+                cast_int(b, v, rty)
             }
-            "llvm.intr.ctlz" => {
-                let v = e.op(&format!(
-                    "\"llvm.intr.ctlz\"({a}) <{{is_zero_poison = false}}> : ({aty}) -> {aty}"
-                ));
-                cast_int(e, &v, aty, rty)
+            Native::CtPop => {
+                let v = b.intr(Intrinsic::CtPop, &[a]);
+                cast_int(b, v, rty)
             }
-            "llvm.intr.ctpop" => {
-                let v = e.op(&format!("llvm.intr.ctpop({a}) : ({aty}) -> {aty}"));
-                cast_int(e, &v, aty, rty)
-            }
-            "llvm.intr.abs" => e.op(&format!(
-                "\"llvm.intr.abs\"({a}) <{{is_int_min_poison = false}}> : ({aty}) -> {aty}"
-            )),
-            _ => {
-                let types = vec![aty; args.len()].join(", ");
-                e.op(&format!(
-                    "{native}({}) : ({types}) -> {rty}",
-                    args.join(", ")
-                ))
-            }
+            Native::Abs => b.iabs(a),
+            Native::Intr(intrinsic) => b.intr(intrinsic, args),
         }
     }
 
     /// `tt.elementwise_inline_asm`: `packed_element` elements per asm instance; sub-32-bit
     /// elements are packed into 32-bit registers.
-    pub(crate) fn lower_inline_asm(
+    pub fn lower_inline_asm(
         &mut self,
         op: MlirOperation,
         ins: &[MlirValue],
@@ -397,11 +606,12 @@ impl FuncLowering<'_> {
         let asm = string_attr(op, "asm_string").unwrap_or_default();
         let constraints = string_attr(op, "constraints").unwrap_or_default();
         let pack = int_attr(op, "packed_element").unwrap_or(1).max(1) as usize;
-        let pure = unsafe {
-            let attr = mlirOperationGetAttributeByName(op, sref_of("pure"));
-            !attr.ptr.is_null() && mlirBoolAttrGetValue(attr)
-        };
-        let count = self.register_count(op, outs[0])?;
+        // SAFETY: attribute kind query and getter on a live attribute of the matching kind.
+        let pure = attribute(op, "pure").is_some_and(|attr| unsafe {
+            mlirAttributeIsABool(attr) && mlirBoolAttrGetValue(attr)
+        });
+        let out = first_result(op, outs)?;
+        let count = self.register_count(op, value_type(out))?;
         if count % pack != 0 {
             return err(
                 op,
@@ -410,14 +620,13 @@ impl FuncLowering<'_> {
                 ),
             );
         }
-        let escaped = asm
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\0A");
-        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let mut inputs = Vec::with_capacity(ins.len());
+        for v in ins {
+            inputs.push(self.regs(op, *v)?);
+        }
         let in_elems: Vec<MlirType> = ins.iter().map(|v| element_type(value_type(*v))).collect();
         let out_elems: Vec<MlirType> = outs.iter().map(|v| element_type(value_type(*v))).collect();
-        // Registers per operand per instance.
+        // Registers per operand per instance, and elements per register.
         let group = |bits: u32| -> (usize, usize) {
             if bits < 32 && (pack * bits as usize) >= 32 {
                 let per = 32 / bits as usize;
@@ -426,30 +635,27 @@ impl FuncLowering<'_> {
                 (pack, 1)
             }
         };
-        let mut results: Vec<Vec<String>> = vec![Vec::new(); outs.len()];
+        let i32 = self.b.i32();
+        let mut results: Vec<Vec<Value>> = vec![Vec::new(); outs.len()];
         for start in (0..count).step_by(pack) {
             let mut operands = Vec::new();
-            let mut operand_types = Vec::new();
             for (vals, elem) in inputs.iter().zip(&in_elems) {
                 let bits = type_bits(*elem);
                 let (regs, per) = group(bits);
                 for g in 0..regs {
                     if per == 1 {
                         operands.push(pick(vals, start + g));
-                        operand_types.push(llvm_type(*elem));
                     } else {
-                        let mut word = self.e.constant(0, "i32");
+                        let mut word = self.b.const_i32(0);
                         for k in 0..per {
                             let v = pick(vals, start + g * per + k);
-                            let b = self.bits_of(&v, *elem, bits);
-                            // `to_bits` gives an i16 for 8- and 16-bit elements.
-                            let b = self.e.op(&format!("llvm.zext {b} : i16 to i32"));
-                            let sh = self.e.constant((k as u32 * bits) as i64, "i32");
-                            let s = self.e.op(&format!("llvm.shl {b}, {sh} : i32"));
-                            word = self.e.op(&format!("llvm.or {word}, {s} : i32"));
+                            // `bits_of` gives an i16 for 8- and 16-bit elements.
+                            let b = self.bits_of(v, *elem, bits);
+                            let b = self.b.zext(b, i32);
+                            let s = self.b.bin_imm(BinOp::Shl, b, (k as u32 * bits) as i64);
+                            word = self.b.or(word, s);
                         }
                         operands.push(word);
-                        operand_types.push("i32".into());
                     }
                 }
             }
@@ -459,46 +665,43 @@ impl FuncLowering<'_> {
                 let bits = type_bits(*elem);
                 let (regs, per) = group(bits);
                 for _ in 0..regs {
-                    result_types.push(if per == 1 {
-                        llvm_type(*elem)
-                    } else {
-                        "i32".into()
-                    });
+                    result_types.push(if per == 1 { self.llvm_type(*elem) } else { i32 });
                 }
                 layout.push((regs, per, bits));
             }
-            let result_ty = if result_types.len() == 1 {
-                result_types[0].clone()
-            } else {
-                format!("!llvm.struct<({})>", result_types.join(", "))
+            let result_ty = match result_types.as_slice() {
+                [one] => *one,
+                _ => self.b.struct_type(&result_types),
             };
-            let effects = if pure { "" } else { "has_side_effects " };
-            let v = self.e.op(&format!(
-                "llvm.inline_asm {effects}\"{escaped}\", \"{constraints}\" {} : ({}) -> {result_ty}",
-                operands.join(", "),
-                operand_types.join(", ")
-            ));
+            let Some(v) = self
+                .b
+                .inline_asm(&asm, &constraints, &operands, Some(result_ty), !pure)
+            else {
+                return err(
+                    op,
+                    "internal error: inline asm with a result type gave no value",
+                );
+            };
             let mut index = 0;
             for (o, (regs, per, bits)) in layout.into_iter().enumerate() {
                 for _ in 0..regs {
                     let raw = if result_types.len() == 1 {
-                        v.clone()
+                        v
                     } else {
-                        self.e
-                            .op(&format!("llvm.extractvalue {v}[{index}] : {result_ty}"))
+                        self.b.extract_value(v, index as i64, result_types[index])
                     };
                     index += 1;
                     if per == 1 {
                         results[o].push(raw);
                     } else {
                         let elem = out_elems[o];
-                        let lty = llvm_type(elem);
+                        let lty = self.llvm_type(elem);
+                        let int = self.b.int_type(bits);
                         for k in 0..per {
-                            let sh = self.e.constant((k as u32 * bits) as i64, "i32");
-                            let s = self.e.op(&format!("llvm.lshr {raw}, {sh} : i32"));
-                            let t = self.e.op(&format!("llvm.trunc {s} : i32 to i{bits}"));
+                            let s = self.b.bin_imm(BinOp::LShr, raw, (k as u32 * bits) as i64);
+                            let t = self.b.trunc(s, int);
                             let value = if is_float(elem) {
-                                self.e.op(&format!("llvm.bitcast {t} : i{bits} to {lty}"))
+                                self.b.bitcast(t, lty)
                             } else {
                                 t
                             };
@@ -508,33 +711,31 @@ impl FuncLowering<'_> {
                 }
             }
         }
-        for (o, out) in outs.iter().enumerate() {
-            self.values
-                .insert(key(*out), std::mem::take(&mut results[o]));
+        for (out, regs) in outs.iter().zip(results) {
+            self.set(*out, regs);
         }
         Ok(())
     }
 }
 
-fn cast_int(e: &mut crate::emit::Emitter, v: &str, from: &str, to: &str) -> String {
-    let (fb, tb): (u32, u32) = (
-        from[1..].parse().unwrap_or(32),
-        to.get(1..).and_then(|t| t.parse().ok()).unwrap_or(32),
-    );
+/// An integer result converted to the integer type `to` (truncated or zero-extended; as is
+/// when the widths agree).
+fn cast_int(b: &mut Builder, v: Value, to: MlirType) -> Value {
+    let (fb, tb) = (type_bits(value_type(v)), type_bits(to));
     if fb == tb {
-        v.to_owned()
+        v
     } else if fb > tb {
-        e.op(&format!("llvm.trunc {v} : {from} to {to}"))
+        b.trunc(v, to)
     } else {
-        e.op(&format!("llvm.zext {v} : {from} to {to}"))
+        b.zext(v, to)
     }
 }
 
-/// A leaked string ref for attribute lookups.
-pub(crate) fn sref_of(text: &str) -> MlirStringRef {
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    MlirStringRef {
-        data: leaked.as_ptr() as *const _,
-        length: leaked.len(),
+/// Inline-asm constraint letter of a float register of `bits`.
+fn float_constraint(bits: u32) -> &'static str {
+    match bits {
+        64 => "d",
+        16 => "h",
+        _ => "f",
     }
 }

@@ -13,5 +13,6 @@ pub(crate) mod local;
 pub mod math_ops;
 pub mod memory;
 pub mod movement;
+pub mod program;
 pub mod reduce;
 pub mod scan;

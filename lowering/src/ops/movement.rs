@@ -7,9 +7,13 @@
 //! lane and warp bases to the source's, every destination register is some register of the same
 //! thread and the op is free (registers are renamed); otherwise every thread writes what it holds
 //! to shared memory and reads what it needs, at addresses computed from the same affine map.
+//!
+//! Which of the two an op takes depends on its types alone ([`plan`], [`register_route`]), so
+//! [`movement_scratch`] tells `-allocate-shared-memory` the same size the lowering reserves.
 
+use crate::builder::*;
 use crate::layout_map::ThreadMap;
-use crate::to_llvm::*;
+use crate::state::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_passes::ir_util::*;
@@ -17,6 +21,24 @@ use tritium_passes::ir_util::*;
 /// Destination coordinate → (source operand, source coordinate).
 type ProjectionFn = dyn Fn(&[u32]) -> (usize, Vec<u32>);
 type Projection<'p> = &'p ProjectionFn;
+
+/// One result of a movement op and the projection that makes it from the operands.
+struct Move {
+    out: usize,
+    project: Box<ProjectionFn>,
+}
+
+/// What a movement op does, decided from its types alone.
+enum Plan {
+    /// The result takes the first operand's registers as they are (a `ttg.convert_layout` that
+    /// only feeds `tt.dot`, which reads its source through shared memory itself; a reordering
+    /// `tt.reshape` whose layouts hold every element once).
+    Reuse,
+    /// `tt.unsplat`: the one register of the operand.
+    Unsplat,
+    /// Each listed result is moved from the operands.
+    Moves(Vec<Move>),
+}
 
 fn row_major(shape: &[u32], coord: &[u32]) -> u64 {
     coord
@@ -34,80 +56,94 @@ fn delinearize(shape: &[u32], mut index: u64) -> Vec<u32> {
     coord
 }
 
-impl FuncLowering<'_> {
-    /// The movement ops: computes the projection and moves the elements.
-    pub(crate) fn lower_movement(
-        &mut self,
-        op: MlirOperation,
-        name: &str,
-        ins: &[MlirValue],
-        outs: &[MlirValue],
-    ) -> LResult<()> {
-        if name == "tt.unsplat" {
-            let v = self.get(ins[0]);
-            self.values
-                .insert(key(outs[0]), vec![v.first().cloned().unwrap_or_default()]);
-            return Ok(());
-        }
-        let src_type = value_type(ins[0]);
-        let src_shape: Vec<u32> = shape(src_type).iter().map(|&d| d as u32).collect();
-        if src_shape.iter().any(|d| !d.is_power_of_two()) {
-            return err(op, "data movement needs power-of-two tensor shapes");
-        }
-        let axis = int_attr(op, "axis").unwrap_or(0) as usize;
-        let order = i32_array(op, "order");
-        let rank = src_shape.len();
-        if name == "tt.reshape"
-            && unsafe {
-                !mlirOperationGetAttributeByName(op, sref("allow_reorder"))
-                    .ptr
-                    .is_null()
-            }
+fn dims_of(ty: MlirType) -> Vec<u32> {
+    shape(ty).iter().map(|&d| d as u32).collect()
+}
+
+/// Whether `order` is a permutation of `0..rank`.
+fn is_permutation(order: &[i32], rank: usize) -> bool {
+    let mut sorted = order.to_vec();
+    sorted.sort_unstable();
+    sorted.iter().copied().eq(0..rank as i32)
+}
+
+/// The plan of a movement op: which results are moved, by which projection. Errors for shapes
+/// and attributes the projections cannot take.
+fn plan(op: MlirOperation, name: &str, ins: &[MlirValue], outs: &[MlirValue]) -> LResult<Plan> {
+    let (Some(&first_in), Some(&first_out)) = (ins.first(), outs.first()) else {
+        return err(op, format!("{name} needs an operand and a result"));
+    };
+    if name == "ttg.convert_layout" && is_dot_operand_feed(op) {
+        return Ok(Plan::Reuse);
+    }
+    if name == "tt.unsplat" {
+        return Ok(Plan::Unsplat);
+    }
+    let src_type = value_type(first_in);
+    let src_shape = dims_of(src_type);
+    if src_shape.iter().any(|d| !d.is_power_of_two()) {
+        return err(op, "data movement needs power-of-two tensor shapes");
+    }
+    let rank = src_shape.len();
+    if name == "tt.reshape" && attribute(op, "allow_reorder").is_some() {
+        // Any element order is allowed: keep the registers when every element is held once.
+        let src_map = thread_map_of(op, src_type)?;
+        let dst_map = thread_map_of(op, value_type(first_out))?;
+        let unique = |m: &ThreadMap| {
+            m.lane_broadcast_mask() == 0
+                && m.warp_broadcast_mask() == 0
+                && !m.register_duplicate.iter().any(|&d| d)
+        };
+        if src_map.num_registers() == dst_map.num_registers()
+            && unique(&src_map)
+            && unique(&dst_map)
         {
-            // Any element order is allowed: keep the registers when every element is held once.
-            let src_map = self.thread_map(op, src_type)?;
-            let dst_map = self.thread_map(op, value_type(outs[0]))?;
-            let unique = |m: &ThreadMap| {
-                m.lane_broadcast_mask() == 0
-                    && m.warp_broadcast_mask() == 0
-                    && !m.register_duplicate.iter().any(|&d| d)
-            };
-            if src_map.num_registers() == dst_map.num_registers()
-                && unique(&src_map)
-                && unique(&dst_map)
-            {
-                let v = self.get(ins[0]);
-                self.values.insert(key(outs[0]), v);
-                return Ok(());
-            }
+            return Ok(Plan::Reuse);
         }
-        if name == "tt.split" {
-            for (j, out) in outs.iter().enumerate() {
-                let project = move |c: &[u32]| {
+    }
+    if name == "tt.split" {
+        let moves = (0..outs.len())
+            .map(|j| Move {
+                out: j,
+                project: Box::new(move |c: &[u32]| {
                     let mut s = c.to_vec();
                     s.push(j as u32);
                     (0usize, s)
-                };
-                let regs = self.move_elements(op, &ins[..1], value_type(*out), &project)?;
-                self.values.insert(key(*out), regs);
-            }
-            return Ok(());
+                }),
+            })
+            .collect();
+        return Ok(Plan::Moves(moves));
+    }
+    let dst_shape = dims_of(value_type(first_out));
+    let same_rank = || {
+        if dst_shape.len() == rank {
+            Ok(())
+        } else {
+            err(op, format!("{name} needs a result of the operand's rank"))
         }
-        let dst_type = value_type(outs[0]);
-        let dst_shape: Vec<u32> = shape(dst_type).iter().map(|&d| d as u32).collect();
-        let src_shape_c = src_shape.clone();
-        let project: Box<ProjectionFn> = match name {
-            "ttg.convert_layout" => Box::new(|c: &[u32]| (0, c.to_vec())),
-            "tt.broadcast" => Box::new(move |c: &[u32]| {
+    };
+    let project: Box<ProjectionFn> = match name {
+        "ttg.convert_layout" => Box::new(|c: &[u32]| (0, c.to_vec())),
+        "tt.broadcast" => {
+            same_rank()?;
+            let src_shape = src_shape.clone();
+            Box::new(move |c: &[u32]| {
                 (
                     0,
                     c.iter()
-                        .enumerate()
-                        .map(|(d, &x)| if src_shape_c[d] == 1 { 0 } else { x })
+                        .zip(&src_shape)
+                        .map(|(&x, &s)| if s == 1 { 0 } else { x })
                         .collect(),
                 )
-            }),
-            "tt.expand_dims" => Box::new(move |c: &[u32]| {
+            })
+        }
+        "tt.expand_dims" => {
+            let axis = int_attr(op, "axis").unwrap_or(0);
+            if axis < 0 || axis as usize >= dst_shape.len() {
+                return err(op, "tt.expand_dims axis is out of range");
+            }
+            let axis = axis as usize;
+            Box::new(move |c: &[u32]| {
                 (
                     0,
                     c.iter()
@@ -116,57 +152,223 @@ impl FuncLowering<'_> {
                         .map(|(_, &x)| x)
                         .collect(),
                 )
-            }),
-            "tt.trans" => {
-                let order = order.clone();
-                Box::new(move |c: &[u32]| {
-                    (
-                        0,
-                        (0..rank)
-                            .map(|d| c[order.iter().position(|&o| o as usize == d).unwrap_or(d)])
-                            .collect(),
-                    )
-                })
+            })
+        }
+        "tt.trans" => {
+            same_rank()?;
+            let order = i32_array(op, "order");
+            if !is_permutation(&order, rank) {
+                return err(op, "tt.trans order must be a permutation of the dimensions");
             }
-            "tt.reshape" => {
-                let dst_shape = dst_shape.clone();
-                Box::new(move |c: &[u32]| (0, delinearize(&src_shape_c, row_major(&dst_shape, c))))
+            // Source dim d is destination dim position(order == d).
+            let inverse: Vec<usize> = (0..rank)
+                .map(|d| order.iter().position(|&o| o as usize == d).unwrap_or(d))
+                .collect();
+            Box::new(move |c: &[u32]| (0, inverse.iter().map(|&p| c[p]).collect()))
+        }
+        "tt.reshape" => {
+            let src_shape = src_shape.clone();
+            let dst_shape = dst_shape.clone();
+            Box::new(move |c: &[u32]| (0, delinearize(&src_shape, row_major(&dst_shape, c))))
+        }
+        "tt.join" => {
+            if dst_shape.is_empty() {
+                return err(op, "tt.join needs a ranked result");
             }
-            "tt.join" => Box::new(|c: &[u32]| {
+            Box::new(|c: &[u32]| {
                 let last = c.len() - 1;
                 (c[last] as usize, c[..last].to_vec())
-            }),
-            "tt.cat" => {
-                let n = src_shape[0];
-                Box::new(move |c: &[u32]| {
-                    let mut s = c.to_vec();
-                    s[0] = c[0] % n;
-                    ((c[0] / n) as usize, s)
-                })
-            }
-            _ => return err(op, format!("unsupported data movement '{name}'")),
+            })
+        }
+        "tt.cat" => {
+            same_rank()?;
+            let Some(&n) = src_shape.first() else {
+                return err(op, "tt.cat needs ranked operands");
+            };
+            Box::new(move |c: &[u32]| {
+                let mut s = c.to_vec();
+                s[0] = c[0] % n;
+                ((c[0] / n) as usize, s)
+            })
+        }
+        _ => return err(op, format!("unsupported data movement '{name}'")),
+    };
+    Ok(Plan::Moves(vec![Move { out: 0, project }]))
+}
+
+/// Checks that `project` sends every destination register and basis (the projection is only
+/// ever applied to those, and to the zero coordinate) to a source among `sources` of the source
+/// rank, so the lowering may index with its results.
+fn check_projection(
+    op: MlirOperation,
+    project: Projection,
+    sources: usize,
+    src_rank: usize,
+    dst_map: &ThreadMap,
+) -> LResult<()> {
+    let zero = vec![0u32; dst_map.shape.len()];
+    let coords = dst_map
+        .registers
+        .iter()
+        .chain(&dst_map.lane_bases)
+        .chain(&dst_map.warp_bases)
+        .chain(std::iter::once(&zero));
+    for c in coords {
+        if c.len() != dst_map.shape.len() {
+            return err(op, "internal error: a layout basis of the wrong rank");
+        }
+        let (k, s) = project(c);
+        if k >= sources || s.len() != src_rank {
+            return err(
+                op,
+                "data movement: the result's shape does not match the operands' shapes",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Where each destination register comes from, as (source operand, source register), when no
+/// element changes thread; `None` when the op needs shared memory.
+fn register_route(
+    op: MlirOperation,
+    sources: usize,
+    src_map: &ThreadMap,
+    dst_map: &ThreadMap,
+    project: Projection,
+) -> LResult<Option<Vec<(usize, usize)>>> {
+    let src_rank = src_map.shape.len();
+    check_projection(op, project, sources, src_rank, dst_map)?;
+    let (offset_k, offset_c) = project(&vec![0; dst_map.shape.len()]);
+    // The linear part of the projection.
+    let linear = |c: &[u32]| -> (usize, Vec<u32>) {
+        let (k, s) = project(c);
+        (
+            k ^ offset_k,
+            s.iter().zip(&offset_c).map(|(a, b)| a ^ b).collect(),
+        )
+    };
+    let bases_match = |dst: &[Vec<u32>], src: &[Vec<u32>]| {
+        (0..dst.len().max(src.len())).all(|i| {
+            let (k, c) = dst
+                .get(i)
+                .map(|b| linear(b))
+                .unwrap_or((0, vec![0; src_rank]));
+            let s = src.get(i).cloned().unwrap_or_else(|| vec![0; src_rank]);
+            k == 0 && c == s
+        })
+    };
+    if !(bases_match(&dst_map.lane_bases, &src_map.lane_bases)
+        && bases_match(&dst_map.warp_bases, &src_map.warp_bases))
+    {
+        return Ok(None);
+    }
+    let by_coord: HashMap<&Vec<u32>, usize> = src_map
+        .registers
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, c)| (c, i))
+        .collect();
+    Ok(dst_map
+        .registers
+        .iter()
+        .map(|c| {
+            let (k, s) = project(c);
+            by_coord.get(&s).map(|&i| (k, i))
+        })
+        .collect())
+}
+
+/// Shared-memory scratch of a movement op (`ttg.convert_layout`, `tt.broadcast`,
+/// `tt.expand_dims`, `tt.reshape`, `tt.trans`, `tt.join`, `tt.split`, `tt.cat`, `tt.unsplat`),
+/// in bytes, from its types and layouts alone: 0 when every result is a renaming of registers,
+/// else every operand's elements once.
+pub fn movement_scratch(op: MlirOperation) -> LResult<u64> {
+    let name = op_name(op);
+    let ins = operands(op);
+    let outs = results(op);
+    let Plan::Moves(moves) = plan(op, &name, &ins, &outs)? else {
+        return Ok(0);
+    };
+    // `plan` checked there is an operand.
+    let src_type = value_type(ins[0]);
+    let src_map = thread_map_of(op, src_type)?;
+    let mut bytes = 0;
+    for m in &moves {
+        let Some(&out) = outs.get(m.out) else {
+            return err(op, "internal error: a moved result out of range");
         };
-        let regs = self.move_elements(op, ins, dst_type, &*project)?;
-        self.values.insert(key(outs[0]), regs);
+        let dst_map = thread_map_of(op, value_type(out))?;
+        if register_route(op, ins.len(), &src_map, &dst_map, &*m.project)?.is_none() {
+            bytes =
+                bytes.max(src_map.numel() * smem_bytes(element_type(src_type)) * ins.len() as u64);
+        }
+    }
+    Ok(bytes)
+}
+
+impl FuncLowering<'_> {
+    /// The movement ops: computes the projection and moves the elements.
+    pub fn lower_movement(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        match plan(op, name, ins, outs)? {
+            Plan::Reuse => {
+                // `plan` checked there is an operand and a result.
+                let v = self.get(ins[0]);
+                self.set(outs[0], v);
+            }
+            Plan::Unsplat => {
+                let v = self.scalar(op, ins[0])?;
+                self.set(outs[0], vec![v]);
+            }
+            Plan::Moves(moves) => {
+                for m in moves {
+                    let Some(&out) = outs.get(m.out) else {
+                        return err(op, "internal error: a moved result out of range");
+                    };
+                    let regs = self.move_elements(op, ins, value_type(out), &*m.project)?;
+                    self.set(out, regs);
+                }
+            }
+        }
         Ok(())
     }
 
     /// Destination registers of `dst_type` where coordinate `c` holds element `project(c)` of
     /// `sources` (all of one type); `project` is affine over GF(2).
-    pub(crate) fn move_elements(
+    fn move_elements(
         &mut self,
         op: MlirOperation,
         sources: &[MlirValue],
         dst_type: MlirType,
         project: Projection,
-    ) -> LResult<Vec<String>> {
-        let src_type = value_type(sources[0]);
+    ) -> LResult<Vec<Value>> {
+        let Some(&first) = sources.first() else {
+            return err(op, "data movement needs an operand");
+        };
+        let src_type = value_type(first);
         let src_map = self.thread_map(op, src_type)?;
         let dst_map = self.thread_map(op, dst_type)?;
         let src_rank = src_map.shape.len();
-        let dst_rank = dst_map.shape.len();
-        let (offset_k, offset_c) = project(&vec![0; dst_rank]);
-        // The linear part of the projection.
+        let mut src_values = Vec::with_capacity(sources.len());
+        for &source in sources {
+            let values = self.regs(op, source)?;
+            if values.len() < src_map.num_registers() {
+                return err(op, "internal error: an operand has too few registers");
+            }
+            src_values.push(values);
+        }
+        // Register path (checks the projection for the shared-memory path too).
+        if let Some(route) = register_route(op, sources.len(), &src_map, &dst_map, project)? {
+            return Ok(route.iter().map(|&(k, i)| src_values[k][i]).collect());
+        }
+        let (offset_k, offset_c) = project(&vec![0; dst_map.shape.len()]);
         let linear = |c: &[u32]| -> (usize, Vec<u32>) {
             let (k, s) = project(c);
             (
@@ -174,104 +376,69 @@ impl FuncLowering<'_> {
                 s.iter().zip(&offset_c).map(|(a, b)| a ^ b).collect(),
             )
         };
-        let src_values: Vec<Vec<String>> = sources.iter().map(|v| self.get(*v)).collect();
-        // Register path.
-        let bases_match = |dst: &[Vec<u32>], src: &[Vec<u32>]| {
-            (0..dst.len().max(src.len())).all(|i| {
-                let (k, c) = dst
-                    .get(i)
-                    .map(|b| linear(b))
-                    .unwrap_or((0, vec![0; src_rank]));
-                let s = src.get(i).cloned().unwrap_or_else(|| vec![0; src_rank]);
-                k == 0 && c == s
-            })
-        };
-        if bases_match(&dst_map.lane_bases, &src_map.lane_bases)
-            && bases_match(&dst_map.warp_bases, &src_map.warp_bases)
-        {
-            let by_coord: HashMap<Vec<u32>, usize> = src_map
-                .registers
-                .iter()
-                .enumerate()
-                .rev()
-                .map(|(i, c)| (c.clone(), i))
-                .collect();
-            let mapped: Option<Vec<String>> = dst_map
-                .registers
-                .iter()
-                .map(|c| {
-                    let (k, s) = project(c);
-                    by_coord.get(&s).map(|&i| src_values[k][i].clone())
-                })
-                .collect();
-            if let Some(regs) = mapped {
-                return Ok(regs);
-            }
-        }
         // Shared-memory path.
         let elem = element_type(src_type);
-        let (_, bytes) = Self::smem_type(elem);
+        let bytes = smem_bytes(elem);
         let numel = src_map.numel();
-        self.reserve_scratch(numel * bytes * sources.len() as u64);
+        self.reserve_scratch(movement_scratch(op)?);
         let src_base = self.thread_base(op, src_type)?;
         let base = self.smem_base();
         self.barrier();
         for (k, values) in src_values.iter().enumerate() {
-            let region = self.region_base(&base, k as u64 * numel * bytes);
+            let region = self.region_base(base, k as u64 * numel * bytes);
             for (r, coord) in src_map.registers.iter().enumerate() {
                 if src_map.register_duplicate[r] {
                     continue;
                 }
                 let c = self.runtime_coord(&src_base, coord);
                 let index = self.linear_index(&c, &src_map.shape);
-                self.smem_store(&region, &index, &values[r], elem);
+                self.smem_store(region, index, values[r], elem);
             }
         }
         self.barrier();
         // This thread's projected (lane, warp) contribution: source index and coordinates.
-        let mut thread = vec![self.e.constant(0, "i32"); src_rank + 1];
+        let zero = self.b.const_i32(0);
+        let mut thread = vec![zero; src_rank + 1];
         for (source, bases) in [
-            (self.lane.clone(), dst_map.lane_bases.clone()),
-            (self.warp.clone(), dst_map.warp_bases.clone()),
+            (self.lane, &dst_map.lane_bases),
+            (self.warp, &dst_map.warp_bases),
         ] {
             for (bit, basis) in bases.iter().enumerate() {
                 let (k, c) = linear(basis);
-                let mut parts = c.clone();
+                let mut parts = c;
                 parts.push(k as u32);
                 if parts.iter().all(|&p| p == 0) {
                     continue;
                 }
-                let shift = self.e.constant(bit as i64, "i32");
-                let one = self.e.constant(1, "i32");
-                let s = self.e.op(&format!("llvm.lshr {source}, {shift} : i32"));
-                let b = self.e.op(&format!("llvm.and {s}, {one} : i32"));
+                let shift = self.b.const_i32(bit as i64);
+                let one = self.b.const_i32(1);
+                let s = self.b.lshr(source, shift);
+                let b = self.b.and(s, one);
                 for (d, &p) in parts.iter().enumerate() {
                     if p == 0 {
                         continue;
                     }
-                    let m = self.e.constant(p as i64, "i32");
-                    let term = self.e.op(&format!("llvm.mul {b}, {m} : i32"));
-                    thread[d] = self.e.op(&format!("llvm.xor {}, {term} : i32", thread[d]));
+                    let m = self.b.const_i32(p as i64);
+                    let term = self.b.mul(b, m);
+                    thread[d] = self.b.xor(thread[d], term);
                 }
             }
         }
         let mut regs = Vec::with_capacity(dst_map.num_registers());
-        for coord in dst_map.registers.clone() {
-            let (k, c) = project(&coord);
+        for coord in &dst_map.registers {
+            let (k, c) = project(coord);
             let mut constant = c;
             constant.push(k as u32);
             let runtime = self.runtime_coord(&thread, &constant);
             let inner = self.linear_index(&runtime[..src_rank], &src_map.shape);
             let index = if sources.len() > 1 {
-                let n = self.e.constant(numel as i64, "i32");
-                let row = self
-                    .e
-                    .op(&format!("llvm.mul {}, {n} : i32", runtime[src_rank]));
-                self.e.op(&format!("llvm.add {row}, {inner} : i32"))
+                let n = self.b.const_i32(numel as i64);
+                let row = self.b.mul(runtime[src_rank], n);
+                self.b.add(row, inner)
             } else {
                 inner
             };
-            regs.push(self.smem_load(&base, &index, elem));
+            regs.push(self.smem_load(base, index, elem));
         }
         Ok(regs)
     }

@@ -1,93 +1,194 @@
 //! `tt.reduce`: within a thread, across lanes with butterfly shuffles, across warps through shared memory.
 
-use crate::emit::Emitter;
-use crate::to_llvm::*;
+use crate::builder::{CastOp, Value};
+use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
 
+/// The axis attribute of a reduce or scan, checked against the rank.
+pub(crate) fn reduction_axis(op: MlirOperation, rank: usize) -> LResult<usize> {
+    let axis = int_attr(op, "axis").unwrap_or(0);
+    match usize::try_from(axis) {
+        Ok(axis) if axis < rank => Ok(axis),
+        _ => err(
+            op,
+            format!("axis {axis} is out of range for a rank-{rank} tensor"),
+        ),
+    }
+}
+
+/// Register `r` of a lowered value, or a located error.
+fn register(op: MlirOperation, regs: &[Value], r: usize) -> LResult<Value> {
+    match regs.get(r) {
+        Some(&v) => Ok(v),
+        None => err(op, "internal error: an operand has too few registers"),
+    }
+}
+
+/// The warp bits whose basis moves along `axis`.
+fn warp_axis_bits(warp_bases: &[Vec<u32>], axis: usize) -> Vec<usize> {
+    warp_bases
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.get(axis).is_some_and(|&c| c != 0))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Shared-memory scratch of `tt.reduce`, in bytes, from its types and layouts alone (0 when it
+/// needs none).
+pub fn reduce_scratch(op: MlirOperation) -> LResult<u64> {
+    let ins = operands(op);
+    let Some(&first) = ins.first() else {
+        return err(op, "tt.reduce needs an operand");
+    };
+    let map = thread_map_of(op, value_type(first))?;
+    let axis = reduction_axis(op, map.shape.len())?;
+    let elems: Vec<MlirType> = ins.iter().map(|v| element_type(value_type(*v))).collect();
+    let warps = 1u64 << warp_axis_bits(&map.warp_bases, axis).len();
+    if map.shape.len() == 1 {
+        if warps == 1 {
+            return Ok(0);
+        }
+        return Ok(FuncLowering::operand_regions(&elems, warps).1);
+    }
+    let Some(&out) = results(op).first() else {
+        return err(op, "tt.reduce needs a result");
+    };
+    let out_map = thread_map_of(op, value_type(out))?;
+    Ok(FuncLowering::operand_regions(&elems, warps * out_map.numel()).1)
+}
+
 impl FuncLowering<'_> {
-    /// Emits the combine region of a reduce/scan on scalars `a` and `b`; returns the results.
+    /// Byte offsets of one shared-memory region per operand, each `slots` elements of its
+    /// type and 16-byte aligned, and the total bytes.
+    pub(crate) fn operand_regions(elems: &[MlirType], slots: u64) -> (Vec<u64>, u64) {
+        let mut starts = Vec::with_capacity(elems.len());
+        let mut total = 0u64;
+        for elem in elems {
+            let start = total.div_ceil(16) * 16;
+            starts.push(start);
+            total = start + slots * smem_bytes(*elem);
+        }
+        (starts, total)
+    }
+
+    /// Lowers the combine region of a reduce/scan on scalars `a` and `b`; returns the results.
     pub(crate) fn combine(
         &mut self,
         region_op: MlirOperation,
-        a: &[String],
-        b: &[String],
-    ) -> LResult<Vec<String>> {
-        let block = blocks_of(region_op)[0];
+        a: &[Value],
+        b: &[Value],
+    ) -> LResult<Vec<Value>> {
+        let Some(&block) = blocks_of(region_op).first() else {
+            return err(region_op, "the combine region has no block");
+        };
         let args = block_args(block);
-        for (i, arg) in args.iter().enumerate() {
-            let v = if i < a.len() {
-                a[i].clone()
-            } else {
-                b[i - a.len()].clone()
-            };
-            self.values.insert(key(*arg), vec![v]);
+        if args.len() != a.len() + b.len() {
+            return err(
+                region_op,
+                format!(
+                    "the combine region takes {} arguments, expected {}",
+                    args.len(),
+                    a.len() + b.len()
+                ),
+            );
         }
+        for (arg, &v) in args.iter().zip(a.iter().chain(b)) {
+            self.set(*arg, vec![v]);
+        }
+        // SAFETY: iteration over the ops of a live block, which the lowering does not modify.
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
-        let mut out = Vec::new();
+        let mut out = None;
         while !op.ptr.is_null() {
             let name = op_name(op);
             if name == "tt.reduce.return" || name == "tt.scan.return" {
-                out = operands(op).iter().map(|v| self.scalar(*v)).collect();
+                let mut values = Vec::new();
+                for v in operands(op) {
+                    values.push(self.scalar(op, v)?);
+                }
+                out = Some(values);
             } else {
                 self.lower_op(op)?;
             }
+            // SAFETY: `op` is a live op of `block`.
             op = unsafe { mlirOperationGetNextInBlock(op) };
         }
-        Ok(out)
+        match out {
+            Some(values) if values.len() == a.len() => Ok(values),
+            Some(values) => err(
+                region_op,
+                format!(
+                    "the combine region returns {} values, expected {}",
+                    values.len(),
+                    a.len()
+                ),
+            ),
+            None => err(region_op, "the combine region has no return"),
+        }
     }
 
-    pub(crate) fn shuffle_xor(&mut self, value: &str, elem: MlirType, lane_mask: u32) -> String {
+    /// `value` from the lane whose index differs by `lane_mask` (`shfl.sync.bfly`, in 32-bit
+    /// pieces).
+    pub(crate) fn shuffle_xor(&mut self, value: Value, elem: MlirType, lane_mask: u32) -> Value {
         let bits = type_bits(elem);
-        let lty = llvm_type(elem);
-        let mask = self.e.constant(lane_mask as i64, "i32");
-        let shfl = |e: &mut Emitter, v: &str| {
-            e.op(&format!(
-            "llvm.inline_asm has_side_effects \"shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;\", \"=r,r,r\" {v}, {mask} : (i32, i32) -> i32"
-        ))
+        let lty = self.llvm_type(elem);
+        let i32 = self.b.i32();
+        let mask = self.b.const_i32(lane_mask as i64);
+        let shfl = |this: &mut Self, v: Value| {
+            this.b.asm_volatile(
+                "shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;",
+                "=r,r,r",
+                &[v, mask],
+                i32,
+            )
         };
         if bits == 64 {
+            let i64 = self.b.i64();
             let as_int = if is_float(elem) {
-                self.e.op(&format!("llvm.bitcast {value} : {lty} to i64"))
+                self.b.bitcast(value, i64)
+            } else if is_pointer(elem) {
+                self.b.cast(CastOp::PtrToInt, value, i64)
             } else {
-                value.to_owned()
+                value
             };
-            let lo = self.e.op(&format!("llvm.trunc {as_int} : i64 to i32"));
-            let shift = self.e.constant(32, "i64");
-            let hi64 = self.e.op(&format!("llvm.lshr {as_int}, {shift} : i64"));
-            let hi = self.e.op(&format!("llvm.trunc {hi64} : i64 to i32"));
-            let lo_s = shfl(&mut self.e, &lo);
-            let hi_s = shfl(&mut self.e, &hi);
-            let lo_w = self.e.op(&format!("llvm.zext {lo_s} : i32 to i64"));
-            let hi_w = self.e.op(&format!("llvm.zext {hi_s} : i32 to i64"));
-            let hi_shift = self.e.op(&format!("llvm.shl {hi_w}, {shift} : i64"));
-            let joined = self.e.op(&format!("llvm.or {hi_shift}, {lo_w} : i64"));
+            let lo = self.b.trunc(as_int, i32);
+            let shift = self.b.const_int(i64, 32);
+            let hi64 = self.b.lshr(as_int, shift);
+            let hi = self.b.trunc(hi64, i32);
+            let lo_s = shfl(self, lo);
+            let hi_s = shfl(self, hi);
+            let lo_w = self.b.zext(lo_s, i64);
+            let hi_w = self.b.zext(hi_s, i64);
+            let hi_shift = self.b.shl(hi_w, shift);
+            let joined = self.b.or(hi_shift, lo_w);
             return if is_float(elem) {
-                self.e.op(&format!("llvm.bitcast {joined} : i64 to {lty}"))
+                self.b.bitcast(joined, lty)
+            } else if is_pointer(elem) {
+                self.b.cast(CastOp::IntToPtr, joined, lty)
             } else {
                 joined
             };
         }
+        let narrow = self.b.int_type(bits);
         let as_i32 = if is_float(elem) && bits == 32 {
-            self.e.op(&format!("llvm.bitcast {value} : {lty} to i32"))
+            self.b.bitcast(value, i32)
         } else if is_float(elem) {
-            let i = self
-                .e
-                .op(&format!("llvm.bitcast {value} : {lty} to i{bits}"));
-            self.e.op(&format!("llvm.zext {i} : i{bits} to i32"))
+            let i = self.b.bitcast(value, narrow);
+            self.b.zext(i, i32)
         } else if bits < 32 {
-            self.e.op(&format!("llvm.zext {value} : i{bits} to i32"))
+            self.b.zext(value, i32)
         } else {
-            value.to_owned()
+            value
         };
-        let s = shfl(&mut self.e, &as_i32);
+        let s = shfl(self, as_i32);
         if is_float(elem) && bits == 32 {
-            self.e.op(&format!("llvm.bitcast {s} : i32 to {lty}"))
+            self.b.bitcast(s, lty)
         } else if is_float(elem) {
-            let t = self.e.op(&format!("llvm.trunc {s} : i32 to i{bits}"));
-            self.e.op(&format!("llvm.bitcast {t} : i{bits} to {lty}"))
+            let t = self.b.trunc(s, narrow);
+            self.b.bitcast(t, lty)
         } else if bits < 32 {
-            self.e.op(&format!("llvm.trunc {s} : i32 to i{bits}"))
+            self.b.trunc(s, narrow)
         } else {
             s
         }
@@ -99,21 +200,35 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let axis = int_attr(op, "axis").unwrap_or(0) as usize;
-        let src_type = value_type(ins[0]);
+        let Some(&first) = ins.first() else {
+            return err(op, "tt.reduce needs an operand");
+        };
+        if outs.len() != ins.len() {
+            return err(op, "tt.reduce needs one result per operand");
+        }
+        let src_type = value_type(first);
         let map = self.thread_map(op, src_type)?;
         let rank = map.shape.len();
+        let axis = reduction_axis(op, rank)?;
         let elems: Vec<MlirType> = ins.iter().map(|v| element_type(value_type(*v))).collect();
-        let inputs: Vec<Vec<String>> = ins.iter().map(|v| self.get(*v)).collect();
+        let mut inputs: Vec<Vec<Value>> = Vec::with_capacity(ins.len());
+        for v in ins {
+            inputs.push(self.regs(op, *v)?);
+        }
         // 1. Within the thread: combine registers with the same coordinates off the axis.
-        let mut groups: Vec<(Vec<u32>, Vec<String>)> = Vec::new();
+        let mut groups: Vec<(Vec<u32>, Vec<Value>)> = Vec::new();
         for (r, coord) in map.registers.iter().enumerate() {
-            if map.register_duplicate[r] {
+            if map.register_duplicate.get(r).copied().unwrap_or(false) {
                 continue;
             }
             let mut off_axis = coord.clone();
-            off_axis[axis] = 0;
-            let values: Vec<String> = inputs.iter().map(|vals| vals[r].clone()).collect();
+            if let Some(c) = off_axis.get_mut(axis) {
+                *c = 0;
+            }
+            let mut values = Vec::with_capacity(inputs.len());
+            for regs in &inputs {
+                values.push(register(op, regs, r)?);
+            }
             match groups.iter().position(|(k, _)| *k == off_axis) {
                 Some(g) => {
                     let acc = groups[g].1.clone();
@@ -124,33 +239,25 @@ impl FuncLowering<'_> {
         }
         // 2. Across lanes: butterfly over lane bits that move along the axis only.
         for (bit, basis) in map.lane_bases.iter().enumerate() {
-            let along_axis =
-                basis[axis] != 0 && basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
+            let along_axis = basis.get(axis).is_some_and(|&c| c != 0)
+                && basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
             if !along_axis {
                 continue;
             }
-            for group in groups.iter_mut().map(|(_, v)| v) {
-                let shuffled: Vec<String> = group
-                    .clone()
+            for (_, group) in groups.iter_mut() {
+                let shuffled: Vec<Value> = group
                     .iter()
                     .zip(&elems)
-                    .map(|(v, e)| self.shuffle_xor(v, *e, 1 << bit))
+                    .map(|(v, e)| self.shuffle_xor(*v, *e, 1 << bit))
                     .collect();
-                let acc = group.clone();
-                *group = self.combine(op, &acc, &shuffled)?;
+                *group = self.combine(op, group, &shuffled)?;
             }
         }
-        let warp_axis_bits: Vec<usize> = map
-            .warp_bases
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b[axis] != 0)
-            .map(|(i, _)| i)
-            .collect();
-        let lane_mixed = map
-            .lane_bases
-            .iter()
-            .any(|b| b[axis] != 0 && b.iter().enumerate().any(|(d, &c)| d != axis && c != 0));
+        let warp_axis_bits = warp_axis_bits(&map.warp_bases, axis);
+        let lane_mixed = map.lane_bases.iter().any(|b| {
+            b.get(axis).is_some_and(|&c| c != 0)
+                && b.iter().enumerate().any(|(d, &c)| d != axis && c != 0)
+        });
         if lane_mixed {
             return err(
                 op,
@@ -159,41 +266,32 @@ impl FuncLowering<'_> {
         }
         if rank == 1 {
             // The whole tensor reduces to one scalar per operand; every thread gets it.
-            let mut values = groups
-                .into_iter()
-                .next()
-                .map(|(_, v)| v)
-                .unwrap_or_default();
+            let Some((_, mut values)) = groups.into_iter().next() else {
+                return err(op, "tt.reduce: the thread holds no element of the operand");
+            };
             if !warp_axis_bits.is_empty() {
                 let warps = 1u32 << warp_axis_bits.len();
                 let base = self.smem_base();
-                let mut offset_elems = 0u64;
-                let mut slot_bases = Vec::new();
-                for elem in &elems {
-                    let (_, bytes) = Self::smem_type(*elem);
-                    // Each operand gets its own 16-byte aligned region.
-                    let start_bytes = (offset_elems).div_ceil(16) * 16;
-                    slot_bases.push(start_bytes);
-                    offset_elems = start_bytes + warps as u64 * bytes;
-                }
-                self.reserve_scratch(offset_elems);
+                let (slot_bases, _) = Self::operand_regions(&elems, warps as u64);
+                self.reserve_scratch(reduce_scratch(op)?);
                 self.barrier();
                 // Warp index along the axis (compact over the axis warp bits).
-                let warp_index = self.compact_bits(&self.warp.clone(), &warp_axis_bits);
+                let warp = self.warp;
+                let warp_index = self.compact_bits(warp, &warp_axis_bits);
                 for (i, elem) in elems.iter().enumerate() {
-                    let region = self.region_base(&base, slot_bases[i]);
-                    self.smem_store(&region, &warp_index, &values[i].clone(), *elem);
+                    let region = self.region_base(base, slot_bases[i]);
+                    self.smem_store(region, warp_index, values[i], *elem);
                 }
                 self.barrier();
-                let mut acc: Option<Vec<String>> = None;
+                let mut acc: Option<Vec<Value>> = None;
                 for w in 0..warps {
-                    let index = self.e.constant(w as i64, "i32");
-                    let loaded: Vec<String> = elems
+                    let index = self.b.const_i32(w as i64);
+                    let loaded: Vec<Value> = elems
                         .iter()
                         .enumerate()
                         .map(|(i, elem)| {
-                            let region = self.region_base(&base, slot_bases[i]);
-                            self.smem_load(&region, &index, *elem)
+                            let region = self.region_base(base, slot_bases[i]);
+                            self.smem_load(region, index, *elem)
                         })
                         .collect();
                     acc = Some(match acc {
@@ -203,8 +301,8 @@ impl FuncLowering<'_> {
                 }
                 values = acc.unwrap_or_default();
             }
-            for (i, out) in outs.iter().enumerate() {
-                self.values.insert(key(*out), vec![values[i].clone()]);
+            for (out, value) in outs.iter().zip(values) {
+                self.set(*out, vec![value]);
             }
             return Ok(());
         }
@@ -214,56 +312,50 @@ impl FuncLowering<'_> {
         let warps = 1u64 << warp_axis_bits.len();
         let out_numel = out_map.numel();
         let base = self.smem_base();
-        let mut slot_bases = Vec::new();
-        let mut total = 0u64;
-        for elem in &elems {
-            let (_, bytes) = Self::smem_type(*elem);
-            let start = total.div_ceil(16) * 16;
-            slot_bases.push(start);
-            total = start + warps * out_numel * bytes;
-        }
-        self.reserve_scratch(total);
+        let (slot_bases, _) = Self::operand_regions(&elems, warps * out_numel);
+        self.reserve_scratch(reduce_scratch(op)?);
         let src_base = self.thread_base(op, src_type)?;
         self.barrier();
         let warp_index = if warp_axis_bits.is_empty() {
-            self.e.constant(0, "i32")
+            self.b.const_i32(0)
         } else {
-            self.compact_bits(&self.warp.clone(), &warp_axis_bits)
+            let warp = self.warp;
+            self.compact_bits(warp, &warp_axis_bits)
         };
         let out_dims = out_map.shape.clone();
-        for (coord, values) in groups.clone() {
-            let c = self.runtime_coord(&src_base, &coord);
-            let kept: Vec<String> = c
+        for (coord, values) in &groups {
+            let c = self.runtime_coord(&src_base, coord);
+            let kept: Vec<Value> = c
                 .iter()
                 .enumerate()
                 .filter(|(d, _)| *d != axis)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| *v)
                 .collect();
             let inner = self.linear_index(&kept, &out_dims);
-            let numel = self.e.constant(out_numel as i64, "i32");
-            let row = self.e.op(&format!("llvm.mul {warp_index}, {numel} : i32"));
-            let index = self.e.op(&format!("llvm.add {row}, {inner} : i32"));
+            let numel = self.b.const_i32(out_numel as i64);
+            let row = self.b.mul(warp_index, numel);
+            let index = self.b.add(row, inner);
             for (i, elem) in elems.iter().enumerate() {
-                let region = self.region_base(&base, slot_bases[i]);
-                self.smem_store(&region, &index, &values[i], *elem);
+                let region = self.region_base(base, slot_bases[i]);
+                self.smem_store(region, index, values[i], *elem);
             }
         }
         self.barrier();
         let out_base = self.thread_base(op, out_type)?;
-        let mut per_output: Vec<Vec<String>> = vec![Vec::new(); outs.len()];
-        for coord in out_map.registers.clone() {
-            let c = self.runtime_coord(&out_base, &coord);
+        let mut per_output: Vec<Vec<Value>> = vec![Vec::new(); outs.len()];
+        for coord in &out_map.registers {
+            let c = self.runtime_coord(&out_base, coord);
             let inner = self.linear_index(&c, &out_dims);
-            let mut acc: Option<Vec<String>> = None;
+            let mut acc: Option<Vec<Value>> = None;
             for w in 0..warps {
-                let offset = self.e.constant((w * out_numel) as i64, "i32");
-                let index = self.e.op(&format!("llvm.add {inner}, {offset} : i32"));
-                let loaded: Vec<String> = elems
+                let offset = self.b.const_i32((w * out_numel) as i64);
+                let index = self.b.add(inner, offset);
+                let loaded: Vec<Value> = elems
                     .iter()
                     .enumerate()
                     .map(|(i, elem)| {
-                        let region = self.region_base(&base, slot_bases[i]);
-                        self.smem_load(&region, &index, *elem)
+                        let region = self.region_base(base, slot_bases[i]);
+                        self.smem_load(region, index, *elem)
                     })
                     .collect();
                 acc = Some(match acc {
@@ -275,8 +367,8 @@ impl FuncLowering<'_> {
                 per_output[i].push(v);
             }
         }
-        for (i, out) in outs.iter().enumerate() {
-            self.values.insert(key(*out), per_output[i].clone());
+        for (out, regs) in outs.iter().zip(per_output) {
+            self.set(*out, regs);
         }
         Ok(())
     }

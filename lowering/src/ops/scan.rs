@@ -9,7 +9,9 @@
 //! `T`. `reverse` swaps which half is later. Every step costs one combine per element, so the
 //! whole scan is `log2(n)` combines per element with no sequential chain.
 
-use crate::to_llvm::*;
+use crate::builder::{IntPredicate, Value};
+use crate::layout_map::ThreadMap;
+use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
 
@@ -21,6 +23,109 @@ enum AxisBit {
     Warp(usize),
 }
 
+/// The axis attribute, checked against the rank.
+fn scan_axis(op: MlirOperation, rank: usize) -> LResult<usize> {
+    let axis = int_attr(op, "axis").unwrap_or(0);
+    match usize::try_from(axis) {
+        Ok(axis) if axis < rank => Ok(axis),
+        _ => err(
+            op,
+            format!("axis {axis} is out of range for a rank-{rank} tensor"),
+        ),
+    }
+}
+
+/// Where each bit of the axis index lives in `map` (`None`: no basis holds it); rejects bases
+/// that mix the axis with other dimensions.
+fn axis_bits(op: MlirOperation, map: &ThreadMap, axis: usize) -> LResult<Vec<Option<AxisBit>>> {
+    let n = map.shape.get(axis).copied().unwrap_or(1);
+    let single = |basis: &[u32]| -> Result<Option<u32>, ()> {
+        let c = basis.get(axis).copied().unwrap_or(0);
+        if c == 0 {
+            return Ok(None);
+        }
+        let pure = basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
+        if pure && c.is_power_of_two() {
+            Ok(Some(c.trailing_zeros()))
+        } else {
+            Err(())
+        }
+    };
+    let mut bits: Vec<Option<AxisBit>> = vec![None; n.trailing_zeros() as usize];
+    let register_bits = map.num_registers().trailing_zeros() as usize;
+    let mut candidates: Vec<(AxisBit, &[u32])> = Vec::new();
+    for i in 0..register_bits {
+        if let Some(coord) = map.registers.get(1 << i) {
+            candidates.push((AxisBit::Register(i), coord));
+        }
+    }
+    for (i, b) in map.lane_bases.iter().enumerate() {
+        candidates.push((AxisBit::Lane(i), b));
+    }
+    for (i, b) in map.warp_bases.iter().enumerate() {
+        candidates.push((AxisBit::Warp(i), b));
+    }
+    for (place, basis) in candidates {
+        match single(basis) {
+            Ok(Some(t)) => {
+                if let Some(slot) = bits.get_mut(t as usize) {
+                    *slot = Some(place);
+                }
+            }
+            Ok(None) => {}
+            Err(()) => {
+                return err(
+                    op,
+                    "tt.scan over a layout whose bases mix the scanned axis with other dimensions is not supported",
+                );
+            }
+        }
+    }
+    Ok(bits)
+}
+
+/// `ttg.num-warps` and `ttg.threads-per-warp` of the module holding `op` (the lowering's
+/// defaults, 4 and 32, where absent).
+fn module_threads(op: MlirOperation) -> (u64, u64) {
+    let mut current = op;
+    loop {
+        // SAFETY: parent query on a live op; the result is null above the top-level op.
+        let parent = unsafe { mlirOperationGetParentOperation(current) };
+        if parent.ptr.is_null() {
+            return (4, 32);
+        }
+        if op_name(parent) == "builtin.module" {
+            let warps = int_attr(parent, "ttg.num-warps").unwrap_or(4);
+            let lanes = int_attr(parent, "ttg.threads-per-warp").unwrap_or(32);
+            return (
+                u64::try_from(warps).unwrap_or(0),
+                u64::try_from(lanes).unwrap_or(0),
+            );
+        }
+        current = parent;
+    }
+}
+
+/// Shared-memory scratch of `tt.scan`, in bytes, from its types and layouts alone: the warp
+/// exchange holds every register of every thread, per operand (0 when no axis bit is a warp
+/// bit).
+pub fn scan_scratch(op: MlirOperation) -> LResult<u64> {
+    let ins = operands(op);
+    let Some(&first) = ins.first() else {
+        return err(op, "tt.scan needs an operand");
+    };
+    let map = thread_map_of(op, value_type(first))?;
+    let axis = scan_axis(op, map.shape.len())?;
+    let bits = axis_bits(op, &map, axis)?;
+    if !bits.iter().any(|b| matches!(b, Some(AxisBit::Warp(_)))) {
+        return Ok(0);
+    }
+    let (warps, lanes) = module_threads(op);
+    let elems: Vec<MlirType> = ins.iter().map(|v| element_type(value_type(*v))).collect();
+    let slots = warps * map.num_registers() as u64 * lanes;
+    Ok(FuncLowering::operand_regions(&elems, slots).1)
+}
+
 impl FuncLowering<'_> {
     pub(crate) fn lower_scan(
         &mut self,
@@ -28,59 +133,29 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let axis = int_attr(op, "axis").unwrap_or(0) as usize;
-        let reverse = unsafe {
-            let attr = mlirOperationGetAttributeByName(op, sref("reverse"));
-            !attr.ptr.is_null() && mlirBoolAttrGetValue(attr)
+        let Some(&first) = ins.first() else {
+            return err(op, "tt.scan needs an operand");
         };
-        let src_type = value_type(ins[0]);
+        let reverse = attribute(op, "reverse").is_some_and(|attr| {
+            // SAFETY: attribute queries on a live attribute; the value is read only from a bool.
+            unsafe { mlirAttributeIsABool(attr) && mlirBoolAttrGetValue(attr) }
+        });
+        let src_type = value_type(first);
         let map = self.thread_map(op, src_type)?;
-        let n = map.shape[axis];
+        let axis = scan_axis(op, map.shape.len())?;
         let count = map.num_registers();
         let elems: Vec<MlirType> = ins.iter().map(|v| element_type(value_type(*v))).collect();
-        let types: Vec<String> = elems.iter().map(|e| llvm_type(*e)).collect();
-        // Locate every axis bit; reject bases that mix the axis with other dimensions.
-        let single = |basis: &[u32]| -> Result<Option<u32>, ()> {
-            if basis[axis] == 0 {
-                return Ok(None);
+        let bits = axis_bits(op, &map, axis)?;
+        let mut inputs: Vec<Vec<Value>> = Vec::with_capacity(ins.len());
+        for v in ins {
+            let regs = self.regs(op, *v)?;
+            if regs.len() < count {
+                return err(op, "internal error: an operand has too few registers");
             }
-            let pure = basis.iter().enumerate().all(|(d, &c)| d == axis || c == 0);
-            if pure && basis[axis].is_power_of_two() {
-                Ok(Some(basis[axis].trailing_zeros()))
-            } else {
-                Err(())
-            }
-        };
-        let mut bits: Vec<Option<AxisBit>> = vec![None; n.trailing_zeros() as usize];
-        let register_bits = count.trailing_zeros() as usize;
-        let mut candidates = Vec::new();
-        for i in 0..register_bits {
-            candidates.push((AxisBit::Register(i), map.registers[1 << i].clone()));
+            inputs.push(regs);
         }
-        for (i, b) in map.lane_bases.iter().enumerate() {
-            candidates.push((AxisBit::Lane(i), b.clone()));
-        }
-        for (i, b) in map.warp_bases.iter().enumerate() {
-            candidates.push((AxisBit::Warp(i), b.clone()));
-        }
-        for (place, basis) in candidates {
-            match single(&basis) {
-                Ok(Some(t)) => {
-                    if let Some(slot) = bits.get_mut(t as usize) {
-                        *slot = Some(place);
-                    }
-                }
-                Ok(None) => {}
-                Err(()) => {
-                    return err(
-                        op,
-                        "tt.scan over a layout whose bases mix the scanned axis with other dimensions is not supported",
-                    );
-                }
-            }
-        }
-        let mut prefix: Vec<Vec<String>> = (0..count)
-            .map(|r| ins.iter().map(|v| self.get(*v)[r].clone()).collect())
+        let mut prefix: Vec<Vec<Value>> = (0..count)
+            .map(|r| inputs.iter().map(|regs| regs[r]).collect())
             .collect();
         let mut total = prefix.clone();
         for (t, place) in bits.iter().enumerate() {
@@ -90,7 +165,7 @@ impl FuncLowering<'_> {
                     format!("tt.scan: axis bit {t} is not held by the layout"),
                 );
             };
-            match place {
+            let (partner_totals, source, bit) = match place {
                 AxisBit::Register(i) => {
                     let (old_p, old_t) = (prefix.clone(), total.clone());
                     for r in 0..count {
@@ -104,59 +179,54 @@ impl FuncLowering<'_> {
                             total[r] = self.combine(op, &old_t[r], &old_t[partner])?;
                         }
                     }
+                    continue;
                 }
-                AxisBit::Lane(_) | AxisBit::Warp(_) => {
-                    let partner_totals: Vec<Vec<String>> = match place {
-                        AxisBit::Lane(i) => total
-                            .clone()
-                            .iter()
-                            .map(|vals| {
-                                vals.iter()
-                                    .zip(&elems)
-                                    .map(|(v, e)| self.shuffle_xor(v, *e, 1 << i))
-                                    .collect()
-                            })
-                            .collect(),
-                        AxisBit::Warp(i) => self.exchange_warps(&total, &elems, i),
-                        AxisBit::Register(_) => unreachable!(),
-                    };
-                    let (source, bit) = match place {
-                        AxisBit::Lane(i) => (self.lane.clone(), i),
-                        AxisBit::Warp(i) => (self.warp.clone(), i),
-                        AxisBit::Register(_) => unreachable!(),
-                    };
-                    let shift = self.e.constant(bit as i64, "i32");
-                    let one = self.e.constant(1, "i32");
-                    let s = self.e.op(&format!("llvm.lshr {source}, {shift} : i32"));
-                    let b = self.e.op(&format!("llvm.and {s}, {one} : i32"));
-                    let want = self.e.constant(if reverse { 0 } else { 1 }, "i32");
-                    let later = self.e.op(&format!("llvm.icmp \"eq\" {b}, {want} : i32"));
-                    for r in 0..count {
-                        let p_later = self.combine(op, &partner_totals[r], &prefix[r])?;
-                        let t_later = self.combine(op, &partner_totals[r], &total[r])?;
-                        let t_earlier = self.combine(op, &total[r], &partner_totals[r])?;
-                        let mut new_p = Vec::new();
-                        let mut new_t = Vec::new();
-                        for k in 0..elems.len() {
-                            let ty = &types[k];
-                            new_p.push(self.e.op(&format!(
-                                "llvm.select {later}, {}, {} : i1, {ty}",
-                                p_later[k], prefix[r][k]
-                            )));
-                            new_t.push(self.e.op(&format!(
-                                "llvm.select {later}, {}, {} : i1, {ty}",
-                                t_later[k], t_earlier[k]
-                            )));
-                        }
-                        prefix[r] = new_p;
-                        total[r] = new_t;
-                    }
+                AxisBit::Lane(i) => {
+                    let shuffled: Vec<Vec<Value>> = total
+                        .iter()
+                        .map(|vals| {
+                            vals.iter()
+                                .zip(&elems)
+                                .map(|(v, e)| self.shuffle_xor(*v, *e, 1 << i))
+                                .collect()
+                        })
+                        .collect();
+                    (shuffled, self.lane, i)
                 }
+                AxisBit::Warp(i) => {
+                    let exchanged = self.exchange_warps(op, &total, &elems, i)?;
+                    (exchanged, self.warp, i)
+                }
+            };
+            let shift = self.b.const_i32(bit as i64);
+            let one = self.b.const_i32(1);
+            let s = self.b.lshr(source, shift);
+            let b = self.b.and(s, one);
+            let want = self.b.const_i32(if reverse { 0 } else { 1 });
+            let later = self.b.icmp(IntPredicate::Eq, b, want);
+            for r in 0..count {
+                let p_later = self.combine(op, &partner_totals[r], &prefix[r])?;
+                let t_later = self.combine(op, &partner_totals[r], &total[r])?;
+                let t_earlier = self.combine(op, &total[r], &partner_totals[r])?;
+                let mut new_p = Vec::with_capacity(elems.len());
+                let mut new_t = Vec::with_capacity(elems.len());
+                for k in 0..elems.len() {
+                    new_p.push(self.b.select(later, p_later[k], prefix[r][k]));
+                    new_t.push(self.b.select(later, t_later[k], t_earlier[k]));
+                }
+                prefix[r] = new_p;
+                total[r] = new_t;
             }
         }
         for (k, out) in outs.iter().enumerate() {
-            let regs: Vec<String> = prefix.iter().map(|p| p[k].clone()).collect();
-            self.values.insert(key(*out), regs);
+            let mut regs = Vec::with_capacity(prefix.len());
+            for p in &prefix {
+                match p.get(k) {
+                    Some(&v) => regs.push(v),
+                    None => return err(op, "tt.scan has more results than operands"),
+                }
+            }
+            self.set(*out, regs);
         }
         Ok(())
     }
@@ -165,54 +235,48 @@ impl FuncLowering<'_> {
     /// register), through shared memory.
     fn exchange_warps(
         &mut self,
-        values: &[Vec<String>],
+        op: MlirOperation,
+        values: &[Vec<Value>],
         elems: &[MlirType],
         bit: usize,
-    ) -> Vec<Vec<String>> {
+    ) -> LResult<Vec<Vec<Value>>> {
         let count = values.len() as u64;
         let lanes = self.threads_per_warp as u64;
         let slots = self.num_warps as u64 * count * lanes;
         let base = self.smem_base();
-        let mut offsets = Vec::new();
-        let mut total = 0u64;
-        for elem in elems {
-            let (_, bytes) = Self::smem_type(*elem);
-            let start = total.div_ceil(16) * 16;
-            offsets.push(start);
-            total = start + slots * bytes;
-        }
-        self.reserve_scratch(total);
-        let (lane, warp) = (self.lane.clone(), self.warp.clone());
-        let mask = self.e.constant(1 << bit, "i32");
-        let partner = self.e.op(&format!("llvm.xor {warp}, {mask} : i32"));
-        let regs_c = self.e.constant(count as i64, "i32");
-        let lanes_c = self.e.constant(lanes as i64, "i32");
-        let slot = |this: &mut Self, w: &str, r: usize| {
-            let wr = this.e.op(&format!("llvm.mul {w}, {regs_c} : i32"));
-            let rc = this.e.constant(r as i64, "i32");
-            let row = this.e.op(&format!("llvm.add {wr}, {rc} : i32"));
-            let scaled = this.e.op(&format!("llvm.mul {row}, {lanes_c} : i32"));
-            this.e.op(&format!("llvm.add {scaled}, {lane} : i32"))
+        let (offsets, _) = Self::operand_regions(elems, slots);
+        self.reserve_scratch(scan_scratch(op)?);
+        let (lane, warp) = (self.lane, self.warp);
+        let mask = self.b.const_i32(1 << bit);
+        let partner = self.b.xor(warp, mask);
+        let regs_c = self.b.const_i32(count as i64);
+        let lanes_c = self.b.const_i32(lanes as i64);
+        let slot = |this: &mut Self, w: Value, r: usize| {
+            let wr = this.b.mul(w, regs_c);
+            let rc = this.b.const_i32(r as i64);
+            let row = this.b.add(wr, rc);
+            let scaled = this.b.mul(row, lanes_c);
+            this.b.add(scaled, lane)
         };
         self.barrier();
         for (r, vals) in values.iter().enumerate() {
-            let index = slot(self, &warp, r);
+            let index = slot(self, warp, r);
             for (k, elem) in elems.iter().enumerate() {
-                let region = self.region_base(&base, offsets[k]);
-                self.smem_store(&region, &index, &vals[k], *elem);
+                let region = self.region_base(base, offsets[k]);
+                self.smem_store(region, index, vals[k], *elem);
             }
         }
         self.barrier();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(values.len());
         for r in 0..values.len() {
-            let index = slot(self, &partner, r);
-            let mut loaded = Vec::new();
+            let index = slot(self, partner, r);
+            let mut loaded = Vec::with_capacity(elems.len());
             for (k, elem) in elems.iter().enumerate() {
-                let region = self.region_base(&base, offsets[k]);
-                loaded.push(self.smem_load(&region, &index, *elem));
+                let region = self.region_base(base, offsets[k]);
+                loaded.push(self.smem_load(region, index, *elem));
             }
             out.push(loaded);
         }
-        out
+        Ok(out)
     }
 }

@@ -1,0 +1,624 @@
+//! What every lowering shares: the per-function state ([`FuncLowering`]: the typed builder, the
+//! registers each TTGIR value maps to, per-layout thread maps and bases), errors located at an op,
+//! and small type helpers. The op families in `ops/` import only this module and
+//! [`crate::builder`], never each other's files, so there are no import circles.
+
+use crate::builder::{BinOp, Builder, IntPredicate, Value};
+use crate::layout_map::ThreadMap;
+use mlir_sys::*;
+use std::collections::{HashMap, HashSet};
+use tritium_dialects::ffi;
+use tritium_layout::encoding::Encoding;
+use tritium_passes::axis_info::AxisInfoAnalysis;
+use tritium_passes::ir_util::*;
+
+pub use crate::builder::sref;
+
+/// The most registers one thread may hold for one tensor: beyond it the lowering would build
+/// millions of ops (Triton's own limit on a tensor is 2^20 elements).
+pub const MAX_REGISTERS_PER_THREAD: usize = 1 << 14;
+
+/// A lowering failure, reported at an op.
+#[derive(Debug)]
+pub struct LowerError {
+    pub op: Option<MlirOperation>,
+    pub message: String,
+}
+
+pub type LResult<T> = Result<T, LowerError>;
+
+pub fn err<T>(op: MlirOperation, message: impl Into<String>) -> LResult<T> {
+    Err(LowerError {
+        op: Some(op),
+        message: message.into(),
+    })
+}
+
+/// The 8-bit float types, which the LLVM dialect holds as `i8`.
+pub fn is_fp8(ty: MlirType) -> bool {
+    // SAFETY: type queries on a live type.
+    unsafe { mlirTypeIsAFloat(ty) && mlirFloatTypeGetWidth(ty) == 8 }
+}
+
+/// Bits of a scalar type (pointers and index: 64).
+pub fn type_bits(ty: MlirType) -> u32 {
+    // SAFETY: type queries on a live type.
+    unsafe {
+        if ffi::tritiumTypeIsPointer(ty) || mlirTypeIsAIndex(ty) {
+            64
+        } else if mlirTypeIsAInteger(ty) {
+            mlirIntegerTypeGetWidth(ty)
+        } else if mlirTypeIsAFloat(ty) {
+            mlirFloatTypeGetWidth(ty)
+        } else {
+            32
+        }
+    }
+}
+
+/// A float type the LLVM dialect has (fp8 types are held as `i8` and are not).
+pub fn is_float(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { mlirTypeIsAFloat(ty) && !is_fp8(ty) }
+}
+
+pub fn is_pointer(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { ffi::tritiumTypeIsPointer(ty) }
+}
+
+pub fn pointee(ty: MlirType) -> MlirType {
+    // SAFETY: callers pass `!tt.ptr` types.
+    unsafe { ffi::tritiumPointerTypeGetPointee(ty) }
+}
+
+pub fn is_f32(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { mlirTypeIsAF32(ty) }
+}
+
+/// The LLVM-dialect type of a scalar `tt`/builtin type: `!tt.ptr<T, s>` → `!llvm.ptr<s>`, fp8 →
+/// `i8`, index → `i64`, anything else as is.
+pub fn llvm_type(ctx: MlirContext, ty: MlirType) -> MlirType {
+    // SAFETY: type queries and constructors on a live context.
+    unsafe {
+        if ffi::tritiumTypeIsPointer(ty) {
+            let space = ffi::tritiumPointerTypeGetAddressSpace(ty);
+            return mlirLLVMPointerTypeGet(ctx, space as u32);
+        }
+        if is_fp8(ty) {
+            return mlirIntegerTypeGet(ctx, 8);
+        }
+        if mlirTypeIsAIndex(ty) {
+            return mlirIntegerTypeGet(ctx, 64);
+        }
+    }
+    ty
+}
+
+/// A string attribute of an op, if present.
+pub fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    // SAFETY: attribute queries on a live op; the string is copied before returning.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, sref(name));
+        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
+            .then(|| ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
+    }
+}
+
+/// An attribute of an op by name, if present.
+pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+    // SAFETY: attribute query on a live op.
+    let attr = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// The `sym_name` of a function.
+pub fn symbol_name(func: MlirOperation) -> String {
+    string_attr(func, "sym_name").unwrap_or_default()
+}
+
+pub fn i32_array(op: MlirOperation, name: &str) -> Vec<i32> {
+    // SAFETY: attribute queries on a live op; indices stay below the element count.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, sref(name));
+        if attr.ptr.is_null() || !mlirAttributeIsADenseI32Array(attr) {
+            return Vec::new();
+        }
+        (0..mlirDenseArrayGetNumElements(attr))
+            .map(|i| mlirDenseI32ArrayGetElement(attr, i))
+            .collect()
+    }
+}
+
+/// A conversion into a dot-operand layout whose users are all `tt.dot`.
+pub fn is_dot_operand_feed(op: MlirOperation) -> bool {
+    let Some(&result) = results(op).first() else {
+        return false;
+    };
+    if !matches!(
+        encoding_of(value_type(result)),
+        Some(Encoding::DotOperand(_))
+    ) {
+        return false;
+    }
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(result);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != "tt.dot" {
+                return false;
+            }
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    true
+}
+
+/// The thread map of a distributed tensor type, bounded by [`MAX_REGISTERS_PER_THREAD`]; errors
+/// are located at `op`. Needs no lowering state, so shared-memory sizes can be computed from
+/// types alone.
+pub fn thread_map_of(op: MlirOperation, ty: MlirType) -> LResult<ThreadMap> {
+    let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
+    let map = match encoding_of(ty) {
+        Some(encoding) => ThreadMap::new(&encoding, &dims),
+        None => match encoding_attr(ty)
+            .and_then(|attr| ThreadMap::from_linear_text(&print_attr(attr), &dims))
+        {
+            Some(map) => Ok(map),
+            None => Err(
+                "tensor without a distributed layout encoding (run -tritium-ttgir first)"
+                    .to_string(),
+            ),
+        },
+    }
+    .map_err(|message| LowerError {
+        op: Some(op),
+        message,
+    })?;
+    if map.num_registers() > MAX_REGISTERS_PER_THREAD {
+        return err(
+            op,
+            format!(
+                "a thread would hold {} registers of one tensor (at most {MAX_REGISTERS_PER_THREAD})",
+                map.num_registers()
+            ),
+        );
+    }
+    Ok(map)
+}
+
+/// Per-function lowering state. Each op family adds methods to it in its own file of `ops/`.
+pub struct FuncLowering<'a> {
+    /// Builds the lowered ops (at the position of the op being lowered; prologue at the top).
+    pub b: Builder,
+    /// The registers one thread holds for each TTGIR value (scalars: one).
+    pub values: HashMap<usize, Vec<Value>>,
+    pub axis: &'a AxisInfoAnalysis,
+    pub num_warps: u32,
+    pub threads_per_warp: u32,
+    /// Thread maps by tensor type (types are uniqued, so the handle is the key).
+    pub maps: HashMap<usize, ThreadMap>,
+    /// Per tensor type: runtime coordinate contributed by (lane, warp), per dim.
+    pub bases: HashMap<usize, Vec<Value>>,
+    pub lane: Value,
+    pub warp: Value,
+    /// The thread index in the CTA (`tid.x`).
+    pub tid: Value,
+    pub shared_bytes: u64,
+    pub uses_shared: bool,
+    /// Target compute capability (`compute-capability`, else `ttg.target`, e.g. 90).
+    pub capability: u32,
+    /// PTX ISA version times ten.
+    pub ptx_version: u32,
+    /// The module body, where globals and helper functions go.
+    pub module_body: MlirBlock,
+    /// Module-level symbols already defined by the lowering (helpers, globals, declarations).
+    pub defined: HashSet<String>,
+    /// The op being lowered (its `allocation.offset` places its shared-memory scratch).
+    pub current_op: Option<MlirOperation>,
+    /// Shared-memory scratch each op needs, in bytes (for `-allocate-shared-memory`).
+    pub scratch: Vec<(MlirOperation, u64)>,
+    /// `ttg.local_alloc` buffers by memdesc value.
+    pub buffers: HashMap<usize, crate::ops::local::SharedBuffer>,
+}
+
+impl FuncLowering<'_> {
+    pub fn ctx(&self) -> MlirContext {
+        self.b.ctx
+    }
+
+    /// The LLVM-dialect type of a scalar type.
+    pub fn llvm_type(&self, ty: MlirType) -> MlirType {
+        llvm_type(self.b.ctx, ty)
+    }
+
+    /// The LLVM-dialect type of a value's elements.
+    pub fn elem_llvm_type(&self, value: MlirValue) -> MlirType {
+        self.llvm_type(element_type(value_type(value)))
+    }
+
+    pub fn get(&self, value: MlirValue) -> Vec<Value> {
+        self.values.get(&key(value)).cloned().unwrap_or_default()
+    }
+
+    /// The registers of a TTGIR value, or a located error when it was never lowered.
+    pub fn regs(&self, op: MlirOperation, value: MlirValue) -> LResult<Vec<Value>> {
+        match self.values.get(&key(value)) {
+            Some(regs) if !regs.is_empty() => Ok(regs.clone()),
+            _ => err(op, "internal error: an operand has no lowered value"),
+        }
+    }
+
+    /// The one register of a scalar TTGIR value.
+    pub fn scalar(&self, op: MlirOperation, value: MlirValue) -> LResult<Value> {
+        Ok(self.regs(op, value)?[0])
+    }
+
+    /// Binds a TTGIR value to its registers.
+    pub fn set(&mut self, value: MlirValue, regs: Vec<Value>) {
+        self.values.insert(key(value), regs);
+    }
+
+    /// The thread map of a tensor type (cached per type).
+    pub fn thread_map(&mut self, op: MlirOperation, ty: MlirType) -> LResult<ThreadMap> {
+        if let Some(map) = self.maps.get(&(ty.ptr as usize)) {
+            return Ok(map.clone());
+        }
+        let map = thread_map_of(op, ty)?;
+        self.maps.insert(ty.ptr as usize, map.clone());
+        Ok(map)
+    }
+
+    /// Registers one thread holds for a value of type `ty` (scalars: 1).
+    pub fn register_count(&mut self, op: MlirOperation, ty: MlirType) -> LResult<usize> {
+        if is_tensor(ty) {
+            Ok(self.thread_map(op, ty)?.num_registers())
+        } else {
+            Ok(1)
+        }
+    }
+
+    /// Runtime per-dim coordinates contributed by this thread's lane and warp.
+    pub fn thread_base(&mut self, op: MlirOperation, ty: MlirType) -> LResult<Vec<Value>> {
+        if let Some(base) = self.bases.get(&(ty.ptr as usize)) {
+            return Ok(base.clone());
+        }
+        let map = self.thread_map(op, ty)?;
+        let rank = map.shape.len();
+        let mut base = Vec::new();
+        for d in 0..rank {
+            let mut acc = self.b.prologue_i32(0);
+            for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
+                for (bit, basis) in bases.iter().enumerate() {
+                    if basis[d] == 0 {
+                        continue;
+                    }
+                    let shift = self.b.prologue_i32(bit as i64);
+                    let one = self.b.prologue_i32(1);
+                    let mult = self.b.prologue_i32(basis[d] as i64);
+                    let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
+                    let masked = self.b.prologue_bin(BinOp::And, shifted, one);
+                    let term = self.b.prologue_bin(BinOp::Mul, masked, mult);
+                    acc = self.b.prologue_bin(BinOp::Xor, acc, term);
+                }
+            }
+            base.push(acc);
+        }
+        self.bases.insert(ty.ptr as usize, base.clone());
+        Ok(base)
+    }
+
+    /// The `i1` that is true in exactly one thread among those holding the same elements.
+    pub fn first_copy_predicate(&mut self, map: &ThreadMap) -> Option<Value> {
+        let lane_mask = map.lane_broadcast_mask();
+        let warp_mask = map.warp_broadcast_mask();
+        if lane_mask == 0 && warp_mask == 0 {
+            return None;
+        }
+        let zero = self.b.prologue_i32(0);
+        let lm = self.b.prologue_i32(lane_mask as i64);
+        let wm = self.b.prologue_i32(warp_mask as i64);
+        let a = self.b.prologue_bin(BinOp::And, self.lane, lm);
+        let b = self.b.prologue_bin(BinOp::And, self.warp, wm);
+        let c = self.b.prologue_bin(BinOp::Or, a, b);
+        let ty = self.b.i1();
+        let predicate = self.b.i64_attr(IntPredicate::Eq as i64);
+        let op =
+            self.b
+                .create_in_prologue("llvm.icmp", &[c, zero], &[ty], &[("predicate", predicate)]);
+        Some(Builder::result(op))
+    }
+
+    /// Records that the op being lowered uses `bytes` of shared-memory scratch.
+    pub fn reserve_scratch(&mut self, bytes: u64) {
+        let offset = self
+            .current_op
+            .and_then(|op| int_attr(op, "allocation.offset"))
+            .unwrap_or(0) as u64;
+        self.shared_bytes = self.shared_bytes.max(offset + bytes);
+        if let Some(op) = self.current_op {
+            match self.scratch.iter_mut().find(|(o, _)| o.ptr == op.ptr) {
+                Some(entry) => entry.1 = entry.1.max(bytes),
+                None => self.scratch.push((op, bytes)),
+            }
+        }
+    }
+
+    /// LLVM types of a value list, flattened (tensors expand to their registers).
+    pub fn flat_types(
+        &mut self,
+        op: MlirOperation,
+        values: &[MlirValue],
+    ) -> LResult<Vec<MlirType>> {
+        let mut types = Vec::new();
+        for v in values {
+            let ty = value_type(*v);
+            let count = self.register_count(op, ty)?;
+            types.extend(std::iter::repeat_n(self.llvm_type(element_type(ty)), count));
+        }
+        Ok(types)
+    }
+
+    /// Defines a module-level symbol once: `build` runs with the builder at the end of the module
+    /// body (for globals and helper functions), the first time `symbol` is asked for.
+    pub fn define_once(&mut self, symbol: &str, build: impl FnOnce(&mut Builder)) {
+        if !self.defined.insert(symbol.to_string()) {
+            return;
+        }
+        let saved = self.b.save();
+        self.b.set_end(self.module_body);
+        build(&mut self.b);
+        self.b.restore(saved);
+    }
+
+    /// Base of the dynamic shared memory (`@global_smem`, address space 3).
+    pub fn shared_base(&mut self) -> Value {
+        self.uses_shared = true;
+        self.define_once("global_smem", |b| {
+            let array = b.array_type(b.i8(), 0);
+            let attrs = [
+                ("sym_name", b.string_attr("global_smem")),
+                ("global_type", b.type_attr(array)),
+                ("linkage", b.linkage(false)),
+                ("addr_space", b.i32_attr(3)),
+                ("alignment", b.i64_attr(16)),
+            ];
+            let region = b.empty_region();
+            b.create("llvm.mlir.global", &[], &[], &attrs, vec![region]);
+        });
+        let ty = self.b.ptr_type(3);
+        self.b.address_of("global_smem", ty)
+    }
+}
+
+/// Bytes of a scalar in shared memory (i1 as one byte, pointers as eight).
+pub fn smem_bytes(elem: MlirType) -> u64 {
+    let bits = type_bits(elem);
+    if bits == 1 {
+        1
+    } else if is_pointer(elem) {
+        8
+    } else {
+        (bits / 8).max(1) as u64
+    }
+}
+
+/// `(mask, other)` of a load (`first_optional` = 1) or `(mask, None)` of a store (2).
+pub fn load_store_optionals(
+    ins: &[MlirValue],
+    first_optional: usize,
+) -> (Option<MlirValue>, Option<MlirValue>) {
+    let mask = ins.get(first_optional).copied();
+    let other = if first_optional == 1 {
+        ins.get(2).copied()
+    } else {
+        None
+    };
+    (mask, other)
+}
+
+/// PTX register class for a scalar of `bits`: (type suffix, constraint letter, register width).
+pub fn asm_register(bits: u32) -> (&'static str, &'static str, u32) {
+    match bits {
+        64 => ("b64", "l", 64),
+        32 => ("b32", "r", 32),
+        16 => ("b16", "h", 16),
+        _ => ("b8", "h", 16),
+    }
+}
+
+/// The PTX cache and eviction qualifiers of a load or store (`cache`, `evict` attributes).
+pub fn cache_suffix(op: MlirOperation) -> String {
+    let mut suffix = String::new();
+    match int_attr(op, "cache").unwrap_or(1) {
+        2 => suffix.push_str(".ca"),
+        3 => suffix.push_str(".cg"),
+        4 => suffix.push_str(".wb"),
+        5 => suffix.push_str(".cs"),
+        6 => suffix.push_str(".wt"),
+        7 => suffix.push_str(".cv"),
+        _ => {}
+    }
+    match int_attr(op, "evict").unwrap_or(1) {
+        2 => suffix.push_str(".L1::evict_first"),
+        3 => suffix.push_str(".L1::evict_last"),
+        _ => {}
+    }
+    suffix
+}
+
+/// Shared helpers of the data-movement lowerings: bits of registers, shared-memory addressing.
+impl FuncLowering<'_> {
+    /// A value as the integer register a PTX instruction moves (`asm_register(bits)` wide).
+    pub fn bits_of(&mut self, value: Value, elem: MlirType, bits: u32) -> Value {
+        let (_, _, width) = asm_register(bits);
+        let int = self.b.int_type(bits);
+        let as_int = if is_float(elem) {
+            self.b.bitcast(value, int)
+        } else if is_pointer(elem) {
+            let i64 = self.b.i64();
+            self.b.cast(crate::builder::CastOp::PtrToInt, value, i64)
+        } else {
+            value
+        };
+        if width > bits {
+            let wide = self.b.int_type(width);
+            self.b.zext(as_int, wide)
+        } else {
+            as_int
+        }
+    }
+
+    /// The inverse of [`Self::bits_of`]: a `width`-bit register back to an element of `elem`.
+    pub fn value_from_bits(&mut self, raw: Value, elem: MlirType, bits: u32, width: u32) -> Value {
+        let narrowed = if width > bits {
+            let int = self.b.int_type(bits);
+            self.b.trunc(raw, int)
+        } else {
+            raw
+        };
+        let lty = self.llvm_type(elem);
+        if is_float(elem) {
+            self.b.bitcast(narrowed, lty)
+        } else if is_pointer(elem) {
+            self.b.cast(crate::builder::CastOp::IntToPtr, narrowed, lty)
+        } else {
+            narrowed
+        }
+    }
+
+    /// `per` sub-32-bit elements of `values` from `first` packed into one b32 word (element k in
+    /// bits `k*bits..`), as a vectorized load/store moves them.
+    pub fn pack_word(
+        &mut self,
+        values: &[Value],
+        first: usize,
+        per: usize,
+        elem: MlirType,
+        bits: u32,
+    ) -> Value {
+        let i32 = self.b.i32();
+        let mut word = self.b.const_i32(0);
+        for k in 0..per {
+            let v = values[(first + k).min(values.len() - 1)];
+            let b = self.bits_of(v, elem, bits);
+            let b = self.b.zext(b, i32);
+            let s = self.b.bin_imm(BinOp::Shl, b, (k as u32 * bits) as i64);
+            word = self.b.or(word, s);
+        }
+        word
+    }
+
+    /// `bar.sync 0`: every thread of the CTA waits here (shared memory is then consistent).
+    pub fn barrier(&mut self) {
+        self.b.barrier();
+    }
+
+    /// The op being lowered's shared-memory scratch (`allocation.offset` bytes into
+    /// `@global_smem`).
+    pub fn smem_base(&mut self) -> Value {
+        let base = self.shared_base();
+        match self
+            .current_op
+            .and_then(|op| int_attr(op, "allocation.offset"))
+            .filter(|&o| o > 0)
+        {
+            Some(offset) => self.region_base(base, offset as u64),
+            None => base,
+        }
+    }
+
+    /// Address of element `index` (i32) of a shared array of `element`.
+    pub fn smem_address(&mut self, base: Value, index: Value, element: MlirType) -> Value {
+        self.b.gep(base, index, element)
+    }
+
+    /// Storage type of a scalar in shared memory (i1 as i8, pointers as i64) and its bytes.
+    pub fn smem_type(&self, elem: MlirType) -> (MlirType, u64) {
+        let storage = if type_bits(elem) == 1 {
+            self.b.i8()
+        } else if is_pointer(elem) {
+            self.b.i64()
+        } else {
+            self.llvm_type(elem)
+        };
+        (storage, smem_bytes(elem))
+    }
+
+    pub fn smem_store(&mut self, base: Value, index: Value, value: Value, elem: MlirType) {
+        let (storage, _) = self.smem_type(elem);
+        let stored = if type_bits(elem) == 1 {
+            self.b.zext(value, storage)
+        } else if is_pointer(elem) {
+            self.b
+                .cast(crate::builder::CastOp::PtrToInt, value, storage)
+        } else {
+            value
+        };
+        let address = self.smem_address(base, index, storage);
+        self.b.store(stored, address);
+    }
+
+    pub fn smem_load(&mut self, base: Value, index: Value, elem: MlirType) -> Value {
+        let (storage, _) = self.smem_type(elem);
+        let address = self.smem_address(base, index, storage);
+        let loaded = self.b.load(address, storage);
+        if type_bits(elem) == 1 {
+            let i1 = self.b.i1();
+            self.b.trunc(loaded, i1)
+        } else if is_pointer(elem) {
+            let lty = self.llvm_type(elem);
+            self.b.cast(crate::builder::CastOp::IntToPtr, loaded, lty)
+        } else {
+            loaded
+        }
+    }
+
+    /// Per-dim coordinates `base ^ constant` (runtime thread part, compile-time register part).
+    pub fn runtime_coord(&mut self, base: &[Value], constant: &[u32]) -> Vec<Value> {
+        base.iter()
+            .zip(constant)
+            .map(|(&b, &c)| {
+                if c == 0 {
+                    b
+                } else {
+                    self.b.bin_imm(BinOp::Xor, b, c as i64)
+                }
+            })
+            .collect()
+    }
+
+    /// Row-major index (i32) of a runtime coordinate in a shape.
+    pub fn linear_index(&mut self, coord: &[Value], dims: &[u32]) -> Value {
+        let mut index = self.b.const_i32(0);
+        for (&c, &d) in coord.iter().zip(dims) {
+            let scaled = self.b.bin_imm(BinOp::Mul, index, d as i64);
+            index = self.b.add(scaled, c);
+        }
+        index
+    }
+
+    /// `base + byte_offset` in shared memory.
+    pub fn region_base(&mut self, base: Value, byte_offset: u64) -> Value {
+        if byte_offset == 0 {
+            return base;
+        }
+        let offset = self.b.const_i32(byte_offset as i64);
+        let i8 = self.b.i8();
+        self.b.gep(base, offset, i8)
+    }
+
+    /// Gathers the given bits of an i32 into a compact integer (bit i of the result = bit
+    /// `bits[i]`).
+    pub fn compact_bits(&mut self, value: Value, bits: &[usize]) -> Value {
+        let mut acc = self.b.const_i32(0);
+        for (i, &bit) in bits.iter().enumerate() {
+            let s = self.b.bin_imm(BinOp::LShr, value, bit as i64);
+            let b = self.b.bin_imm(BinOp::And, s, 1);
+            let p = self.b.bin_imm(BinOp::Shl, b, i as i64);
+            acc = self.b.or(acc, p);
+        }
+        acc
+    }
+}
