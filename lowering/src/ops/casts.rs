@@ -339,7 +339,8 @@ impl FuncLowering<'_> {
     /// f32 to fp8 (`i8`), saturating finite values to the largest finite one.
     pub fn f32_to_fp8(&mut self, value: Value, format: Fp8Format, rounding: Rounding) -> Value {
         let i8 = self.b.i8();
-        if rounding == Rounding::NearestEven && self.capability >= 89 {
+        // cvt.rn.satfinite.{e4m3,e5m2}x2.f32 needs sm_89 and PTX ISA 7.8.
+        if rounding == Rounding::NearestEven && self.capability >= 89 && self.ptx_version >= 78 {
             let i16 = self.b.i16();
             let packed = self.b.asm(
                 &format!("cvt.rn.satfinite.{}x2.f32 $0, $1, $1;", format.ptx),
