@@ -775,7 +775,7 @@ impl LinearEncoding {
                 order.push(d as u32);
             }
         }
-        for d in (0..self.rank as u32).rev() {
+        for d in (0..self.rank).rev() {
             if !order.contains(&d) {
                 order.push(d);
             }
