@@ -156,6 +156,16 @@ impl CtaLayout {
         self.ctas_per_cga.is_empty() && self.cta_split_num.is_empty() && self.cta_order.is_empty()
     }
 
+    /// Whether the attribute text omits these parameters: absent, or one CTA
+    /// with the default order `[rank-1, .., 0]` (the dialect stores them
+    /// either way; this crate reads both as [`CtaLayout::single`]).
+    pub fn is_omitted(&self) -> bool {
+        let rank = self.cta_order.len();
+        self.ctas_per_cga.iter().all(|&n| n == 1)
+            && self.cta_split_num.iter().all(|&n| n == 1)
+            && self.cta_order.iter().copied().eq((0..rank as u32).rev())
+    }
+
     /// Number of CTAs in the cluster.
     pub fn num_ctas(&self) -> u32 {
         self.ctas_per_cga.iter().product()

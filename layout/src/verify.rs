@@ -40,20 +40,12 @@ fn product(values: &[u32]) -> u64 {
         .fold(1u64, |acc, &v| acc.saturating_mul(v as u64))
 }
 
-/// One CTA: no parameters, or all ones with the default order `[rank-1, .., 0]`.
-fn is_single_cta(c: &CtaLayout) -> bool {
-    let rank = c.cta_order.len();
-    c.ctas_per_cga.iter().all(|&n| n == 1)
-        && c.cta_split_num.iter().all(|&n| n == 1)
-        && c.cta_order.iter().copied().eq((0..rank as u32).rev())
-}
-
 impl CtaLayout {
     /// The rules of `CTAsPerCGA`, `CTASplitNum`, `CTAOrder` on an encoding of
     /// rank `rank` (`None` for `nvmma_shared`, whose rank the attribute does
     /// not fix).
     pub fn verify(&self, rank: Option<usize>) -> Result<(), String> {
-        if is_single_cta(self)
+        if self.is_omitted()
             && (self.ctas_per_cga.is_empty() || rank.is_none_or(|r| r == self.cta_order.len()))
         {
             return Ok(());
