@@ -264,3 +264,51 @@ pub fn convert_all_uses_after(value: MlirValue, to: MlirType) -> MlirValue {
         converted
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tritium_dialects::context::new_context;
+    use tritium_dialects::melior::ir::{Type, TypeLike};
+    use tritium_layout::encoding::{LinearEncoding, SliceEncoding};
+
+    #[test]
+    fn encodings_of_types_round_trip_through_the_accessors() {
+        let context = new_context();
+        let ctx = context.to_raw();
+        let linear = "#ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>";
+        let ty = Type::parse(&context, &format!("tensor<128x2xf32, {linear}>")).unwrap();
+        let encoding = encoding_of(ty.to_raw()).expect("a linear encoding");
+        assert_eq!(
+            encoding,
+            tritium_layout::text::parse_encoding(linear).unwrap()
+        );
+        assert!(matches!(&encoding, Encoding::Linear(l) if l.lane[0] == [1, 1]));
+        let attr = encoding_to_attr(ctx, &encoding);
+        assert_eq!(attr.ptr, encoding_attr(ty.to_raw()).unwrap().ptr);
+        // Built in Rust, read back.
+        let slice = Encoding::Slice(SliceEncoding::new(1, encoding.clone()));
+        let column = Type::parse(&context, "tensor<128xf32>").unwrap();
+        let sliced = with_encoding(column.to_raw(), encoding_to_attr(ctx, &slice));
+        assert_eq!(encoding_of(sliced), Some(slice));
+        let map = encoding.to_linear(&[128, 2]).unwrap();
+        assert_eq!(
+            LinearEncoding::from_layout(&map).map(Encoding::Linear),
+            Ok(encoding)
+        );
+        // Buffers, and types without a ttg encoding.
+        let md = Type::parse(
+            &context,
+            "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, #ttg.shared_memory>",
+        )
+        .unwrap();
+        assert!(matches!(
+            memdesc_encoding_of(md.to_raw()),
+            Some(Encoding::SwizzledShared(s)) if s.max_phase == 8
+        ));
+        assert_eq!(encoding_of(md.to_raw()), None);
+        let plain = Type::parse(&context, "tensor<4xf32>").unwrap();
+        assert_eq!(encoding_of(plain.to_raw()), None);
+        assert_eq!(memdesc_encoding_of(plain.to_raw()), None);
+    }
+}
