@@ -1,6 +1,6 @@
 // Registration of `ttg` and `ttng`, the `<{key = value}>` syntax of the `ttg` encodings, the
 // `!ttg.memdesc` syntax, and the `#blocked`/`#mma`/`#shared`/`#smem` aliases. Glue only: the rules
-// about an encoding are Rust (dialects/src/encoding.rs), reached through tritium_verify_encoding.
+// about an encoding are Rust (layout/src/verify.rs), reached through tritium_verify_encoding.
 #include "TritonGPU.h"
 
 #include "mlir/CAPI/IR.h"

@@ -14,8 +14,8 @@ struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
 } // namespace mlir::triton::gpu
 
 extern "C" {
-// Defined in Rust (dialects/src/encoding.rs): checks a `ttg` encoding on its own; on failure calls
-// `report` with the reason and returns false.
+// Defined in Rust (dialects/src/encoding.rs, rules in layout/src/verify.rs): checks a `ttg`
+// encoding on its own; on failure calls `report` with the reason and returns false.
 bool tritium_verify_encoding(MlirAttribute attr, void (*report)(MlirStringRef message, void *user),
                              void *user);
 }

@@ -1,185 +1,27 @@
-//! The `#ttg.*` layout encodings and `!ttg.memdesc` as plain Rust values, read from and turned back
-//! into MLIR attributes and types through the C accessors of `cpp/TritonGPUCAPI.cpp`.
+//! `#ttg.*` encodings and `!ttg.memdesc` in Rust, through the C accessors of `cpp/TritonGPUCAPI.cpp`.
 //!
-//! [`Encoding::validate`] holds the rules about an encoding on its own (array ranks, permutations,
-//! powers of two, versions); the parser of every encoding runs them through
-//! [`tritium_verify_encoding`]. Rules that need the module (warps per CTA against `ttg.num-warps`,
-//! encoding rank against tensor rank) live in `verify/ttg.rs`.
+//! An encoding's one Rust model is [`tritium_layout::Encoding`] (re-exported here). This module
+//! converts MLIR attributes to it and back field by field through the C accessors (never through
+//! attribute text): [`encoding_from_raw`]/[`encoding_to_raw`] on raw handles, and
+//! [`EncodingAttribute::from_attribute`]/[`EncodingAttribute::to_attribute`] on melior's. A
+//! conversion to an attribute and back gives the identical (uniqued) attribute.
+//!
+//! The rules about an encoding on its own are [`Encoding::verify`] in the layout crate; the parser
+//! of every encoding runs them through [`tritium_verify_encoding`]. Rules that need the module
+//! (warps per CTA against `ttg.num-warps`, encoding rank against tensor rank) live in
+//! `verify/ttg.rs`.
 
 use crate::ffi::ttg as ffi;
 use melior::{
     Context,
     ir::{Attribute, Type, TypeLike, attribute::AttributeLike},
 };
-use mlir_sys::{MlirAttribute, MlirStringRef};
+use mlir_sys::{MlirAttribute, MlirContext, MlirStringRef};
 use std::ffi::{c_uint, c_void};
-
-/// How CTAs of a cluster (CGA) split a tensor: Triton's `CTAsPerCGA`, `CTASplitNum`, `CTAOrder`.
-/// All three empty means a single CTA, whatever the rank (the text then omits them).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CtaLayout {
-    pub ctas_per_cga: Vec<u32>,
-    pub cta_split_num: Vec<u32>,
-    pub cta_order: Vec<u32>,
-}
-
-impl CtaLayout {
-    /// A single CTA.
-    pub fn single() -> CtaLayout {
-        CtaLayout::default()
-    }
-
-    /// Whether this is one CTA (empty, or all ones with the default order).
-    pub fn is_single(&self) -> bool {
-        let rank = self.cta_order.len();
-        self.ctas_per_cga.iter().all(|&n| n == 1)
-            && self.cta_split_num.iter().all(|&n| n == 1)
-            && self.cta_order.iter().copied().eq((0..rank as u32).rev())
-    }
-
-    /// The number of CTAs of the cluster.
-    pub fn num_ctas(&self) -> u64 {
-        self.ctas_per_cga.iter().map(|&n| n as u64).product()
-    }
-
-    fn read(attr: MlirAttribute) -> CtaLayout {
-        let layout = unsafe {
-            CtaLayout {
-                ctas_per_cga: read_u32s(|out, cap| {
-                    ffi::tritiumEncodingGetCTAsPerCGA(attr, out, cap)
-                }),
-                cta_split_num: read_u32s(|out, cap| {
-                    ffi::tritiumEncodingGetCTASplitNum(attr, out, cap)
-                }),
-                cta_order: read_u32s(|out, cap| ffi::tritiumEncodingGetCTAOrder(attr, out, cap)),
-            }
-        };
-        if layout.is_single() {
-            CtaLayout::single()
-        } else {
-            layout
-        }
-    }
-
-    /// Pointers for a constructor of a rank-`rank` encoding: NULL for a single CTA.
-    fn pointers(&self) -> [*const c_uint; 3] {
-        if self.is_single() {
-            [std::ptr::null(); 3]
-        } else {
-            [
-                self.ctas_per_cga.as_ptr(),
-                self.cta_split_num.as_ptr(),
-                self.cta_order.as_ptr(),
-            ]
-        }
-    }
-
-    fn validate(&self, rank: Option<usize>) -> Result<(), String> {
-        if self.is_single()
-            && (self.ctas_per_cga.is_empty() || rank.is_none_or(|r| r == self.cta_order.len()))
-        {
-            return Ok(());
-        }
-        let n = rank.unwrap_or(self.cta_order.len());
-        if self.ctas_per_cga.len() != n
-            || self.cta_split_num.len() != n
-            || self.cta_order.len() != n
-        {
-            return Err(format!(
-                "CTAsPerCGA, CTASplitNum and CTAOrder must have {n} entries"
-            ));
-        }
-        check_permutation("CTAOrder", &self.cta_order)?;
-        check_powers_of_two("CTAsPerCGA", &self.ctas_per_cga)?;
-        for (&ctas, &split) in self.ctas_per_cga.iter().zip(&self.cta_split_num) {
-            if split == 0 || ctas % split != 0 {
-                return Err(format!(
-                    "CTASplitNum {:?} must divide CTAsPerCGA {:?}",
-                    self.cta_split_num, self.ctas_per_cga
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `#ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}>`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Blocked {
-    pub size_per_thread: Vec<u32>,
-    pub threads_per_warp: Vec<u32>,
-    pub warps_per_cta: Vec<u32>,
-    /// Dimensions from fastest- to slowest-varying.
-    pub order: Vec<u32>,
-    pub cta: CtaLayout,
-}
-
-impl Blocked {
-    /// A single-CTA blocked encoding.
-    pub fn new(
-        size_per_thread: Vec<u32>,
-        threads_per_warp: Vec<u32>,
-        warps_per_cta: Vec<u32>,
-        order: Vec<u32>,
-    ) -> Blocked {
-        Blocked {
-            size_per_thread,
-            threads_per_warp,
-            warps_per_cta,
-            order,
-            cta: CtaLayout::single(),
-        }
-    }
-}
-
-/// Any `#ttg.*` layout encoding.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Encoding {
-    Blocked(Blocked),
-    /// `#ttg.slice<{dim, parent}>`: `parent` with dimension `dim` removed.
-    Slice {
-        dim: u32,
-        parent: Box<Encoding>,
-    },
-    /// `#ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA, instrShape}>`.
-    NvidiaMma {
-        version_major: u32,
-        version_minor: u32,
-        warps_per_cta: Vec<u32>,
-        instr_shape: Vec<u32>,
-        cta: CtaLayout,
-    },
-    /// `#ttg.dot_op<{opIdx, parent, kWidth}>` (`kWidth` 0 is omitted from the text).
-    DotOperand {
-        op_idx: u32,
-        parent: Box<Encoding>,
-        k_width: u32,
-    },
-    /// `#ttg.linear<{register, lane, warp, block}>`: each basis has `rank` entries.
-    Linear {
-        rank: u32,
-        register: Vec<Vec<i32>>,
-        lane: Vec<Vec<i32>>,
-        warp: Vec<Vec<i32>>,
-        block: Vec<Vec<i32>>,
-    },
-    /// `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>`.
-    SwizzledShared {
-        vec: u32,
-        per_phase: u32,
-        max_phase: u32,
-        order: Vec<u32>,
-        cta: CtaLayout,
-    },
-    /// `#ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth[, fp4Padded]}>`.
-    NvmmaShared {
-        swizzling_byte_width: u32,
-        transposed: bool,
-        element_bit_width: u32,
-        fp4_padded: bool,
-        cta: CtaLayout,
-    },
-}
+pub use tritium_layout::encoding::{
+    BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, LinearEncoding, NvidiaMmaEncoding,
+    NvmmaSharedEncoding, SliceEncoding, SwizzledSharedEncoding,
+};
 
 /// Calls a C array getter twice: for the length, then for the values.
 unsafe fn read_array<T: Copy + Default>(get: impl Fn(*mut T, isize) -> isize) -> Vec<T> {
@@ -195,484 +37,279 @@ unsafe fn read_u32s(get: impl Fn(*mut c_uint, isize) -> isize) -> Vec<u32> {
     unsafe { read_array(get) }
 }
 
-fn check_permutation(name: &str, values: &[u32]) -> Result<(), String> {
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable();
-    if sorted.iter().copied().eq(0..values.len() as u32) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{name} {values:?} must be a permutation of 0..{}",
-            values.len()
-        ))
-    }
-}
-
-fn check_powers_of_two(name: &str, values: &[u32]) -> Result<(), String> {
-    if values.iter().all(|v| v.is_power_of_two()) {
-        Ok(())
-    } else {
-        Err(format!("{name} {values:?} must hold powers of two"))
-    }
-}
-
-fn product(values: &[u32]) -> u64 {
-    values.iter().map(|&v| v as u64).product()
-}
-
-impl Encoding {
-    /// Reads a `#ttg.*` encoding; `None` for any other attribute (or a slice/dot_op of one).
-    pub fn from_attribute(attr: Attribute) -> Option<Encoding> {
-        Self::from_raw(attr.to_raw())
-    }
-
-    fn from_raw(a: MlirAttribute) -> Option<Encoding> {
-        if a.ptr.is_null() {
-            return None;
-        }
-        unsafe {
-            if ffi::tritiumAttributeIsABlockedEncoding(a) {
-                return Some(Encoding::Blocked(Blocked {
-                    size_per_thread: read_u32s(|o, c| {
-                        ffi::tritiumBlockedEncodingGetSizePerThread(a, o, c)
-                    }),
-                    threads_per_warp: read_u32s(|o, c| {
-                        ffi::tritiumBlockedEncodingGetThreadsPerWarp(a, o, c)
-                    }),
-                    warps_per_cta: read_u32s(|o, c| ffi::tritiumEncodingGetWarpsPerCTA(a, o, c)),
-                    order: read_u32s(|o, c| ffi::tritiumEncodingGetOrder(a, o, c)),
-                    cta: CtaLayout::read(a),
-                }));
-            }
-            if ffi::tritiumAttributeIsASliceEncoding(a) {
-                let parent = Self::from_raw(ffi::tritiumSliceEncodingGetParent(a))?;
-                return Some(Encoding::Slice {
-                    dim: ffi::tritiumSliceEncodingGetDim(a),
-                    parent: Box::new(parent),
-                });
-            }
-            if ffi::tritiumAttributeIsANvidiaMmaEncoding(a) {
-                return Some(Encoding::NvidiaMma {
-                    version_major: ffi::tritiumNvidiaMmaEncodingGetVersionMajor(a),
-                    version_minor: ffi::tritiumNvidiaMmaEncodingGetVersionMinor(a),
-                    warps_per_cta: read_u32s(|o, c| ffi::tritiumEncodingGetWarpsPerCTA(a, o, c)),
-                    instr_shape: read_u32s(|o, c| {
-                        ffi::tritiumNvidiaMmaEncodingGetInstrShape(a, o, c)
-                    }),
-                    cta: CtaLayout::read(a),
-                });
-            }
-            if ffi::tritiumAttributeIsADotOperandEncoding(a) {
-                let parent = Self::from_raw(ffi::tritiumDotOperandEncodingGetParent(a))?;
-                return Some(Encoding::DotOperand {
-                    op_idx: ffi::tritiumDotOperandEncodingGetOpIdx(a),
-                    parent: Box::new(parent),
-                    k_width: ffi::tritiumDotOperandEncodingGetKWidth(a),
-                });
-            }
-            if ffi::tritiumAttributeIsALinearEncoding(a) {
-                let rank = ffi::tritiumLinearEncodingGetRank(a);
-                let bases = |which| {
-                    let flat: Vec<i32> =
-                        read_array(|o, c| ffi::tritiumLinearEncodingGetBases(a, which, o, c));
-                    if rank == 0 {
-                        Vec::new()
-                    } else {
-                        flat.chunks(rank as usize).map(<[i32]>::to_vec).collect()
-                    }
-                };
-                return Some(Encoding::Linear {
-                    rank,
-                    register: bases(ffi::LINEAR_REGISTER),
-                    lane: bases(ffi::LINEAR_LANE),
-                    warp: bases(ffi::LINEAR_WARP),
-                    block: bases(ffi::LINEAR_BLOCK),
-                });
-            }
-            if ffi::tritiumAttributeIsASwizzledSharedEncoding(a) {
-                return Some(Encoding::SwizzledShared {
-                    vec: ffi::tritiumSwizzledSharedEncodingGetVec(a),
-                    per_phase: ffi::tritiumSwizzledSharedEncodingGetPerPhase(a),
-                    max_phase: ffi::tritiumSwizzledSharedEncodingGetMaxPhase(a),
-                    order: read_u32s(|o, c| ffi::tritiumEncodingGetOrder(a, o, c)),
-                    cta: CtaLayout::read(a),
-                });
-            }
-            if ffi::tritiumAttributeIsANvmmaSharedEncoding(a) {
-                return Some(Encoding::NvmmaShared {
-                    swizzling_byte_width: ffi::tritiumNvmmaSharedEncodingGetSwizzlingByteWidth(a),
-                    transposed: ffi::tritiumNvmmaSharedEncodingGetTransposed(a),
-                    element_bit_width: ffi::tritiumNvmmaSharedEncodingGetElementBitWidth(a),
-                    fp4_padded: ffi::tritiumNvmmaSharedEncodingGetFp4Padded(a),
-                    cta: CtaLayout::read(a),
-                });
-            }
-        }
-        None
-    }
-
-    /// The attribute for this encoding (not validated: see [`Encoding::validate`]).
-    pub fn to_attribute<'c>(&self, context: &'c Context) -> Attribute<'c> {
-        let ctx = context.to_raw();
-        let raw = unsafe {
-            match self {
-                Encoding::Blocked(b) => {
-                    let [ctas, split, order] = b.cta.pointers();
-                    ffi::tritiumBlockedEncodingGet(
-                        ctx,
-                        b.size_per_thread.len() as isize,
-                        b.size_per_thread.as_ptr(),
-                        b.threads_per_warp.as_ptr(),
-                        b.warps_per_cta.as_ptr(),
-                        b.order.as_ptr(),
-                        ctas,
-                        split,
-                        order,
-                    )
-                }
-                Encoding::Slice { dim, parent } => {
-                    ffi::tritiumSliceEncodingGet(ctx, *dim, parent.to_attribute(context).to_raw())
-                }
-                Encoding::NvidiaMma {
-                    version_major,
-                    version_minor,
-                    warps_per_cta,
-                    instr_shape,
-                    cta,
-                } => {
-                    let [ctas, split, order] = cta.pointers();
-                    ffi::tritiumNvidiaMmaEncodingGet(
-                        ctx,
-                        *version_major,
-                        *version_minor,
-                        warps_per_cta.len() as isize,
-                        warps_per_cta.as_ptr(),
-                        instr_shape.len() as isize,
-                        instr_shape.as_ptr(),
-                        ctas,
-                        split,
-                        order,
-                    )
-                }
-                Encoding::DotOperand {
-                    op_idx,
-                    parent,
-                    k_width,
-                } => ffi::tritiumDotOperandEncodingGet(
-                    ctx,
-                    *op_idx,
-                    parent.to_attribute(context).to_raw(),
-                    *k_width,
-                ),
-                Encoding::Linear {
-                    rank,
-                    register,
-                    lane,
-                    warp,
-                    block,
-                } => {
-                    let flat = |bases: &Vec<Vec<i32>>| bases.concat();
-                    let (r, l, w, b) = (flat(register), flat(lane), flat(warp), flat(block));
-                    ffi::tritiumLinearEncodingGet(
-                        ctx,
-                        *rank,
-                        r.as_ptr(),
-                        register.len() as isize,
-                        l.as_ptr(),
-                        lane.len() as isize,
-                        w.as_ptr(),
-                        warp.len() as isize,
-                        b.as_ptr(),
-                        block.len() as isize,
-                    )
-                }
-                Encoding::SwizzledShared {
-                    vec,
-                    per_phase,
-                    max_phase,
-                    order,
-                    cta,
-                } => {
-                    let [ctas, split, cta_order] = cta.pointers();
-                    ffi::tritiumSwizzledSharedEncodingGet(
-                        ctx,
-                        *vec,
-                        *per_phase,
-                        *max_phase,
-                        order.len() as isize,
-                        order.as_ptr(),
-                        ctas,
-                        split,
-                        cta_order,
-                    )
-                }
-                Encoding::NvmmaShared {
-                    swizzling_byte_width,
-                    transposed,
-                    element_bit_width,
-                    fp4_padded,
-                    cta,
-                } => {
-                    let [ctas, split, order] = cta.pointers();
-                    let cta_rank = if cta.is_single() {
-                        0
-                    } else {
-                        cta.cta_order.len() as isize
-                    };
-                    ffi::tritiumNvmmaSharedEncodingGet(
-                        ctx,
-                        *swizzling_byte_width,
-                        *transposed,
-                        *element_bit_width,
-                        *fp4_padded,
-                        cta_rank,
-                        ctas,
-                        split,
-                        order,
-                    )
-                }
-            }
-        };
-        unsafe { Attribute::from_raw(raw) }
-    }
-
-    /// Register layouts (tensors): blocked, slice, nvidia_mma, dot_op, linear.
-    pub fn is_distributed(&self) -> bool {
-        !self.is_shared()
-    }
-
-    /// Shared-memory layouts (buffers): swizzled_shared, nvmma_shared.
-    pub fn is_shared(&self) -> bool {
-        matches!(
-            self,
-            Encoding::SwizzledShared { .. } | Encoding::NvmmaShared { .. }
+/// The CTA parameters of a blocked, nvidia_mma, swizzled_shared or nvmma_shared attribute; one CTA
+/// in the default order (what the text omits) reads as [`CtaLayout::single`].
+unsafe fn read_cta(attr: MlirAttribute) -> CtaLayout {
+    let layout = unsafe {
+        CtaLayout::new(
+            read_u32s(|o, c| ffi::tritiumEncodingGetCTAsPerCGA(attr, o, c)),
+            read_u32s(|o, c| ffi::tritiumEncodingGetCTASplitNum(attr, o, c)),
+            read_u32s(|o, c| ffi::tritiumEncodingGetCTAOrder(attr, o, c)),
         )
+    };
+    if layout.is_omitted() {
+        CtaLayout::single()
+    } else {
+        layout
     }
+}
 
-    /// The rank of the tensors the encoding is written for (`None` for `nvmma_shared`, which fits any
-    /// rank, and for a linear layout without bases).
-    pub fn rank(&self) -> Option<usize> {
-        match self {
-            Encoding::Blocked(b) => Some(b.size_per_thread.len()),
-            Encoding::Slice { parent, .. } => parent.rank().map(|r| r.saturating_sub(1)),
-            Encoding::NvidiaMma { warps_per_cta, .. } => Some(warps_per_cta.len()),
-            Encoding::DotOperand { parent, .. } => parent.rank(),
-            Encoding::Linear {
+/// `values` with exactly `len` entries (padded with `fill`): the constructors read `len` values
+/// from every array, whatever Rust holds.
+fn exactly(values: &[u32], len: usize, fill: u32) -> Vec<u32> {
+    let mut out = values.to_vec();
+    out.resize(len, fill);
+    out
+}
+
+/// The CTA arrays for a constructor of a rank-`rank` encoding: `None` (NULL pointers) for one CTA
+/// in the default order, which the constructor fills in (or leaves empty, for nvmma_shared).
+fn cta_arrays(cta: &CtaLayout, rank: usize) -> Option<[Vec<u32>; 3]> {
+    if cta.is_omitted() {
+        return None;
+    }
+    let default_order: Vec<u32> = (0..rank as u32).rev().collect();
+    let mut order = cta.cta_order.clone();
+    if order.len() != rank {
+        order = default_order;
+    }
+    Some([
+        exactly(&cta.ctas_per_cga, rank, 1),
+        exactly(&cta.cta_split_num, rank, 1),
+        order,
+    ])
+}
+
+fn pointers(arrays: &Option<[Vec<u32>; 3]>) -> [*const c_uint; 3] {
+    match arrays {
+        Some([a, b, c]) => [a.as_ptr(), b.as_ptr(), c.as_ptr()],
+        None => [std::ptr::null(); 3],
+    }
+}
+
+/// Reads a `#ttg.*` encoding attribute through the C accessors; `None` for a null or any other
+/// attribute (or a slice/dot_op whose parent is not a `ttg` encoding).
+pub fn encoding_from_raw(a: MlirAttribute) -> Option<Encoding> {
+    if a.ptr.is_null() {
+        return None;
+    }
+    unsafe {
+        if ffi::tritiumAttributeIsABlockedEncoding(a) {
+            return Some(Encoding::Blocked(BlockedEncoding {
+                size_per_thread: read_u32s(|o, c| {
+                    ffi::tritiumBlockedEncodingGetSizePerThread(a, o, c)
+                }),
+                threads_per_warp: read_u32s(|o, c| {
+                    ffi::tritiumBlockedEncodingGetThreadsPerWarp(a, o, c)
+                }),
+                warps_per_cta: read_u32s(|o, c| ffi::tritiumEncodingGetWarpsPerCTA(a, o, c)),
+                order: read_u32s(|o, c| ffi::tritiumEncodingGetOrder(a, o, c)),
+                cta_layout: read_cta(a),
+            }));
+        }
+        if ffi::tritiumAttributeIsASliceEncoding(a) {
+            let parent = encoding_from_raw(ffi::tritiumSliceEncodingGetParent(a))?;
+            return Some(Encoding::Slice(SliceEncoding::new(
+                ffi::tritiumSliceEncodingGetDim(a),
+                parent,
+            )));
+        }
+        if ffi::tritiumAttributeIsANvidiaMmaEncoding(a) {
+            return Some(Encoding::NvidiaMma(NvidiaMmaEncoding {
+                version_major: ffi::tritiumNvidiaMmaEncodingGetVersionMajor(a),
+                version_minor: ffi::tritiumNvidiaMmaEncodingGetVersionMinor(a),
+                warps_per_cta: read_u32s(|o, c| ffi::tritiumEncodingGetWarpsPerCTA(a, o, c)),
+                instr_shape: read_u32s(|o, c| ffi::tritiumNvidiaMmaEncodingGetInstrShape(a, o, c)),
+                cta_layout: read_cta(a),
+            }));
+        }
+        if ffi::tritiumAttributeIsADotOperandEncoding(a) {
+            let parent = encoding_from_raw(ffi::tritiumDotOperandEncodingGetParent(a))?;
+            return Some(Encoding::DotOperand(DotOperandEncoding::new(
+                ffi::tritiumDotOperandEncodingGetOpIdx(a),
+                parent,
+                ffi::tritiumDotOperandEncodingGetKWidth(a),
+            )));
+        }
+        if ffi::tritiumAttributeIsALinearEncoding(a) {
+            let rank = ffi::tritiumLinearEncodingGetRank(a);
+            let bases = |which| -> Vec<Vec<u32>> {
+                let flat: Vec<i32> =
+                    read_array(|o, c| ffi::tritiumLinearEncodingGetBases(a, which, o, c));
+                if rank == 0 {
+                    return Vec::new();
+                }
+                // Negative values (never parsed; only built) read as out-of-range ones, which
+                // `Encoding::verify` rejects.
+                flat.chunks(rank as usize)
+                    .map(|basis| basis.iter().map(|&v| v as u32).collect())
+                    .collect()
+            };
+            return Some(Encoding::Linear(LinearEncoding {
                 rank,
-                register,
-                lane,
-                warp,
-                block,
-            } => {
-                let any = [register, lane, warp, block]
-                    .iter()
-                    .any(|bases| !bases.is_empty());
-                (any || *rank > 0).then_some(*rank as usize)
-            }
-            Encoding::SwizzledShared { order, .. } => Some(order.len()),
-            Encoding::NvmmaShared { .. } => None,
+                register: bases(ffi::LINEAR_REGISTER),
+                lane: bases(ffi::LINEAR_LANE),
+                warp: bases(ffi::LINEAR_WARP),
+                block: bases(ffi::LINEAR_BLOCK),
+            }));
+        }
+        if ffi::tritiumAttributeIsASwizzledSharedEncoding(a) {
+            return Some(Encoding::SwizzledShared(SwizzledSharedEncoding {
+                vec: ffi::tritiumSwizzledSharedEncodingGetVec(a),
+                per_phase: ffi::tritiumSwizzledSharedEncodingGetPerPhase(a),
+                max_phase: ffi::tritiumSwizzledSharedEncodingGetMaxPhase(a),
+                order: read_u32s(|o, c| ffi::tritiumEncodingGetOrder(a, o, c)),
+                cta_layout: read_cta(a),
+            }));
+        }
+        if ffi::tritiumAttributeIsANvmmaSharedEncoding(a) {
+            return Some(Encoding::NvmmaShared(NvmmaSharedEncoding {
+                swizzling_byte_width: ffi::tritiumNvmmaSharedEncodingGetSwizzlingByteWidth(a),
+                transposed: ffi::tritiumNvmmaSharedEncodingGetTransposed(a),
+                element_bit_width: ffi::tritiumNvmmaSharedEncodingGetElementBitWidth(a),
+                fp4_padded: ffi::tritiumNvmmaSharedEncodingGetFp4Padded(a),
+                cta_layout: read_cta(a),
+            }));
         }
     }
+    None
+}
 
-    /// The number of warps a CTA must have for this (distributed) layout.
-    pub fn num_warps(&self) -> Option<u64> {
-        match self {
-            Encoding::Blocked(b) => Some(product(&b.warps_per_cta)),
-            Encoding::NvidiaMma { warps_per_cta, .. } => Some(product(warps_per_cta)),
-            Encoding::Slice { parent, .. } | Encoding::DotOperand { parent, .. } => {
-                parent.num_warps()
-            }
-            Encoding::Linear { warp, .. } => Some(1 << warp.len()),
-            _ => None,
-        }
-    }
-
-    /// The number of threads a warp must have for this (distributed) layout.
-    pub fn threads_per_warp(&self) -> Option<u64> {
-        match self {
-            Encoding::Blocked(b) => Some(product(&b.threads_per_warp)),
-            Encoding::NvidiaMma { .. } => Some(32),
-            Encoding::Slice { parent, .. } | Encoding::DotOperand { parent, .. } => {
-                parent.threads_per_warp()
-            }
-            Encoding::Linear { lane, .. } => Some(1 << lane.len()),
-            _ => None,
-        }
-    }
-
-    /// The number of CTAs of the cluster the layout spans.
-    pub fn num_ctas(&self) -> Option<u64> {
-        match self {
-            Encoding::Blocked(b) => Some(b.cta.num_ctas()),
-            Encoding::NvidiaMma { cta, .. }
-            | Encoding::SwizzledShared { cta, .. }
-            | Encoding::NvmmaShared { cta, .. } => Some(cta.num_ctas()),
-            Encoding::Slice { parent, .. } | Encoding::DotOperand { parent, .. } => {
-                parent.num_ctas()
-            }
-            Encoding::Linear { block, .. } => Some(1 << block.len()),
-        }
-    }
-
-    /// The rules about the encoding on its own. `Err` says what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
-        match self {
+/// The attribute of `encoding` in `ctx`, built through the C constructors. Not verified (see
+/// [`Encoding::verify`]); arrays shorter than the encoding's rank are padded rather than read out
+/// of bounds. [`encoding_from_raw`] of the result gives `encoding` back whenever it verifies.
+pub fn encoding_to_raw(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute {
+    unsafe {
+        match encoding {
             Encoding::Blocked(b) => {
                 let rank = b.size_per_thread.len();
-                if rank == 0 {
-                    return Err("a blocked encoding needs at least one dimension".into());
-                }
-                if b.threads_per_warp.len() != rank
-                    || b.warps_per_cta.len() != rank
-                    || b.order.len() != rank
-                {
-                    return Err(format!(
-                        "sizePerThread, threadsPerWarp, warpsPerCTA and order must all have {rank} entries"
-                    ));
-                }
-                if b.size_per_thread.contains(&0) {
-                    return Err("sizePerThread must be positive".into());
-                }
-                check_powers_of_two("threadsPerWarp", &b.threads_per_warp)?;
-                check_powers_of_two("warpsPerCTA", &b.warps_per_cta)?;
-                check_permutation("order", &b.order)?;
-                b.cta.validate(Some(rank))
+                let threads = exactly(&b.threads_per_warp, rank, 1);
+                let warps = exactly(&b.warps_per_cta, rank, 1);
+                let order = exactly(&b.order, rank, 0);
+                let cta = cta_arrays(&b.cta_layout, rank);
+                let [ctas, split, cta_order] = pointers(&cta);
+                ffi::tritiumBlockedEncodingGet(
+                    ctx,
+                    rank as isize,
+                    b.size_per_thread.as_ptr(),
+                    threads.as_ptr(),
+                    warps.as_ptr(),
+                    order.as_ptr(),
+                    ctas,
+                    split,
+                    cta_order,
+                )
             }
-            Encoding::Slice { dim, parent } => {
-                if !parent.is_distributed() {
-                    return Err("the parent of a slice must be a distributed encoding".into());
-                }
-                match parent.rank() {
-                    Some(rank) if (*dim as usize) >= rank => Err(format!(
-                        "slice dim {dim} is out of range for a parent of rank {rank}"
-                    )),
-                    _ => Ok(()),
-                }
+            Encoding::Slice(s) => {
+                ffi::tritiumSliceEncodingGet(ctx, s.dim, encoding_to_raw(ctx, &s.parent))
             }
-            Encoding::NvidiaMma {
-                version_major,
-                warps_per_cta,
-                instr_shape,
-                cta,
-                ..
-            } => {
-                let rank = warps_per_cta.len();
-                if rank < 2 {
-                    return Err("an nvidia_mma encoding needs at least two dimensions".into());
-                }
-                check_powers_of_two("warpsPerCTA", warps_per_cta)?;
-                match version_major {
-                    2 if instr_shape.len() != 2 => {
-                        return Err("versionMajor 2 needs instrShape = [m, n]".into());
-                    }
-                    3 if instr_shape.len() != 3 => {
-                        return Err("versionMajor 3 needs instrShape = [m, n, k]".into());
-                    }
-                    3 if instr_shape[0] != 16
-                        || instr_shape[1] % 8 != 0
-                        || !(8..=256).contains(&instr_shape[1]) =>
-                    {
-                        return Err(format!(
-                            "wgmma instrShape {instr_shape:?} must be [16, n, k] with n a multiple of 8 in 8..=256"
-                        ));
-                    }
-                    2 | 3 => {}
-                    _ => {
-                        return Err(format!(
-                            "versionMajor {version_major} is not supported (2: mma.sync, 3: wgmma)"
-                        ));
-                    }
-                }
-                if *version_major == 3 && !product(warps_per_cta).is_multiple_of(4) {
-                    return Err("wgmma needs whole warp groups: warpsPerCTA must multiply to a multiple of 4".into());
-                }
-                cta.validate(Some(rank))
+            Encoding::NvidiaMma(m) => {
+                let rank = m.warps_per_cta.len();
+                let cta = cta_arrays(&m.cta_layout, rank);
+                let [ctas, split, order] = pointers(&cta);
+                ffi::tritiumNvidiaMmaEncodingGet(
+                    ctx,
+                    m.version_major,
+                    m.version_minor,
+                    rank as isize,
+                    m.warps_per_cta.as_ptr(),
+                    m.instr_shape.len() as isize,
+                    m.instr_shape.as_ptr(),
+                    ctas,
+                    split,
+                    order,
+                )
             }
-            Encoding::DotOperand {
-                op_idx,
-                parent,
-                k_width,
-            } => {
-                if *op_idx > 1 {
-                    return Err(format!("opIdx must be 0 (A) or 1 (B), not {op_idx}"));
-                }
-                match parent.as_ref() {
-                    Encoding::Blocked(_) if *k_width != 0 => {
-                        Err("kWidth must be 0 (omitted) for a blocked parent".into())
-                    }
-                    Encoding::NvidiaMma { .. } if *k_width == 0 => {
-                        Err("kWidth must be given for an nvidia_mma parent".into())
-                    }
-                    Encoding::NvidiaMma {
-                        version_major: 3, ..
-                    } if *op_idx != 0 => Err(
-                        "wgmma reads B from shared memory: opIdx must be 0 for a version 3 parent"
-                            .into(),
-                    ),
-                    Encoding::Blocked(_) | Encoding::NvidiaMma { .. } | Encoding::Linear { .. } => {
-                        Ok(())
-                    }
-                    _ => Err(
-                        "the parent of a dot_op must be a blocked, nvidia_mma or linear encoding"
-                            .into(),
-                    ),
-                }
+            Encoding::DotOperand(d) => ffi::tritiumDotOperandEncodingGet(
+                ctx,
+                d.op_idx,
+                encoding_to_raw(ctx, &d.parent),
+                d.k_width,
+            ),
+            Encoding::Linear(l) => {
+                let flat = |bases: &[Vec<u32>]| -> Vec<i32> {
+                    bases
+                        .iter()
+                        .flat_map(|basis| exactly(basis, l.rank(), 0))
+                        .map(|v| v as i32)
+                        .collect()
+                };
+                let (r, la, w, b) = (
+                    flat(&l.register),
+                    flat(&l.lane),
+                    flat(&l.warp),
+                    flat(&l.block),
+                );
+                ffi::tritiumLinearEncodingGet(
+                    ctx,
+                    l.rank,
+                    r.as_ptr(),
+                    l.register.len() as isize,
+                    la.as_ptr(),
+                    l.lane.len() as isize,
+                    w.as_ptr(),
+                    l.warp.len() as isize,
+                    b.as_ptr(),
+                    l.block.len() as isize,
+                )
             }
-            Encoding::Linear {
-                rank,
-                register,
-                lane,
-                warp,
-                block,
-            } => {
-                for bases in [register, lane, warp, block] {
-                    if bases.iter().any(|basis| basis.len() != *rank as usize) {
-                        return Err(format!("every basis must have {rank} entries"));
-                    }
-                    if bases.iter().flatten().any(|&v| v < 0) {
-                        return Err("bases must hold non-negative integers".into());
-                    }
-                }
-                if lane.len() > 6 || warp.len() > 10 || block.len() > 10 {
-                    return Err("too many lane, warp or block bases".into());
-                }
-                Ok(())
+            Encoding::SwizzledShared(s) => {
+                let rank = s.order.len();
+                let cta = cta_arrays(&s.cta_layout, rank);
+                let [ctas, split, cta_order] = pointers(&cta);
+                ffi::tritiumSwizzledSharedEncodingGet(
+                    ctx,
+                    s.vec,
+                    s.per_phase,
+                    s.max_phase,
+                    rank as isize,
+                    s.order.as_ptr(),
+                    ctas,
+                    split,
+                    cta_order,
+                )
             }
-            Encoding::SwizzledShared {
-                vec,
-                per_phase,
-                max_phase,
-                order,
-                cta,
-            } => {
-                if *vec == 0 || *per_phase == 0 || *max_phase == 0 {
-                    return Err("vec, perPhase and maxPhase must be positive".into());
-                }
-                if order.is_empty() {
-                    return Err("a swizzled_shared encoding needs at least one dimension".into());
-                }
-                check_permutation("order", order)?;
-                cta.validate(Some(order.len()))
-            }
-            Encoding::NvmmaShared {
-                swizzling_byte_width,
-                element_bit_width,
-                cta,
-                ..
-            } => {
-                if ![0, 32, 64, 128].contains(swizzling_byte_width) {
-                    return Err(format!(
-                        "swizzlingByteWidth must be 0, 32, 64 or 128, not {swizzling_byte_width}"
-                    ));
-                }
-                if ![4, 8, 16, 32, 64].contains(element_bit_width) {
-                    return Err(format!(
-                        "elementBitWidth must be 4, 8, 16, 32 or 64, not {element_bit_width}"
-                    ));
-                }
-                cta.validate(None)
+            Encoding::NvmmaShared(n) => {
+                let c = &n.cta_layout;
+                let rank = c
+                    .ctas_per_cga
+                    .len()
+                    .max(c.cta_split_num.len())
+                    .max(c.cta_order.len());
+                let cta = cta_arrays(c, rank);
+                let [ctas, split, order] = pointers(&cta);
+                ffi::tritiumNvmmaSharedEncodingGet(
+                    ctx,
+                    n.swizzling_byte_width,
+                    n.transposed,
+                    n.element_bit_width,
+                    n.fp4_padded,
+                    if cta.is_some() { rank as isize } else { 0 },
+                    ctas,
+                    split,
+                    order,
+                )
             }
         }
+    }
+}
+
+/// Converting [`Encoding`]s to and from melior attributes (import the trait to write
+/// `Encoding::from_attribute(attr)` and `encoding.to_attribute(&context)`).
+pub trait EncodingAttribute: Sized {
+    /// Reads a `#ttg.*` encoding; `None` for any other attribute (or a slice/dot_op of one).
+    fn from_attribute(attr: Attribute) -> Option<Self>;
+    /// The attribute for this encoding (not verified: see [`Encoding::verify`]).
+    fn to_attribute<'c>(&self, context: &'c Context) -> Attribute<'c>;
+}
+
+impl EncodingAttribute for Encoding {
+    fn from_attribute(attr: Attribute) -> Option<Encoding> {
+        encoding_from_raw(attr.to_raw())
+    }
+
+    fn to_attribute<'c>(&self, context: &'c Context) -> Attribute<'c> {
+        unsafe { Attribute::from_raw(encoding_to_raw(context.to_raw(), self)) }
     }
 }
 
@@ -769,11 +406,11 @@ impl<'c> MemDesc<'c> {
 
     /// The decoded encoding, when it is a `#ttg.*` one.
     pub fn layout(&self) -> Option<Encoding> {
-        Encoding::from_attribute(self.encoding)
+        encoding_from_raw(self.encoding.to_raw())
     }
 }
 
-/// Called by the parser of every `ttg` encoding (cpp/TritonGPU.cpp): runs [`Encoding::validate`] and
+/// Called by the parser of every `ttg` encoding (cpp/TritonGPU.cpp): runs [`Encoding::verify`] and
 /// reports the failure through `report`. Never unwinds into C++.
 ///
 /// # Safety
@@ -784,8 +421,8 @@ pub unsafe extern "C" fn tritium_verify_encoding(
     report: unsafe extern "C" fn(MlirStringRef, *mut c_void),
     user: *mut c_void,
 ) -> bool {
-    let result = std::panic::catch_unwind(|| match Encoding::from_raw(attr) {
-        Some(encoding) => encoding.validate(),
+    let result = std::panic::catch_unwind(|| match encoding_from_raw(attr) {
+        Some(encoding) => encoding.verify(),
         None => Err("the parent is not a ttg encoding".to_owned()),
     })
     .unwrap_or_else(|_| Err("internal error: the encoding check panicked".to_owned()));
@@ -810,32 +447,171 @@ pub unsafe extern "C" fn tritium_verify_encoding(
 mod tests {
     use super::*;
     use crate::context::new_context;
+    use mlir_sys::*;
+    use std::collections::{BTreeSet, HashMap};
+    use tritium_layout::text::{parse_aliases, parse_encoding};
 
     fn parse<'c>(context: &'c Context, text: &str) -> Attribute<'c> {
         Attribute::parse(context, text).unwrap_or_else(|| panic!("cannot parse {text}"))
+    }
+
+    fn kind(encoding: &Encoding) -> &'static str {
+        match encoding {
+            Encoding::Blocked(_) => "blocked",
+            Encoding::Slice(_) => "slice",
+            Encoding::NvidiaMma(_) => "nvidia_mma",
+            Encoding::DotOperand(_) => "dot_op",
+            Encoding::Linear(_) => "linear",
+            Encoding::SwizzledShared(_) => "swizzled_shared",
+            Encoding::NvmmaShared(_) => "nvmma_shared",
+        }
+    }
+
+    /// Attribute -> Encoding (C accessors) -> attribute is the identical uniqued attribute, and
+    /// the Encoding equals what the text parser makes of `oracle_text`.
+    fn check(context: &Context, attr: Attribute, oracle_text: &str) -> Encoding {
+        let encoding = Encoding::from_attribute(attr).unwrap_or_else(|| panic!("{attr}"));
+        let back = encoding.to_attribute(context);
+        assert_eq!(
+            back.to_raw().ptr,
+            attr.to_raw().ptr,
+            "{attr} -> {encoding:?}"
+        );
+        let oracle = parse_encoding(oracle_text).unwrap_or_else(|e| panic!("{oracle_text}: {e}"));
+        assert_eq!(encoding, oracle, "{attr}");
+        assert_eq!(encoding.verify(), Ok(()), "{attr}");
+        encoding
     }
 
     /// Text -> attribute -> Encoding -> attribute gives the same attribute and text.
     fn round_trip(text: &str) -> Encoding {
         let context = new_context();
         let attr = parse(&context, text);
-        let encoding = Encoding::from_attribute(attr).expect("a ttg encoding");
-        assert_eq!(encoding.validate(), Ok(()));
-        let back = encoding.to_attribute(&context);
-        assert_eq!(back, attr, "{text}");
-        assert_eq!(back.to_string(), text);
+        let encoding = check(&context, attr, text);
+        assert_eq!(encoding.to_attribute(&context).to_string(), text);
         encoding
+    }
+
+    /// Every `#ttg.*` encoding in a type (tensors, buffers, descriptors, pointers to tensors).
+    fn encodings_in_type(ty: MlirType, out: &mut Vec<MlirAttribute>) {
+        unsafe {
+            if mlirTypeIsARankedTensor(ty) {
+                let e = mlirRankedTensorTypeGetEncoding(ty);
+                if !e.ptr.is_null() {
+                    out.push(e);
+                }
+                encodings_in_type(mlirShapedTypeGetElementType(ty), out);
+            } else if ffi::tritiumTypeIsMemDesc(ty) {
+                out.push(ffi::tritiumMemDescTypeGetEncoding(ty));
+            } else if crate::ffi::tritiumTypeIsTensorDesc(ty) {
+                encodings_in_type(crate::ffi::tritiumTensorDescTypeGetBlockType(ty), out);
+            } else if crate::ffi::tritiumTypeIsPointer(ty) {
+                encodings_in_type(crate::ffi::tritiumPointerTypeGetPointee(ty), out);
+            }
+        }
+    }
+
+    fn encodings_in_op(op: MlirOperation, out: &mut Vec<MlirAttribute>) {
+        unsafe {
+            for i in 0..mlirOperationGetNumOperands(op) {
+                encodings_in_type(mlirValueGetType(mlirOperationGetOperand(op, i)), out);
+            }
+            for i in 0..mlirOperationGetNumResults(op) {
+                encodings_in_type(mlirValueGetType(mlirOperationGetResult(op, i)), out);
+            }
+            for r in 0..mlirOperationGetNumRegions(op) {
+                let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+                while !block.ptr.is_null() {
+                    for i in 0..mlirBlockGetNumArguments(block) {
+                        encodings_in_type(mlirValueGetType(mlirBlockGetArgument(block, i)), out);
+                    }
+                    let mut child = mlirBlockGetFirstOperation(block);
+                    while !child.ptr.is_null() {
+                        encodings_in_op(child, out);
+                        child = mlirOperationGetNextInBlock(child);
+                    }
+                    block = mlirBlockGetNextInRegion(block);
+                }
+            }
+        }
+    }
+
+    /// Every encoding of every Triton 3.6 kernel in test/Inputs/kernels (and its syntax/ corpus)
+    /// converts attribute -> Encoding -> the identical attribute, agrees with the text parser, and
+    /// every encoding alias the file declares is among them.
+    #[test]
+    fn reference_kernels_round_trip() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Inputs/kernels");
+        let mut files = vec![];
+        for d in [dir.clone(), dir.join("syntax")] {
+            for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{d:?}: {e}")) {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "ttgir") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() >= 10, "{files:?}");
+        let context = new_context();
+        let mut kinds = BTreeSet::new();
+        let mut checked = 0;
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            let module = melior::ir::Module::parse(&context, &text)
+                .unwrap_or_else(|| panic!("{file:?} does not parse"));
+            let mut attrs = vec![];
+            encodings_in_op(module.as_operation().to_raw(), &mut attrs);
+            let mut seen: HashMap<usize, Encoding> = HashMap::new();
+            for raw in attrs {
+                let attr = unsafe { Attribute::from_raw(raw) };
+                if is_shared_memory_space(attr) || seen.contains_key(&(raw.ptr as usize)) {
+                    continue;
+                }
+                let encoding = check(&context, attr, &attr.to_string());
+                kinds.insert(kind(&encoding));
+                seen.insert(raw.ptr as usize, encoding);
+                checked += 1;
+            }
+            let found: Vec<&Encoding> = seen.values().collect();
+            for (name, alias) in parse_aliases(&text).unwrap_or_else(|e| panic!("{file:?}: {e}")) {
+                assert!(
+                    found.contains(&&alias),
+                    "{file:?}: #{name} = {alias} is not among the module's encodings"
+                );
+            }
+        }
+        let expected = [
+            "blocked",
+            "dot_op",
+            "nvidia_mma",
+            "nvmma_shared",
+            "slice",
+            "swizzled_shared",
+        ];
+        assert_eq!(
+            kinds,
+            expected.into_iter().collect(),
+            "kinds in the kernels"
+        );
+        assert!(checked >= 50, "only {checked} encodings checked");
     }
 
     const BLOCKED: &str = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>";
     const MMA: &str = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>";
+    const LINEAR: &str = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>";
 
     #[test]
     fn blocked() {
         let encoding = round_trip(BLOCKED);
         assert_eq!(
             encoding,
-            Encoding::Blocked(Blocked::new(vec![1, 8], vec![4, 8], vec![8, 1], vec![1, 0]))
+            Encoding::Blocked(BlockedEncoding::new(
+                vec![1, 8],
+                vec![4, 8],
+                vec![8, 1],
+                vec![1, 0]
+            ))
         );
         assert_eq!(
             (
@@ -857,41 +633,58 @@ mod tests {
         let slice = round_trip(&format!("#ttg.slice<{{dim = 1, parent = {BLOCKED}}}>"));
         assert_eq!(slice.rank(), Some(1));
         assert!(
-            matches!(&slice, Encoding::Slice { dim: 1, parent } if matches!(**parent, Encoding::Blocked(_)))
+            matches!(&slice, Encoding::Slice(s) if s.dim == 1 && matches!(*s.parent, Encoding::Blocked(_)))
         );
         let dot = round_trip(&format!(
             "#ttg.dot_op<{{opIdx = 0, parent = {MMA}, kWidth = 2}}>"
         ));
-        assert!(matches!(
-            dot,
-            Encoding::DotOperand {
-                op_idx: 0,
-                k_width: 2,
-                ..
-            }
-        ));
+        assert!(matches!(&dot, Encoding::DotOperand(d) if d.op_idx == 0 && d.k_width == 2));
         assert_eq!(dot.num_warps(), Some(8));
         round_trip(&format!("#ttg.dot_op<{{opIdx = 1, parent = {BLOCKED}}}>"));
+        round_trip(&format!("#ttg.slice<{{dim = 0, parent = {LINEAR}}}>"));
+        round_trip(&format!(
+            "#ttg.dot_op<{{opIdx = 1, parent = {LINEAR}, kWidth = 4}}>"
+        ));
     }
 
     #[test]
-    fn mma_linear_and_shared() {
-        let mma = round_trip(MMA);
-        assert!(
-            matches!(mma, Encoding::NvidiaMma { version_major: 3, ref instr_shape, .. } if instr_shape == &[16, 256, 16])
-        );
-        let linear = round_trip(
-            "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], \
-             warp = [[4, 0], [8, 0]], block = []}>",
-        );
+    fn linear() {
+        let linear = round_trip(LINEAR);
         assert_eq!(
             (linear.rank(), linear.num_warps(), linear.threads_per_warp()),
             (Some(2), Some(4), Some(32))
+        );
+        // Bases that mix dims, CTA bases, no bases at all.
+        round_trip(
+            "#ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], \
+             warp = [[32, 0], [64, 0]], block = []}>",
+        );
+        let cluster = round_trip(
+            "#ttg.linear<{register = [[1]], lane = [[2], [4], [8], [16], [32]], warp = [[64]], block = [[128], [0]]}>",
+        );
+        assert_eq!(cluster.num_ctas(), Some(4));
+        let empty = round_trip("#ttg.linear<{register = [], lane = [], warp = [], block = []}>");
+        assert_eq!(empty.rank(), None);
+    }
+
+    #[test]
+    fn mma_and_shared() {
+        let mma = round_trip(MMA);
+        assert!(
+            matches!(&mma, Encoding::NvidiaMma(m) if m.version_major == 3 && m.instr_shape == [16, 256, 16])
+        );
+        round_trip(
+            "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], \
+             CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>",
         );
         let swizzled = round_trip(
             "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>",
         );
         assert!(swizzled.is_shared());
+        round_trip(
+            "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1], \
+             CTAsPerCGA = [1, 2], CTASplitNum = [1, 1], CTAOrder = [0, 1]}>",
+        );
         let nvmma = round_trip(
             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>",
         );
@@ -905,26 +698,56 @@ mod tests {
     #[test]
     fn built_from_rust() {
         let context = new_context();
-        let blocked = Encoding::Blocked(Blocked::new(vec![4], vec![32], vec![4], vec![0]));
-        let slice = Encoding::Slice {
-            dim: 0,
-            parent: Box::new(Encoding::Blocked(Blocked::new(
+        let blocked = Encoding::Blocked(BlockedEncoding::new(vec![4], vec![32], vec![4], vec![0]));
+        let slice = Encoding::Slice(SliceEncoding::new(
+            0,
+            Encoding::Blocked(BlockedEncoding::new(
                 vec![1, 1],
                 vec![1, 32],
                 vec![4, 1],
                 vec![1, 0],
-            ))),
-        };
-        for encoding in [blocked, slice] {
+            )),
+        ));
+        let linear = Encoding::Linear(LinearEncoding::new(
+            vec![vec![1]],
+            vec![vec![2], vec![4], vec![8], vec![16], vec![32]],
+            vec![vec![64], vec![0]],
+            vec![],
+        ));
+        let shared = Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, vec![1, 0]));
+        for encoding in [blocked, slice, linear, shared] {
             let attr = encoding.to_attribute(&context);
-            assert_eq!(Encoding::from_attribute(attr), Some(encoding));
+            assert_eq!(Encoding::from_attribute(attr), Some(encoding.clone()));
+            assert_eq!(attr, parse(&context, &encoding.to_string()));
         }
-        let bad = Encoding::Blocked(Blocked::new(vec![4], vec![3], vec![4], vec![0]));
+        // One CTA spelled out is the attribute without CTA parameters.
+        let mut spelled = BlockedEncoding::new(vec![1, 1], vec![4, 8], vec![4, 1], vec![1, 0]);
+        spelled.cta_layout = CtaLayout::new(vec![1, 1], vec![1, 1], vec![1, 0]);
+        let plain = BlockedEncoding::new(vec![1, 1], vec![4, 8], vec![4, 1], vec![1, 0]);
         assert_eq!(
-            bad.validate(),
+            Encoding::from(spelled).to_attribute(&context),
+            Encoding::from(plain).to_attribute(&context)
+        );
+        let mut nvmma = NvmmaSharedEncoding::new(128, false, 16);
+        let plain_nvmma = Encoding::from(nvmma.clone()).to_attribute(&context);
+        nvmma.cta_layout = CtaLayout::new(vec![1, 1], vec![1, 1], vec![1, 0]);
+        assert_eq!(Encoding::from(nvmma).to_attribute(&context), plain_nvmma);
+        let bad = Encoding::Blocked(BlockedEncoding::new(vec![4], vec![3], vec![4], vec![0]));
+        assert_eq!(
+            bad.verify(),
             Err("threadsPerWarp [3] must hold powers of two".to_owned())
         );
+        // Arrays shorter than the rank are padded, not read out of bounds.
+        let short = Encoding::Blocked(BlockedEncoding::new(vec![4, 1], vec![32], vec![], vec![0]));
+        let attr = short.to_attribute(&context);
+        assert!(Encoding::from_attribute(attr).is_some_and(|e| e.verify().is_err()));
         assert_eq!(Encoding::from_attribute(parse(&context, "[1, 2]")), None);
+        assert_eq!(
+            encoding_from_raw(MlirAttribute {
+                ptr: std::ptr::null()
+            }),
+            None
+        );
     }
 
     #[test]
@@ -943,10 +766,7 @@ mod tests {
         assert!(is_shared_memory_space(md.memory_space) && is_shared_encoding(md.encoding));
         assert!(matches!(
             md.layout(),
-            Some(Encoding::NvmmaShared {
-                swizzling_byte_width: 128,
-                ..
-            })
+            Some(Encoding::NvmmaShared(n)) if n.swizzling_byte_width == 128
         ));
         assert_eq!(md.to_type(), ty);
         let whole = MemDesc::new(

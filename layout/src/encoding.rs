@@ -108,6 +108,13 @@ fn broadcast_nd(in_dim: &str, sizes: &[u32], order: &[u32], k_dim: usize) -> Lin
     l
 }
 
+/// The product of `values`, saturating instead of overflowing.
+fn product(values: &[u32]) -> u64 {
+    values
+        .iter()
+        .fold(1u64, |acc, &v| acc.saturating_mul(v as u64))
+}
+
 fn names_ref(names: &[String]) -> Vec<&str> {
     names.iter().map(|s| s.as_str()).collect()
 }
@@ -147,6 +154,16 @@ impl CtaLayout {
     /// Whether the parameters are absent (single CTA, any rank).
     pub fn is_default(&self) -> bool {
         self.ctas_per_cga.is_empty() && self.cta_split_num.is_empty() && self.cta_order.is_empty()
+    }
+
+    /// Whether the attribute text omits these parameters: absent, or one CTA
+    /// with the default order `[rank-1, .., 0]` (the dialect stores them
+    /// either way; this crate reads both as [`CtaLayout::single`]).
+    pub fn is_omitted(&self) -> bool {
+        let rank = self.cta_order.len();
+        self.ctas_per_cga.iter().all(|&n| n == 1)
+            && self.cta_split_num.iter().all(|&n| n == 1)
+            && self.cta_order.iter().copied().eq((0..rank as u32).rev())
     }
 
     /// Number of CTAs in the cluster.
@@ -666,6 +683,176 @@ impl DotOperandEncoding {
     }
 }
 
+/// `#ttg.linear<{register, lane, warp, block}>`: a distributed layout given
+/// directly by its bases. `register[i]` is the tensor coordinate (one entry
+/// per dim, `rank` entries) of register `1 << i` of lane 0, warp 0, CTA 0;
+/// likewise for `lane`, `warp` and `block`. Any other input is the XOR of
+/// the bases of its set bits.
+///
+/// The bases describe the tensor shape they were written for (per dim, the
+/// smallest power of two above every coordinate). [`LinearEncoding::to_linear`]
+/// fits them to another shape as Triton does: a larger shape repeats the
+/// layout in new register bases (dims in [`LinearEncoding::order`], fastest
+/// first); a smaller one drops the register bases that fall outside and
+/// wraps the lane, warp and block coordinates (so those become broadcasts).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LinearEncoding {
+    /// Entries per basis: the tensor rank.
+    pub rank: u32,
+    pub register: Vec<Vec<u32>>,
+    pub lane: Vec<Vec<u32>>,
+    pub warp: Vec<Vec<u32>>,
+    pub block: Vec<Vec<u32>>,
+}
+
+impl LinearEncoding {
+    /// The encoding of these bases; the rank is the length of the first
+    /// basis (0 without any), as Triton's parser infers it.
+    pub fn new(
+        register: Vec<Vec<u32>>,
+        lane: Vec<Vec<u32>>,
+        warp: Vec<Vec<u32>>,
+        block: Vec<Vec<u32>>,
+    ) -> LinearEncoding {
+        let rank = [&register, &lane, &warp, &block]
+            .iter()
+            .find_map(|bases| bases.first())
+            .map_or(0, |b| b.len() as u32);
+        LinearEncoding {
+            rank,
+            register,
+            lane,
+            warp,
+            block,
+        }
+    }
+
+    /// The encoding of a distributed linear layout (in-dims among
+    /// `register, lane, warp, block`, out-dims `dim0, dim1, ..`).
+    pub fn from_layout(layout: &LinearLayout) -> Result<LinearEncoding, LayoutError> {
+        let rank = layout.num_out_dims();
+        let l = layout
+            .with_in_dims(&DISTRIBUTED_IN_DIMS)?
+            .transpose_outs(&names_ref(&standard_out_dim_names(rank)))?;
+        Ok(LinearEncoding {
+            rank: rank as u32,
+            register: l.bases(REGISTER).to_vec(),
+            lane: l.bases(LANE).to_vec(),
+            warp: l.bases(WARP).to_vec(),
+            block: l.bases(BLOCK).to_vec(),
+        })
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank as usize
+    }
+
+    /// The bases of each in-dim, in [`DISTRIBUTED_IN_DIMS`] order.
+    pub fn bases(&self) -> [(&'static str, &Vec<Vec<u32>>); 4] {
+        [
+            (REGISTER, &self.register),
+            (LANE, &self.lane),
+            (WARP, &self.warp),
+            (BLOCK, &self.block),
+        ]
+    }
+
+    /// Warps per CTA: one per combination of warp bases.
+    pub fn num_warps(&self) -> u64 {
+        1u64 << self.warp.len().min(63)
+    }
+
+    /// Lanes per warp.
+    pub fn num_lanes(&self) -> u64 {
+        1u64 << self.lane.len().min(63)
+    }
+
+    /// CTAs per cluster.
+    pub fn num_ctas(&self) -> u64 {
+        1u64 << self.block.len().min(63)
+    }
+
+    /// Element order, fastest first (Triton's `LinearEncodingAttr::getOrder`):
+    /// the dims in the order the register bases first move along them, then
+    /// the dims registers do not move along, slowest-varying last
+    /// (`rank-1, .., 0`).
+    pub fn order(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = Vec::with_capacity(self.rank());
+        for basis in &self.register {
+            if let Some(d) = basis.iter().position(|&c| c != 0)
+                && !order.contains(&(d as u32))
+            {
+                order.push(d as u32);
+            }
+        }
+        for d in (0..self.rank).rev() {
+            if !order.contains(&d) {
+                order.push(d);
+            }
+        }
+        order
+    }
+
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        for (name, bases) in self.bases() {
+            if let Some(b) = bases.iter().find(|b| b.len() != self.rank()) {
+                return enc_err(format!(
+                    "linear {name} basis {b:?} does not have {} entries",
+                    self.rank
+                ));
+            }
+            if let Some(c) = bases.iter().flatten().find(|&&c| c > i32::MAX as u32) {
+                return enc_err(format!("linear {name} coordinate {c} is out of range"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The linear layout for a tensor of this shape (see the type's docs
+    /// for shapes other than the bases').
+    pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
+        self.validate()?;
+        check_shape(shape, self.rank())?;
+        let mut ins: Vec<Vec<Vec<u32>>> = self.bases().iter().map(|(_, b)| b.to_vec()).collect();
+        for d in self.order() {
+            let d = d as usize;
+            let natural = ins
+                .iter()
+                .flatten()
+                .map(|b| (b[d] as u64 + 1).next_power_of_two())
+                .max()
+                .unwrap_or(1);
+            let want = shape[d] as u64;
+            if natural < want {
+                let mut size = natural;
+                while size < want {
+                    let mut basis = vec![0; self.rank()];
+                    basis[d] = size as u32;
+                    ins[0].push(basis);
+                    size *= 2;
+                }
+            } else if natural > want {
+                let mask = shape[d] - 1;
+                ins[0].retain(|b| b[d] <= mask);
+                for bases in &mut ins[1..] {
+                    for b in bases.iter_mut() {
+                        b[d] &= mask;
+                    }
+                }
+            }
+        }
+        let names = standard_out_dim_names(self.rank());
+        LinearLayout::from_bases(
+            DISTRIBUTED_IN_DIMS.iter().copied().zip(ins).collect(),
+            names
+                .iter()
+                .map(String::as_str)
+                .zip(shape.iter().copied())
+                .collect(),
+        )
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Shared encodings
 // ---------------------------------------------------------------------------
@@ -874,13 +1061,21 @@ impl NvmmaSharedEncoding {
 // The sum type
 // ---------------------------------------------------------------------------
 
-/// Any supported `#ttg.*` layout encoding.
+/// Any `#ttg.*` layout encoding: Tritium's one Rust model of an encoding.
+///
+/// MLIR attributes convert to and from it through the dialect's C accessors
+/// (`tritium_dialects::encoding`); the text form ([`crate::text`]) is for
+/// tests and fixtures. [`Encoding::verify`] holds the rules the `ttg`
+/// dialect enforces on an encoding on its own; [`Encoding::to_linear`] is
+/// the one place an encoding becomes a register/lane/warp/block (or
+/// offset/block) to element map.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
     Blocked(BlockedEncoding),
     Slice(SliceEncoding),
     NvidiaMma(NvidiaMmaEncoding),
     DotOperand(DotOperandEncoding),
+    Linear(LinearEncoding),
     SwizzledShared(SwizzledSharedEncoding),
     NvmmaShared(NvmmaSharedEncoding),
 }
@@ -905,6 +1100,11 @@ impl From<DotOperandEncoding> for Encoding {
         Encoding::DotOperand(e)
     }
 }
+impl From<LinearEncoding> for Encoding {
+    fn from(e: LinearEncoding) -> Self {
+        Encoding::Linear(e)
+    }
+}
 impl From<SwizzledSharedEncoding> for Encoding {
     fn from(e: SwizzledSharedEncoding) -> Self {
         Encoding::SwizzledShared(e)
@@ -926,6 +1126,7 @@ impl Encoding {
             Encoding::Slice(e) => e.to_linear(shape),
             Encoding::NvidiaMma(e) => e.to_linear(shape),
             Encoding::DotOperand(e) => e.to_linear(shape),
+            Encoding::Linear(e) => e.to_linear(shape),
             Encoding::SwizzledShared(e) => e.to_linear(shape),
             Encoding::NvmmaShared(e) => e.to_linear(shape),
         }
@@ -942,13 +1143,18 @@ impl Encoding {
     }
 
     /// The tensor rank the encoding is written for (`None` for
-    /// `nvmma_shared`, which fits any rank >= 1).
+    /// `nvmma_shared`, which fits any rank >= 1, and for a linear layout
+    /// without bases).
     pub fn rank(&self) -> Option<usize> {
         match self {
             Encoding::Blocked(e) => Some(e.rank()),
-            Encoding::Slice(e) => e.parent.rank().map(|r| r - 1),
+            Encoding::Slice(e) => e.parent.rank().map(|r| r.saturating_sub(1)),
             Encoding::NvidiaMma(e) => Some(e.rank()),
             Encoding::DotOperand(e) => e.parent.rank(),
+            Encoding::Linear(e) => {
+                let any = e.bases().iter().any(|(_, b)| !b.is_empty());
+                (any || e.rank > 0).then_some(e.rank())
+            }
             Encoding::SwizzledShared(e) => Some(e.rank()),
             Encoding::NvmmaShared(_) => None,
         }
@@ -967,31 +1173,58 @@ impl Encoding {
                 .collect(),
             Encoding::NvidiaMma(_) => matrix_order(rank, true),
             Encoding::DotOperand(e) => e.order(rank),
+            Encoding::Linear(e) => e.order(),
             Encoding::SwizzledShared(e) => e.order.clone(),
             Encoding::NvmmaShared(e) => e.order(rank),
         }
     }
 
-    /// The CGA layout (a slice/dot operand uses its parent's).
-    pub fn cta_layout(&self) -> &CtaLayout {
+    /// The CGA layout (a slice/dot operand uses its parent's); `None` for a
+    /// linear layout, whose CTAs are its `block` bases.
+    pub fn cta_layout(&self) -> Option<&CtaLayout> {
         match self {
-            Encoding::Blocked(e) => &e.cta_layout,
+            Encoding::Blocked(e) => Some(&e.cta_layout),
             Encoding::Slice(e) => e.parent.cta_layout(),
-            Encoding::NvidiaMma(e) => &e.cta_layout,
+            Encoding::NvidiaMma(e) => Some(&e.cta_layout),
             Encoding::DotOperand(e) => e.parent.cta_layout(),
-            Encoding::SwizzledShared(e) => &e.cta_layout,
-            Encoding::NvmmaShared(e) => &e.cta_layout,
+            Encoding::Linear(_) => None,
+            Encoding::SwizzledShared(e) => Some(&e.cta_layout),
+            Encoding::NvmmaShared(e) => Some(&e.cta_layout),
         }
     }
 
-    /// Warps per CTA of a distributed encoding.
-    pub fn num_warps(&self) -> Option<u32> {
+    /// Warps per CTA of a distributed encoding (blocked, mma: the product of
+    /// `warpsPerCTA`; linear: 2^#warp bases; slice, dot_op: the parent's).
+    pub fn num_warps(&self) -> Option<u64> {
         match self {
-            Encoding::Blocked(e) => Some(e.num_warps()),
+            Encoding::Blocked(e) => Some(product(&e.warps_per_cta)),
             Encoding::Slice(e) => e.parent.num_warps(),
-            Encoding::NvidiaMma(e) => Some(e.num_warps()),
+            Encoding::NvidiaMma(e) => Some(product(&e.warps_per_cta)),
             Encoding::DotOperand(e) => e.parent.num_warps(),
+            Encoding::Linear(e) => Some(e.num_warps()),
             _ => None,
+        }
+    }
+
+    /// Threads per warp of a distributed encoding (blocked: the product of
+    /// `threadsPerWarp`; mma: 32; linear: 2^#lane bases).
+    pub fn threads_per_warp(&self) -> Option<u64> {
+        match self {
+            Encoding::Blocked(e) => Some(product(&e.threads_per_warp)),
+            Encoding::Slice(e) => e.parent.threads_per_warp(),
+            Encoding::NvidiaMma(_) => Some(32),
+            Encoding::DotOperand(e) => e.parent.threads_per_warp(),
+            Encoding::Linear(e) => Some(e.num_lanes()),
+            _ => None,
+        }
+    }
+
+    /// CTAs of the cluster the layout spans (the product of `CTAsPerCGA`;
+    /// linear: 2^#block bases).
+    pub fn num_ctas(&self) -> Option<u64> {
+        match self {
+            Encoding::Linear(e) => Some(e.num_ctas()),
+            _ => self.cta_layout().map(|c| product(&c.ctas_per_cga)),
         }
     }
 

@@ -2,7 +2,7 @@
 //!
 //! Tritium's passes and lowering ask the same questions of every Triton 3.6
 //! layout encoding (`#ttg.blocked`, `#ttg.slice`, `#ttg.nvidia_mma`,
-//! `#ttg.dot_op`, `#ttg.swizzled_shared`, `#ttg.nvmma_shared`): which thread
+//! `#ttg.dot_op`, `#ttg.linear`, `#ttg.swizzled_shared`, `#ttg.nvmma_shared`): which thread
 //! holds which element, how many elements a thread can load with one
 //! vector instruction, which threads hold duplicates, and what a layout
 //! conversion costs. This crate answers them with one representation, the
@@ -109,8 +109,18 @@
 //!   `convert-triton-to-tritongpu` and `coalesce` passes assign.
 //!
 //! Everything is re-exported at the crate root; the modules
-//! ([`linear`], [`encoding`], [`heuristics`], [`conversion`], [`text`],
-//! [`error`]) are public too.
+//! ([`linear`], [`encoding`], [`verify`], [`heuristics`], [`conversion`],
+//! [`text`], [`error`]) are public too.
+//!
+//! ## One model of an encoding
+//!
+//! [`Encoding`] is the only Rust representation of a `#ttg.*` encoding in
+//! Tritium. The dialect crate (`tritium_dialects::encoding`) converts MLIR
+//! attributes to and from it through C accessors (no attribute text is
+//! printed or parsed); [`Encoding::verify`] holds the rules the `ttg`
+//! parser reports; [`Encoding::to_linear`] is the one place an encoding
+//! becomes a linear layout. The text parser ([`parse_encoding`]) is for
+//! tests and fixtures.
 
 pub mod conversion;
 pub mod encoding;
@@ -118,6 +128,7 @@ pub mod error;
 pub mod heuristics;
 pub mod linear;
 pub mod text;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;
@@ -126,7 +137,7 @@ pub use conversion::{
     ConversionKind, classify_conversion, classify_encoding_conversion, conversion_crosses_ctas,
 };
 pub use encoding::{
-    BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, NvidiaMmaEncoding,
+    BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, LinearEncoding, NvidiaMmaEncoding,
     NvmmaSharedEncoding, SliceEncoding, SwizzledSharedEncoding, identity_nd, matrix_order,
 };
 pub use error::LayoutError;

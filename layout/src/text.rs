@@ -6,6 +6,7 @@
 //! #ttg.slice<{dim = 1, parent = #blocked1}>
 //! #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
 //! #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+//! #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0]], warp = [[2, 0]], block = []}>
 //! #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
 //! #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 //! ```
@@ -13,13 +14,18 @@
 //! The optional CTA parameters `CTAsPerCGA`, `CTASplitNum`, `CTAOrder` are
 //! accepted on every encoding that has a CTA layout and printed only when
 //! present.
+//!
+//! Production code converts MLIR attributes through the dialect's C
+//! accessors (`tritium_dialects::encoding`), never through this text; the
+//! parser serves tests and fixtures (and is the independent oracle the
+//! accessor round-trip tests compare against).
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::encoding::{
-    BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, NvidiaMmaEncoding,
+    BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, LinearEncoding, NvidiaMmaEncoding,
     NvmmaSharedEncoding, SliceEncoding, SwizzledSharedEncoding,
 };
 use crate::error::LayoutError;
@@ -50,6 +56,7 @@ impl fmt::Display for Encoding {
             Encoding::Slice(e) => e.fmt(f),
             Encoding::NvidiaMma(e) => e.fmt(f),
             Encoding::DotOperand(e) => e.fmt(f),
+            Encoding::Linear(e) => e.fmt(f),
             Encoding::SwizzledShared(e) => e.fmt(f),
             Encoding::NvmmaShared(e) => e.fmt(f),
         }
@@ -108,6 +115,23 @@ impl fmt::Display for DotOperandEncoding {
     }
 }
 
+impl fmt::Display for LinearEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bases = |b: &[Vec<u32>]| {
+            let items: Vec<String> = b.iter().map(|v| list(v)).collect();
+            format!("[{}]", items.join(", "))
+        };
+        write!(
+            f,
+            "#ttg.linear<{{register = {}, lane = {}, warp = {}, block = {}}}>",
+            bases(&self.register),
+            bases(&self.lane),
+            bases(&self.warp),
+            bases(&self.block)
+        )
+    }
+}
+
 impl fmt::Display for SwizzledSharedEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -144,6 +168,8 @@ impl fmt::Display for NvmmaSharedEncoding {
 enum Value {
     Int(i64),
     List(Vec<i64>),
+    /// A non-empty list of lists (`#ttg.linear` bases).
+    Bases(Vec<Vec<i64>>),
     Bool(bool),
     Attr(Encoding),
 }
@@ -230,6 +256,23 @@ impl Parser<'_, '_> {
                 if self.peek() == Some(b']') {
                     self.pos += 1;
                     return Ok(Value::List(v));
+                }
+                if self.peek() == Some(b'[') {
+                    let mut rows = vec![];
+                    loop {
+                        match self.value()? {
+                            Value::List(row) => rows.push(row),
+                            other => return perr(format!("bad basis {other:?}")),
+                        }
+                        match self.peek() {
+                            Some(b',') => self.pos += 1,
+                            Some(b']') => {
+                                self.pos += 1;
+                                return Ok(Value::Bases(rows));
+                            }
+                            _ => return perr(format!("bad list at '{}'", self.context())),
+                        }
+                    }
                 }
                 loop {
                     v.push(self.int()?);
@@ -329,6 +372,24 @@ impl Fields {
         }
     }
 
+    /// A list of bases: `[]` or `[[..], ..]`.
+    fn bases(&mut self, k: &str) -> Result<Vec<Vec<u32>>, LayoutError> {
+        let rows = match self.take(k) {
+            Some(Value::List(v)) if v.is_empty() => vec![],
+            Some(Value::Bases(rows)) => rows,
+            Some(other) => {
+                return perr(format!(
+                    "{}: {k} must be a list of bases, got {other:?}",
+                    self.what
+                ));
+            }
+            None => return perr(format!("{}: missing {k}", self.what)),
+        };
+        rows.into_iter()
+            .map(|row| row.into_iter().map(|x| Self::uint(x, k)).collect())
+            .collect()
+    }
+
     fn opt_bool(&mut self, k: &str) -> Result<Option<bool>, LayoutError> {
         match self.take(k) {
             Some(Value::Bool(b)) => Ok(Some(b)),
@@ -401,6 +462,12 @@ fn build(mnemonic: &str, kv: BTreeMap<String, Value>) -> Result<Encoding, Layout
             parent: Box::new(f.attr("parent")?),
             k_width: f.opt_int("kWidth")?.unwrap_or(0),
         }),
+        "linear" => Encoding::Linear(LinearEncoding::new(
+            f.bases("register")?,
+            f.bases("lane")?,
+            f.bases("warp")?,
+            f.bases("block")?,
+        )),
         "swizzled_shared" => Encoding::SwizzledShared(SwizzledSharedEncoding {
             vec: f.int("vec")?,
             per_phase: f.int("perPhase")?,
@@ -421,11 +488,12 @@ fn build(mnemonic: &str, kv: BTreeMap<String, Value>) -> Result<Encoding, Layout
     Ok(e)
 }
 
-const MNEMONICS: [&str; 6] = [
+const MNEMONICS: [&str; 7] = [
     "blocked",
     "slice",
     "nvidia_mma",
     "dot_op",
+    "linear",
     "swizzled_shared",
     "nvmma_shared",
 ];

@@ -1,5 +1,6 @@
 //! Small raw-handle helpers shared by the passes: values as map keys, types with encodings,
-//! inserting `ttg.convert_layout`, and reading encodings through the layout crate.
+//! inserting `ttg.convert_layout`, and encodings as [`Encoding`]s (the layout crate's one model),
+//! converted to and from attributes through the dialect's C accessors.
 
 use mlir_sys::*;
 use std::ffi::CString;
@@ -66,6 +67,7 @@ pub fn encoding_attr(ty: MlirType) -> Option<MlirAttribute> {
     (!attr.ptr.is_null()).then_some(attr)
 }
 
+/// The text of `attr`, for diagnostics (never parsed back).
 pub fn print_attr(attr: MlirAttribute) -> String {
     let mut out = String::new();
     unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
@@ -76,6 +78,7 @@ pub fn print_attr(attr: MlirAttribute) -> String {
     out
 }
 
+/// The text of `ty`, for diagnostics (never parsed back).
 pub fn print_type(ty: MlirType) -> String {
     let mut out = String::new();
     unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
@@ -86,21 +89,28 @@ pub fn print_type(ty: MlirType) -> String {
     out
 }
 
-/// The layout-crate view of a tensor type's encoding.
+/// The encoding of a ranked tensor type (every `#ttg.*` kind, `#ttg.linear` included); `None`
+/// for other types, tensors without an encoding, or another dialect's.
 pub fn encoding_of(ty: MlirType) -> Option<Encoding> {
-    let attr = encoding_attr(ty)?;
-    tritium_layout::text::parse_encoding(&print_attr(attr)).ok()
+    encoding_from_attr(encoding_attr(ty)?)
 }
 
-/// Parses an attribute in `ctx`.
-pub fn parse_attr(ctx: MlirContext, text: &str) -> MlirAttribute {
-    let text = CString::new(text).unwrap();
-    unsafe { mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text.as_ptr())) }
+/// The encoding of any `#ttg.*` encoding attribute (a tensor's, a `!ttg.memdesc`'s, ...), read
+/// through the C accessors; `None` for other attributes.
+pub fn encoding_from_attr(attr: MlirAttribute) -> Option<Encoding> {
+    tritium_dialects::encoding::encoding_from_raw(attr)
 }
 
-/// The MLIR attribute of a layout-crate encoding.
+/// The encoding of a `!ttg.memdesc` type; `None` for other types.
+pub fn memdesc_encoding_of(ty: MlirType) -> Option<Encoding> {
+    unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(ty) }.then_some(())?;
+    encoding_from_attr(unsafe { tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty) })
+}
+
+/// The MLIR attribute of an encoding, built through the C constructors (the uniqued attribute
+/// [`encoding_from_attr`] reads back as `encoding`).
 pub fn encoding_to_attr(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute {
-    parse_attr(ctx, &encoding.to_string())
+    tritium_dialects::encoding::encoding_to_raw(ctx, encoding)
 }
 
 /// `ty` (a ranked tensor) with its encoding replaced.
@@ -252,5 +262,53 @@ pub fn convert_all_uses_after(value: MlirValue, to: MlirType) -> MlirValue {
         let mut except = op;
         mlirValueReplaceAllUsesExcept(value, converted, 1, &mut except);
         converted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tritium_dialects::context::new_context;
+    use tritium_dialects::melior::ir::{Type, TypeLike};
+    use tritium_layout::encoding::{LinearEncoding, SliceEncoding};
+
+    #[test]
+    fn encodings_of_types_round_trip_through_the_accessors() {
+        let context = new_context();
+        let ctx = context.to_raw();
+        let linear = "#ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>";
+        let ty = Type::parse(&context, &format!("tensor<128x2xf32, {linear}>")).unwrap();
+        let encoding = encoding_of(ty.to_raw()).expect("a linear encoding");
+        assert_eq!(
+            encoding,
+            tritium_layout::text::parse_encoding(linear).unwrap()
+        );
+        assert!(matches!(&encoding, Encoding::Linear(l) if l.lane[0] == [1, 1]));
+        let attr = encoding_to_attr(ctx, &encoding);
+        assert_eq!(attr.ptr, encoding_attr(ty.to_raw()).unwrap().ptr);
+        // Built in Rust, read back.
+        let slice = Encoding::Slice(SliceEncoding::new(1, encoding.clone()));
+        let column = Type::parse(&context, "tensor<128xf32>").unwrap();
+        let sliced = with_encoding(column.to_raw(), encoding_to_attr(ctx, &slice));
+        assert_eq!(encoding_of(sliced), Some(slice));
+        let map = encoding.to_linear(&[128, 2]).unwrap();
+        assert_eq!(
+            LinearEncoding::from_layout(&map).map(Encoding::Linear),
+            Ok(encoding)
+        );
+        // Buffers, and types without a ttg encoding.
+        let md = Type::parse(
+            &context,
+            "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, #ttg.shared_memory>",
+        )
+        .unwrap();
+        assert!(matches!(
+            memdesc_encoding_of(md.to_raw()),
+            Some(Encoding::SwizzledShared(s)) if s.max_phase == 8
+        ));
+        assert_eq!(encoding_of(md.to_raw()), None);
+        let plain = Type::parse(&context, "tensor<4xf32>").unwrap();
+        assert_eq!(encoding_of(plain.to_raw()), None);
+        assert_eq!(memdesc_encoding_of(plain.to_raw()), None);
     }
 }

@@ -29,54 +29,48 @@ pub static PASS: PassDef = PassDef {
     run,
 };
 
-/// The identity of a combine op on `element`, as attribute text.
-fn identity(name: &str, element: MlirType) -> Option<String> {
-    let ty = print_type(element);
-    let bits = unsafe {
-        if mlirTypeIsAInteger(element) {
-            mlirIntegerTypeGetWidth(element)
-        } else {
-            0
+/// The identity of a combine op on `element` (a float or an integer of at most 64 bits), as a
+/// scalar attribute.
+fn identity(name: &str, element: MlirType) -> Option<MlirAttribute> {
+    unsafe {
+        if mlirTypeIsAFloat(element) {
+            // Only these float types have infinities to start a max/min from.
+            let has_inf = mlirTypeIsAF16(element)
+                || mlirTypeIsABF16(element)
+                || mlirTypeIsAF32(element)
+                || mlirTypeIsAF64(element);
+            let value = match name {
+                "arith.addf" => -0.0,
+                "arith.mulf" => 1.0,
+                "arith.maxnumf" | "arith.maximumf" if has_inf => f64::NEG_INFINITY,
+                "arith.minnumf" | "arith.minimumf" if has_inf => f64::INFINITY,
+                _ => return None,
+            };
+            return Some(mlirFloatAttrDoubleGet(
+                mlirTypeGetContext(element),
+                element,
+                value,
+            ));
         }
-    };
-    Some(match name {
-        "arith.addf" => format!("-0.000000e+00 : {ty}"),
-        "arith.mulf" => format!("1.000000e+00 : {ty}"),
-        "arith.maxnumf" | "arith.maximumf" => {
-            format!("0xFF800000 : {ty}").replace("0xFF800000", &neg_inf(element)?)
+        if !mlirTypeIsAInteger(element) {
+            return None;
         }
-        "arith.minnumf" | "arith.minimumf" => format!("{} : {ty}", pos_inf(element)?),
-        "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => format!("0 : {ty}"),
-        "arith.muli" => format!("1 : {ty}"),
-        "arith.andi" | "arith.minui" => format!("-1 : {ty}"),
-        "arith.maxsi" if bits > 1 => format!("{} : {ty}", -(1i128 << (bits - 1))),
-        "arith.minsi" if bits > 1 => format!("{} : {ty}", (1i128 << (bits - 1)) - 1),
-        _ => return None,
-    })
-}
-
-fn float_width(element: MlirType) -> Option<u32> {
-    unsafe { mlirTypeIsAFloat(element).then(|| mlirFloatTypeGetWidth(element)) }
-}
-
-fn neg_inf(element: MlirType) -> Option<String> {
-    Some(match float_width(element)? {
-        16 if print_type(element) == "f16" => "0xFC00".into(),
-        16 => "0xFF80".into(),
-        32 => "0xFF800000".into(),
-        64 => "0xFFF0000000000000".into(),
-        _ => return None,
-    })
-}
-
-fn pos_inf(element: MlirType) -> Option<String> {
-    Some(match float_width(element)? {
-        16 if print_type(element) == "f16" => "0x7C00".into(),
-        16 => "0x7F80".into(),
-        32 => "0x7F800000".into(),
-        64 => "0x7FF0000000000000".into(),
-        _ => return None,
-    })
+        let bits = mlirIntegerTypeGetWidth(element);
+        if bits > 64 {
+            return None;
+        }
+        let value: i128 = match name {
+            "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => 0,
+            "arith.muli" => 1,
+            "arith.andi" | "arith.minui" => -1,
+            "arith.maxsi" if bits > 1 => -(1i128 << (bits - 1)),
+            "arith.minsi" if bits > 1 => (1i128 << (bits - 1)) - 1,
+            _ => return None,
+        };
+        // The value's `bits`-bit pattern (an unsigned value that fits the width).
+        let pattern = (value as u128 & ((1u128 << bits) - 1)) as u64;
+        Some(mlirIntegerAttrGet(element, pattern as i64))
+    }
 }
 
 /// The single combine op of a reduce region (`combine(%a, %b)` returned as is).
@@ -149,7 +143,6 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
         let Some(identity) = identity(&name, element_type(full_type)) else {
             continue;
         };
-        let ctx = context_of(for_op);
         unsafe {
             let loc = mlirOperationGetLocation(for_op);
             let outer = mlirOperationGetBlock(for_op);
@@ -158,7 +151,7 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
             // The reduction that will run once after the loop.
             let reduce_after = mlirOperationClone(reduce);
             // The identity accumulator, in the reduced tensor's own layout.
-            let dense = mlirDenseElementsAttrSplatGet(full_type, parse_attr(ctx, &identity));
+            let dense = mlirDenseElementsAttrSplatGet(full_type, identity);
             let init = tritium_dialects::build::constant(loc, dense);
             mlirBlockInsertOwnedOperationBefore(outer, for_op, init);
             let mut inits: Vec<MlirValue> = operands(for_op)[3..].to_vec();

@@ -9,6 +9,7 @@ use mlir_sys::*;
 use tritium_dialects::ffi::ttg;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-reduce-data-duplication",
@@ -27,10 +28,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         let source = operands(op)[0];
         let result = results(op)[0];
         let (source_type, result_type) = (value_type(source), value_type(result));
-        let Some(dst) = encoding_attr(result_type) else {
-            continue;
-        };
-        if !print_attr(dst).starts_with("#ttg.dot_op") {
+        if !matches!(encoding_of(result_type), Some(Encoding::DotOperand(_))) {
             continue;
         }
         let Some(src) = encoding_of(source_type) else {
@@ -40,14 +38,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let dims = shape(source_type);
-        let order: Vec<String> = src.order(dims.len()).iter().map(u32::to_string).collect();
         let ctx = context_of(op);
-        let shared = parse_attr(
+        let shared = encoding_to_attr(
             ctx,
-            &format!(
-                "#ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [{}]}}>",
-                order.join(", ")
-            ),
+            &Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, src.order(dims.len()))),
         );
         let memdesc = unsafe {
             ttg::tritiumMemDescTypeGet(

@@ -106,14 +106,25 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
 /// Whether `ty`'s encoding is a preferred layout or a slice of one (layouts of values that feed
 /// preferred ones through expand_dims/broadcast).
 fn in_preferred_family(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
-    let Some(encoding) = encoding_attr(ty) else {
+    let Some(attr) = encoding_attr(ty) else {
         return false;
     };
-    let text = print_attr(encoding);
+    let encoding = encoding_from_attr(attr);
     preferred.values().any(|p| {
-        let p_text = print_attr(*p);
-        text == p_text || (text.starts_with("#ttg.slice") && text.contains(&p_text))
+        let same = unsafe { mlirAttributeEqual(attr, *p) };
+        same || encoding
+            .as_ref()
+            .zip(encoding_from_attr(*p))
+            .is_some_and(|(e, p)| is_slice_of(e, &p))
     })
+}
+
+/// Whether `encoding` is a slice (of a slice ...) of `parent`.
+fn is_slice_of(encoding: &Encoding, parent: &Encoding) -> bool {
+    match encoding {
+        Encoding::Slice(slice) => *slice.parent == *parent || is_slice_of(&slice.parent, parent),
+        _ => false,
+    }
 }
 
 fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
@@ -176,9 +187,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 let Some(parent) = encoding_of(dst_type) else {
                     continue;
                 };
-                let slice = tritium_layout::encoding::Encoding::Slice(
-                    tritium_layout::encoding::SliceEncoding::new(axis, parent),
-                );
+                let slice = Encoding::Slice(SliceEncoding::new(axis, parent));
                 encoding_to_attr(context_of(op), &slice)
             };
             let converted =

@@ -60,3 +60,185 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %sum : f32
   }
 }
+
+// -----
+
+// The identity of arith.maxnumf on f16 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @max_f16
+// CHECK: arith.constant dense<0xFC00> : tensor<128xf16, #blocked>
+// CHECK: scf.for
+// CHECK: arith.maxnumf %{{.*}} : tensor<128xf16, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @max_f16(%x: tensor<128xf16, #blocked>, %init: f16, %n: i32) -> f16 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f16) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f16, %b: f16):
+        %c = arith.maxnumf %a, %b : f16
+        tt.reduce.return %c : f16
+      }) : (tensor<128xf16, #blocked>) -> f16
+      %acc2 = arith.maxnumf %acc, %s : f16
+      scf.yield %acc2 : f16
+    }
+    tt.return %r : f16
+  }
+}
+
+// -----
+
+// The identity of arith.minimumf on bf16 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @min_bf16
+// CHECK: arith.constant dense<0x7F80> : tensor<128xbf16, #blocked>
+// CHECK: scf.for
+// CHECK: arith.minimumf %{{.*}} : tensor<128xbf16, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @min_bf16(%x: tensor<128xbf16, #blocked>, %init: bf16, %n: i32) -> bf16 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (bf16) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: bf16, %b: bf16):
+        %c = arith.minimumf %a, %b : bf16
+        tt.reduce.return %c : bf16
+      }) : (tensor<128xbf16, #blocked>) -> bf16
+      %acc2 = arith.minimumf %acc, %s : bf16
+      scf.yield %acc2 : bf16
+    }
+    tt.return %r : bf16
+  }
+}
+
+// -----
+
+// The identity of arith.mulf on f32 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @prod_f32
+// CHECK: arith.constant dense<1.000000e+00> : tensor<128xf32, #blocked>
+// CHECK: scf.for
+// CHECK: arith.mulf %{{.*}} : tensor<128xf32, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @prod_f32(%x: tensor<128xf32, #blocked>, %init: f32, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.mulf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %acc2 = arith.mulf %acc, %s : f32
+      scf.yield %acc2 : f32
+    }
+    tt.return %r : f32
+  }
+}
+
+// -----
+
+// The identity of arith.maxsi on i32 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @max_i32
+// CHECK: arith.constant dense<-2147483648> : tensor<128xi32, #blocked>
+// CHECK: scf.for
+// CHECK: arith.maxsi %{{.*}} : tensor<128xi32, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @max_i32(%x: tensor<128xi32, #blocked>, %init: i32, %n: i32) -> i32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (i32) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: i32, %b: i32):
+        %c = arith.maxsi %a, %b : i32
+        tt.reduce.return %c : i32
+      }) : (tensor<128xi32, #blocked>) -> i32
+      %acc2 = arith.maxsi %acc, %s : i32
+      scf.yield %acc2 : i32
+    }
+    tt.return %r : i32
+  }
+}
+
+// -----
+
+// The identity of arith.andi on i8 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @and_i8
+// CHECK: arith.constant dense<-1> : tensor<128xi8, #blocked>
+// CHECK: scf.for
+// CHECK: arith.andi %{{.*}} : tensor<128xi8, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @and_i8(%x: tensor<128xi8, #blocked>, %init: i8, %n: i32) -> i8 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (i8) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: i8, %b: i8):
+        %c = arith.andi %a, %b : i8
+        tt.reduce.return %c : i8
+      }) : (tensor<128xi8, #blocked>) -> i8
+      %acc2 = arith.andi %acc, %s : i8
+      scf.yield %acc2 : i8
+    }
+    tt.return %r : i8
+  }
+}
+
+// -----
+
+// The identity of arith.minsi on i64 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @min_i64
+// CHECK: arith.constant dense<9223372036854775807> : tensor<128xi64, #blocked>
+// CHECK: scf.for
+// CHECK: arith.minsi %{{.*}} : tensor<128xi64, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @min_i64(%x: tensor<128xi64, #blocked>, %init: i64, %n: i32) -> i64 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (i64) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: i64, %b: i64):
+        %c = arith.minsi %a, %b : i64
+        tt.reduce.return %c : i64
+      }) : (tensor<128xi64, #blocked>) -> i64
+      %acc2 = arith.minsi %acc, %s : i64
+      scf.yield %acc2 : i64
+    }
+    tt.return %r : i64
+  }
+}
+
+// -----
+
+// The identity of arith.minui on i16 starts the per-thread accumulator.
+// CHECK-LABEL: tt.func @minu_i16
+// CHECK: arith.constant dense<-1> : tensor<128xi16, #blocked>
+// CHECK: scf.for
+// CHECK: arith.minui %{{.*}} : tensor<128xi16, #blocked>
+// CHECK: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @minu_i16(%x: tensor<128xi16, #blocked>, %init: i16, %n: i32) -> i16 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (i16) : i32 {
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: i16, %b: i16):
+        %c = arith.minui %a, %b : i16
+        tt.reduce.return %c : i16
+      }) : (tensor<128xi16, #blocked>) -> i16
+      %acc2 = arith.minui %acc, %s : i16
+      scf.yield %acc2 : i16
+    }
+    tt.return %r : i16
+  }
+}

@@ -4,12 +4,12 @@
 //! Every op first has each tensor, buffer and descriptor it touches checked against the launch
 //! shape of its module ([`check_tensor_encoding`], [`check_memdesc`]): a distributed encoding of the
 //! tensor's rank whose warps, lanes and CTAs multiply to `ttg.num-warps`, `ttg.threads-per-warp` and
-//! `ttg.num-ctas`. Rules about an encoding on its own are [`Encoding::validate`], run when it is
+//! `ttg.num-ctas`. Rules about an encoding on its own are [`Encoding::verify`], run when it is
 //! parsed. docs/ttg.md lists every rule.
 
 use super::Check;
 use crate::{
-    encoding::{Encoding, MemDesc, is_shared_memory_space},
+    encoding::{Encoding, EncodingAttribute, MemDesc, is_shared_memory_space},
     ir::{
         as_pointer, as_tensor, as_tensor_desc, bit_width, i32_array_attr, int_attr, is_integer,
         type_text,
@@ -500,21 +500,13 @@ fn warp_group_dot(op: &OperationRef) -> Check {
     }
     let acc_encoding = acc.encoding.and_then(Encoding::from_attribute);
     if let Some(encoding) = &acc_encoding
-        && !matches!(
-            encoding,
-            Encoding::NvidiaMma {
-                version_major: 3,
-                ..
-            }
-        )
+        && !matches!(encoding, Encoding::NvidiaMma(mma) if mma.version_major == 3)
     {
         return Err("the accumulator needs an #ttg.nvidia_mma encoding of version 3".into());
     }
     if let (Some(a_tensor), Some(acc_attr)) = (as_tensor(a), acc.encoding) {
         let expected = |attr: Attribute| match Encoding::from_attribute(attr) {
-            Some(Encoding::DotOperand {
-                op_idx: 0, parent, ..
-            }) => Some(*parent) == acc_encoding,
+            Some(Encoding::DotOperand(dot)) if dot.op_idx == 0 => Some(*dot.parent) == acc_encoding,
             _ => false,
         };
         if !a_tensor.encoding.is_some_and(expected) {

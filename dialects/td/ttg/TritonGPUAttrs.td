@@ -1,6 +1,6 @@
 // Layout encodings and the shared memory space of `ttg`. The encodings' `<{key = value, ...}>`
 // syntax is parsed as a dictionary by glue (dialects/cpp/TritonGPU.cpp); every rule about them is
-// Rust (dialects/src/encoding.rs for an encoding on its own, dialects/src/verify/ttg.rs in context).
+// Rust (layout/src/verify.rs for an encoding on its own, dialects/src/verify/ttg.rs in context).
 #ifndef TRITIUM_TTG_ATTRS
 #define TRITIUM_TTG_ATTRS
 

@@ -701,3 +701,106 @@ fn invalid_encodings_are_errors() {
     nv.fp4_padded = true;
     assert!(nv.to_linear(&[64, 64]).is_err());
 }
+
+fn linear(register: &[[u32; 2]], lane: &[[u32; 2]], warp: &[[u32; 2]]) -> LinearEncoding {
+    let v = |b: &[[u32; 2]]| b.iter().map(|x| x.to_vec()).collect::<Vec<_>>();
+    LinearEncoding::new(v(register), v(lane), v(warp), vec![])
+}
+
+#[test]
+fn linear_encoding_is_its_bases() {
+    let enc = linear(
+        &[[0, 1], [0, 2]],
+        &[[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+        &[[4, 0], [8, 0]],
+    );
+    let e = Encoding::from(enc.clone());
+    let l = e.to_linear(&[16, 32]).unwrap();
+    assert_eq!(l.in_dim_names(), DISTRIBUTED_IN_DIMS.to_vec());
+    assert_eq!(l.bases(REGISTER), enc.register.as_slice());
+    assert_eq!(l.bases(LANE), enc.lane.as_slice());
+    assert_eq!(l.bases(WARP), enc.warp.as_slice());
+    assert!(l.is_bijective());
+    assert_eq!(LinearEncoding::from_layout(&l).unwrap(), enc);
+    assert_eq!(
+        (e.rank(), e.num_warps(), e.threads_per_warp(), e.num_ctas()),
+        (Some(2), Some(4), Some(32), Some(1))
+    );
+    assert_eq!(e.order(2), vec![1, 0]);
+    assert_eq!(e.vector_width(&[16, 32]).unwrap(), 4);
+    assert_eq!(e.cta_layout(), None);
+    // A linear layout of a blocked one is the same map.
+    let b = blocked(&[1, 4], &[4, 8], &[2, 2], &[1, 0]);
+    let bl = b.to_linear(&[32, 64]).unwrap();
+    let as_linear = Encoding::from(LinearEncoding::from_layout(&bl).unwrap());
+    assert_eq!(as_linear.to_linear(&[32, 64]).unwrap(), bl);
+}
+
+#[test]
+fn linear_encoding_fits_other_shapes() {
+    let enc = linear(&[[0, 1]], &[[0, 2], [1, 0]], &[[2, 0]]);
+    // The bases cover 4x4; a 4x8 tensor repeats them in a register (dim 1
+    // is the fastest: registers move along it first).
+    assert_eq!(enc.order(), vec![1, 0]);
+    let wide = enc.to_linear(&[4, 8]).unwrap();
+    assert_eq!(wide.bases(REGISTER), &[vec![0, 1], vec![0, 4]]);
+    assert_eq!(wide.bases(WARP), &[vec![2, 0]]);
+    // A 2x4 tensor: the warp basis wraps to a broadcast.
+    let short = enc.to_linear(&[2, 4]).unwrap();
+    assert_eq!(short.bases(WARP), &[vec![0, 0]]);
+    assert_eq!(short.warp_broadcast_mask(), 1);
+    // A 4x1 tensor: the register basis along dim 1 is dropped.
+    let narrow = enc.to_linear(&[4, 1]).unwrap();
+    assert!(narrow.bases(REGISTER).is_empty());
+    assert_eq!(narrow.bases(LANE), &[vec![0, 0], vec![1, 0]]);
+    assert!(enc.to_linear(&[4]).is_err());
+}
+
+#[test]
+fn verify_reports_the_dialect_rules() {
+    let ok = Encoding::from(blocked(&[1, 8], &[4, 8], &[8, 1], &[1, 0]));
+    assert_eq!(ok.verify(), Ok(()));
+    let bad = Encoding::from(blocked(&[4], &[3], &[4], &[0]));
+    assert_eq!(
+        bad.verify(),
+        Err("threadsPerWarp [3] must hold powers of two".to_owned())
+    );
+    let order = Encoding::from(blocked(&[1, 1], &[4, 8], &[4, 1], &[0, 0]));
+    assert_eq!(
+        order.verify(),
+        Err("order [0, 0] must be a permutation of 0..2".to_owned())
+    );
+    let slice = Encoding::from(SliceEncoding::new(2, ok.clone()));
+    assert_eq!(
+        slice.verify(),
+        Err("slice dim 2 is out of range for a parent of rank 2".to_owned())
+    );
+    let mma = Encoding::from(NvidiaMmaEncoding::v3(vec![8, 1], 256, 16));
+    assert_eq!(mma.verify(), Ok(()));
+    let b_of_v3 = Encoding::from(DotOperandEncoding::new(1, mma.clone(), 2));
+    assert_eq!(
+        b_of_v3.verify(),
+        Err("wgmma reads B from shared memory: opIdx must be 0 for a version 3 parent".to_owned())
+    );
+    let mut ragged = linear(&[[0, 1]], &[[0, 2]], &[]);
+    ragged.lane[0].push(0);
+    assert_eq!(
+        Encoding::from(ragged).verify(),
+        Err("every basis must have 2 entries".to_owned())
+    );
+    let nvmma = Encoding::from(NvmmaSharedEncoding::new(96, false, 16));
+    assert_eq!(
+        nvmma.verify(),
+        Err("swizzlingByteWidth must be 0, 32, 64 or 128, not 96".to_owned())
+    );
+    let mut multi = blocked(&[1, 1], &[4, 8], &[4, 1], &[1, 0]);
+    multi.cta_layout = CtaLayout::new(vec![1, 2], vec![2, 1], vec![1, 0]);
+    assert_eq!(
+        Encoding::from(multi).verify(),
+        Err("CTASplitNum [2, 1] must divide CTAsPerCGA [1, 2]".to_owned())
+    );
+    // Well-formed, but without a linear layout: verify accepts it, to_linear does not.
+    let odd = Encoding::from(blocked(&[3], &[32], &[4], &[0]));
+    assert_eq!(odd.verify(), Ok(()));
+    assert!(odd.to_linear(&[512]).is_err());
+}

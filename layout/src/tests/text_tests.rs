@@ -109,3 +109,34 @@ fn parse_errors() {
         );
     }
 }
+
+#[test]
+fn linear_text_roundtrips() {
+    let text = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>";
+    let e = parse_encoding(text).unwrap();
+    let Encoding::Linear(l) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(l.rank, 2);
+    assert_eq!(l.register, vec![vec![0, 1], vec![0, 2]]);
+    assert!(l.block.is_empty());
+    assert_eq!(e.to_string(), text);
+    roundtrip(&e);
+    // No bases at all: rank 0, as Triton's parser infers it.
+    let empty =
+        parse_encoding("#ttg.linear<{register = [], lane = [], warp = [], block = []}>").unwrap();
+    assert_eq!(
+        empty,
+        Encoding::from(LinearEncoding::new(vec![], vec![], vec![], vec![]))
+    );
+    assert_eq!(empty.rank(), None);
+    // As an alias, and as a slice parent.
+    let module = format!("#linear = {text}\n#s = #ttg.slice<{{dim = 0, parent = #linear}}>\n");
+    let aliases = parse_aliases(&module).unwrap();
+    assert_eq!(aliases.len(), 2);
+    assert_eq!(aliases[0].1, e);
+    assert!(matches!(&aliases[1].1, Encoding::Slice(s) if *s.parent == e));
+    assert!(
+        parse_encoding("#ttg.linear<{register = [1], lane = [], warp = [], block = []}>").is_err()
+    );
+}
