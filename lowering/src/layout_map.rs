@@ -32,49 +32,6 @@ impl ThreadMap {
         )
     }
 
-    /// A `#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>` encoding
-    /// (its printed form), which the layout crate does not parse.
-    pub fn from_linear_text(text: &str, shape: &[u32]) -> Option<ThreadMap> {
-        let body = text.strip_prefix("#ttg.linear<{")?;
-        let bases = |name: &str| -> Option<Vec<Vec<u32>>> {
-            let start = body.find(&format!("{name} = ["))? + name.len() + 4;
-            let mut depth = 1;
-            let mut end = start;
-            for (i, c) in body[start..].char_indices() {
-                match c {
-                    '[' => depth += 1,
-                    ']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = start + i;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let inner = &body[start..end];
-            let mut out = Vec::new();
-            for part in inner.split(']') {
-                let numbers: Vec<u32> = part
-                    .trim_start_matches([',', ' ', '['])
-                    .split(',')
-                    .filter_map(|n| n.trim().parse().ok())
-                    .collect();
-                if !numbers.is_empty() {
-                    out.push(numbers);
-                }
-            }
-            out.iter().all(|b| b.len() == shape.len()).then_some(out)
-        };
-        Some(Self::from_bases(
-            &bases("register")?,
-            &bases("lane")?,
-            &bases("warp")?,
-            shape,
-        ))
-    }
-
     /// The map of a layout given by its register, lane and warp bases.
     pub fn from_bases(
         reg_bases: &[Vec<u32>],
@@ -155,12 +112,12 @@ mod tests {
     use super::ThreadMap;
 
     #[test]
-    fn linear_text() {
-        let map = ThreadMap::from_linear_text(
+    fn linear_encoding() {
+        let encoding = tritium_layout::text::parse_encoding(
             "#ttg.linear<{register = [[0, 1]], lane = [[1, 1], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0]], block = []}>",
-            &[128, 2],
         )
         .unwrap();
+        let map = ThreadMap::new(&encoding, &[128, 2]).unwrap();
         assert_eq!(map.registers, vec![vec![0, 0], vec![0, 1]]);
         assert_eq!(map.lane_bases[0], vec![1, 1]);
         assert_eq!(map.lane_bases.len(), 5);

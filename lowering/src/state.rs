@@ -9,6 +9,7 @@ use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::ffi;
 use tritium_layout::encoding::Encoding;
+use tritium_layout::linear::REGISTER;
 use tritium_passes::axis_info::AxisInfoAnalysis;
 use tritium_passes::ir_util::*;
 
@@ -160,32 +161,27 @@ pub fn is_dot_operand_feed(op: MlirOperation) -> bool {
 /// types alone.
 pub fn thread_map_of(op: MlirOperation, ty: MlirType) -> LResult<ThreadMap> {
     let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
-    let map = match encoding_of(ty) {
-        Some(encoding) => ThreadMap::new(&encoding, &dims),
-        None => match encoding_attr(ty)
-            .and_then(|attr| ThreadMap::from_linear_text(&print_attr(attr), &dims))
-        {
-            Some(map) => Ok(map),
-            None => Err(
-                "tensor without a distributed layout encoding (run -tritium-ttgir first)"
-                    .to_string(),
-            ),
-        },
-    }
-    .map_err(|message| LowerError {
+    let Some(encoding) = encoding_of(ty).filter(|e| e.is_distributed()) else {
+        return err(
+            op,
+            "tensor without a distributed layout encoding (run -tritium-ttgir first)",
+        );
+    };
+    let layout = encoding.to_linear(&dims).map_err(|e| LowerError {
         op: Some(op),
-        message,
+        message: e.to_string(),
     })?;
-    if map.num_registers() > MAX_REGISTERS_PER_THREAD {
+    // Checked before the registers are enumerated (2^bits of them).
+    let register_bits = layout.bases(REGISTER).len();
+    if register_bits > MAX_REGISTERS_PER_THREAD.trailing_zeros() as usize {
         return err(
             op,
             format!(
-                "a thread would hold {} registers of one tensor (at most {MAX_REGISTERS_PER_THREAD})",
-                map.num_registers()
+                "a thread would hold 2^{register_bits} registers of one tensor (at most {MAX_REGISTERS_PER_THREAD})"
             ),
         );
     }
-    Ok(map)
+    Ok(ThreadMap::from_linear(&layout, &dims))
 }
 
 /// Per-function lowering state. Each op family adds methods to it in its own file of `ops/`.

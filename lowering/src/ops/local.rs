@@ -7,10 +7,8 @@
 use crate::builder::*;
 use crate::state::*;
 use mlir_sys::*;
-use tritium_dialects::encoding::Encoding as DialectEncoding;
 use tritium_dialects::ffi::ttg;
-use tritium_dialects::melior::ir::Attribute;
-use tritium_layout::encoding::{CtaLayout, Encoding, NvmmaSharedEncoding, SwizzledSharedEncoding};
+use tritium_layout::encoding::Encoding;
 use tritium_passes::ir_util::*;
 
 /// A memdesc: where its buffer starts and how its elements are laid out.
@@ -21,51 +19,6 @@ pub struct SharedBuffer {
     /// Dimensions fastest first.
     pub order: Vec<u32>,
     pub elem: MlirType,
-}
-
-/// The shared-memory encoding of a `!ttg.memdesc` type, read through the C accessors (`None`
-/// for any other type, or an encoding the layout crate has no shared form of).
-fn shared_encoding_of(memdesc: MlirType) -> Option<Encoding> {
-    // SAFETY: type queries on a live type; the encoding is only read once the type is known to
-    // be a memdesc (the accessor casts), and `from_attribute` checks the attribute's kind (and
-    // null) before reading it.
-    let decoded = unsafe {
-        if !ttg::tritiumTypeIsMemDesc(memdesc) {
-            return None;
-        }
-        DialectEncoding::from_attribute(Attribute::from_raw(ttg::tritiumMemDescTypeGetEncoding(
-            memdesc,
-        )))?
-    };
-    match decoded {
-        DialectEncoding::SwizzledShared {
-            vec,
-            per_phase,
-            max_phase,
-            order,
-            cta,
-        } => Some(Encoding::SwizzledShared(SwizzledSharedEncoding {
-            vec,
-            per_phase,
-            max_phase,
-            order,
-            cta_layout: CtaLayout::new(cta.ctas_per_cga, cta.cta_split_num, cta.cta_order),
-        })),
-        DialectEncoding::NvmmaShared {
-            swizzling_byte_width,
-            transposed,
-            element_bit_width,
-            fp4_padded,
-            cta,
-        } => Some(Encoding::NvmmaShared(NvmmaSharedEncoding {
-            swizzling_byte_width,
-            transposed,
-            element_bit_width,
-            fp4_padded,
-            cta_layout: CtaLayout::new(cta.ctas_per_cga, cta.cta_split_num, cta.cta_order),
-        })),
-        _ => None,
-    }
 }
 
 /// The shape of a `!ttg.memdesc` type.
@@ -95,7 +48,7 @@ fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32
         return err(op, "expected a !ttg.memdesc");
     }
     let shape = memdesc_shape(op, ty)?;
-    let shared = match shared_encoding_of(ty) {
+    let shared = match memdesc_encoding_of(ty) {
         Some(Encoding::SwizzledShared(shared)) => shared,
         Some(Encoding::NvmmaShared(_)) => {
             return err(
