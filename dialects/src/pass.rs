@@ -5,6 +5,10 @@
 //! `triton-opt` flag, inside `--pass-pipeline` strings (`tt.func(my-pass{opt=1})`) and in `--help`.
 //! Options use MLIR's syntax (`{num-warps=8 target=cuda:90}`) and are parsed and checked by MLIR
 //! before `run` sees them. [`PipelineDef`] does the same for named pipelines.
+//!
+//! [`PassEntry`] is a pass as the registry lists it (with its long description), [`PassSpec`] one
+//! pass of a pipeline with option values, and [`dialects`] the handles passes declare as the
+//! dialects they create.
 
 use crate::{diag::emit_error, ffi};
 use melior::{
@@ -49,6 +53,17 @@ impl<'a> Options<'a> {
             definitions,
             values: definitions.iter().map(|option| option.default).collect(),
         }
+    }
+
+    /// These options with `name` set to `value` (written as on the command line).
+    pub fn with(mut self, name: &str, value: &'a str) -> Options<'a> {
+        let index = self
+            .definitions
+            .iter()
+            .position(|option| option.name == name)
+            .unwrap_or_else(|| panic!("no option named `{name}`"));
+        self.values[index] = value;
+        self
     }
 
     fn raw(&self, name: &str, kind: OptionKind) -> &'a str {
@@ -106,6 +121,40 @@ pub struct PassDef {
 /// No dependent dialects.
 pub fn no_dialects() -> Vec<DialectHandle> {
     Vec::new()
+}
+
+/// The dialect handles passes list in `dependent_dialects`: every dialect whose ops a pass may
+/// create must be loaded before the pass manager runs (passes may not load dialects).
+pub mod dialects {
+    use melior::dialect::DialectHandle;
+
+    pub fn tt() -> DialectHandle {
+        crate::tt_handle()
+    }
+
+    pub fn ttg() -> DialectHandle {
+        crate::ttg_handle()
+    }
+
+    pub fn arith() -> DialectHandle {
+        DialectHandle::arith()
+    }
+
+    pub fn math() -> DialectHandle {
+        unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()) }
+    }
+
+    pub fn scf() -> DialectHandle {
+        DialectHandle::scf()
+    }
+
+    pub fn llvm() -> DialectHandle {
+        DialectHandle::llvm()
+    }
+
+    pub fn nvvm() -> DialectHandle {
+        unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) }
+    }
 }
 
 /// A named pipeline: `build` turns option values into a textual pass pipeline.
@@ -251,4 +300,61 @@ pub fn register_pipeline(def: &'static PipelineDef) {
         user_data: def as *const PipelineDef as *const c_void,
     };
     unsafe { ffi::tritiumRegisterPipeline(&info) };
+}
+
+/// A pass as the pass registry lists it (like an entry of Triton's `Passes.td`): the definition
+/// MLIR runs plus the longer documentation `--help` has no room for.
+pub struct PassEntry {
+    pub pass: &'static PassDef,
+    /// What the pass does and when it applies, in a paragraph or two (Passes.td's `description`;
+    /// `summary` is the one-line form).
+    pub description: &'static str,
+}
+
+/// One pass of a pipeline with its option values, printed in MLIR's syntax: `name` or
+/// `name{key=value key=value}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassSpec {
+    pub name: &'static str,
+    pub options: Vec<(&'static str, String)>,
+}
+
+impl PassSpec {
+    /// `name` with every option at its default.
+    pub fn new(name: &'static str) -> PassSpec {
+        PassSpec {
+            name,
+            options: Vec::new(),
+        }
+    }
+
+    /// Adds `key=value`.
+    pub fn option(mut self, key: &'static str, value: impl std::fmt::Display) -> PassSpec {
+        self.options.push((key, value.to_string()));
+        self
+    }
+}
+
+impl std::fmt::Display for PassSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)?;
+        if !self.options.is_empty() {
+            let options: Vec<String> = self
+                .options
+                .iter()
+                .map(|(key, value)| format!("{key}={value}"))
+                .collect();
+            write!(f, "{{{}}}", options.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// `passes` as a textual pipeline body: `a,b{k=v},c`.
+pub fn pipeline_text(passes: &[PassSpec]) -> String {
+    passes
+        .iter()
+        .map(PassSpec::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }

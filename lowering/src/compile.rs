@@ -1,26 +1,41 @@
-//! The whole compiler as one call: TTIR (or TTGIR) text → TTIR passes → TTGIR passes → LLVM →
-//! PTX, with the launch metadata a runtime needs.
+//! The whole compiler as one function, [`compile_timed`]: TTIR (or TTGIR) text → every
+//! [`Stage`] in order → PTX, with the launch metadata a runtime needs.
+//!
+//! Like Cranelift's `Context::optimize`, each stage runs and then what it produced is verified:
+//! MLIR's verifier after each MLIR stage (the pass manager's own per-pass verifier is off, so the
+//! check belongs to the stage), LLVM's module verifier after translation and after optimization.
+//! A failure is a [`CompileError`] naming the stage, with its diagnostics. The MLIR stages run the
+//! pass lists [`Stage::passes`] gives, the same lists `triton-opt`'s named pipelines print.
 
+use crate::diagnostics::{CompileError, Diagnostic, DiagnosticSink};
 use crate::ptx::{self, Arch};
+use crate::stage::{Stage, StageTimes};
 use mlir_sys::*;
-use std::cell::RefCell;
-use std::rc::Rc;
-use std::sync::Once;
+use std::time::Instant;
 use tritium_dialects::melior::{
     Context,
-    diagnostic::DiagnosticSeverity,
     ir::{Module, operation::OperationLike},
     pass::PassManager,
     utility::parse_pass_pipeline,
 };
+use tritium_dialects::pass::pipeline_text;
 use tritium_passes::ir_util::*;
+use tritium_passes::pipelines::TtgirOptions;
 
-/// Options of one compilation.
-#[derive(Clone, Debug)]
+/// Warps per program when neither the options nor the module say.
+pub const DEFAULT_NUM_WARPS: u32 = 4;
+/// Software pipelining stages when neither the options nor the module say.
+pub const DEFAULT_NUM_STAGES: u32 = 3;
+
+/// Options of one compilation. `None` takes the value the input module records (TTGIR's
+/// `ttg.num-warps`, `ttg.num-stages`, `ttg.target`), else the default; a value that contradicts
+/// the module is an error.
+#[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
-    pub num_warps: u32,
-    pub num_stages: u32,
-    pub arch: Arch,
+    pub num_warps: Option<u32>,
+    pub num_stages: Option<u32>,
+    /// Default `sm_90a` (or `sm_NN` from the module's `cuda:NN`).
+    pub arch: Option<Arch>,
     /// Keep the TTGIR and LLVM IR texts in the result.
     pub keep_intermediates: bool,
 }
@@ -32,6 +47,7 @@ pub struct Compiled {
     pub name: String,
     pub ptx: String,
     pub num_warps: u32,
+    pub num_stages: u32,
     /// Dynamic shared memory bytes a launch must provide.
     pub shared: u64,
     pub arch: Arch,
@@ -43,86 +59,329 @@ pub struct Compiled {
     pub llvm_ir: Option<String>,
 }
 
+/// The launch metadata file `K.json`, as written.
+#[derive(serde::Serialize)]
+struct Metadata<'a> {
+    name: &'a str,
+    num_warps: u32,
+    num_stages: u32,
+    shared: u64,
+    arch: String,
+    signature: &'a [String],
+    arg_names: &'a [String],
+}
+
 impl Compiled {
-    /// The launch metadata JSON (`K.json`).
+    /// The launch metadata JSON (`K.json`): one line.
     pub fn metadata_json(&self) -> String {
-        let quote = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
-        format!(
-            "{{\"name\": {}, \"num_warps\": {}, \"shared\": {}, \"arch\": {}, \"signature\": [{}], \"arg_names\": [{}]}}\n",
-            quote(&self.name),
-            self.num_warps,
-            self.shared,
-            quote(&self.arch.name()),
-            self.signature
-                .iter()
-                .map(|s| quote(s))
-                .collect::<Vec<_>>()
-                .join(", "),
-            self.arg_names
-                .iter()
-                .map(|s| quote(s))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let metadata = Metadata {
+            name: &self.name,
+            num_warps: self.num_warps,
+            num_stages: self.num_stages,
+            shared: self.shared,
+            arch: self.arch.name(),
+            signature: &self.signature,
+            arg_names: &self.arg_names,
+        };
+        // A struct of strings and integers always serializes.
+        serde_json::to_string(&metadata).unwrap_or_default() + "\n"
     }
 }
 
-/// Registers MLIR's and Tritium's passes once per process (they live in MLIR's global registry).
-pub fn register_passes_once() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        unsafe { mlirRegisterAllPasses() };
-        tritium_passes::register_all();
-        crate::register_all();
-    });
+/// Compiles TTIR (or TTGIR, whose layouts are then kept) `source` to PTX.
+pub fn compile(
+    source: &str,
+    filename: &str,
+    options: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    compile_timed(source, filename, options, &mut StageTimes::default())
 }
 
-/// Collects the context's diagnostics as `file:line:col: error: message` lines.
-struct Diagnostics {
-    lines: Rc<RefCell<Vec<String>>>,
-}
-
-impl Diagnostics {
-    fn attach(context: &Context) -> Diagnostics {
-        let lines = Rc::new(RefCell::new(Vec::new()));
-        let sink = lines.clone();
-        context.attach_diagnostic_handler(move |diagnostic| {
-            let severity = match diagnostic.severity() {
-                DiagnosticSeverity::Error => "error",
-                DiagnosticSeverity::Warning => "warning",
-                DiagnosticSeverity::Note => "note",
-                DiagnosticSeverity::Remark => "remark",
-            };
-            let location = source_position(&diagnostic.location().to_string());
-            sink.borrow_mut()
-                .push(format!("{location}: {severity}: {diagnostic}"));
-            true
-        });
-        Diagnostics { lines }
+/// [`compile`], recording each stage's wall time (verification included) in `times`.
+pub fn compile_timed(
+    source: &str,
+    filename: &str,
+    options: &CompileOptions,
+    times: &mut StageTimes,
+) -> Result<Compiled, CompileError> {
+    crate::pass_registry::register_all();
+    if let Some(warps) = options.num_warps
+        && (!warps.is_power_of_two() || warps > 32)
+    {
+        return Err(CompileError::Options(format!(
+            "--num-warps must be a power of two between 1 and 32, got {warps}"
+        )));
     }
+    let context = tritium_dialects::context::new_context();
+    let sink = DiagnosticSink::attach(&context);
+    let keep = options.keep_intermediates;
 
-    fn take(&self, fallback: &str) -> String {
-        let lines = self.lines.borrow();
-        if lines.is_empty() {
-            fallback.to_owned()
-        } else {
-            lines.join("\n")
+    let mut module = timed(times, Stage::Parse, || {
+        let module =
+            parse_module(&context, source, filename).ok_or_else(|| CompileError::Stage {
+                stage: Stage::Parse,
+                diagnostics: sink.take(&format!("{filename}: cannot parse")),
+            })?;
+        verify_mlir(Stage::Parse, &module, &sink)?;
+        if !collect_ops(module.as_operation().to_raw())
+            .into_iter()
+            .any(|op| op_name(op) == "tt.func")
+        {
+            return Err(CompileError::Stage {
+                stage: Stage::Parse,
+                diagnostics: vec![Diagnostic::error_at(
+                    filename,
+                    "no tt.func: the input must be Triton TTIR (or TTGIR)",
+                )],
+            });
         }
+        Ok(module)
+    })?;
+    let target = Target::resolve(module.as_operation().to_raw(), filename, options)?;
+    let ttgir_options = TtgirOptions {
+        num_warps: target.num_warps,
+        num_stages: target.num_stages,
+        capability: target.arch.capability,
+    };
+    let mlir_stage = |stage: Stage, module: &mut Module, times: &mut StageTimes| {
+        timed(times, stage, || {
+            let passes = stage
+                .passes(&ttgir_options)
+                .expect("an MLIR pass-pipeline stage")
+                .map_err(|message| CompileError::stage(stage, message))?;
+            run_passes(&context, module, stage, &pipeline_text(&passes), &sink)?;
+            verify_mlir(stage, module, &sink)
+        })
+    };
+
+    if target.is_ttgir {
+        times.skip(Stage::TtirPasses);
+        times.skip(Stage::TtgirPasses);
+    } else {
+        mlir_stage(Stage::TtirPasses, &mut module, times)?;
+        mlir_stage(Stage::TtgirPasses, &mut module, times)?;
     }
+    let kernel = collect_ops(module.as_operation().to_raw())
+        .into_iter()
+        .find(|op| op_name(*op) == "tt.func" && !is_private(*op))
+        .ok_or_else(|| CompileError::Stage {
+            // The last stage that ran: symbol-dce drops private functions.
+            stage: if target.is_ttgir {
+                Stage::Parse
+            } else {
+                Stage::TtgirPasses
+            },
+            diagnostics: vec![Diagnostic::error_at(
+                filename,
+                "no public tt.func to compile",
+            )],
+        })?;
+    let (name, signature, arg_names) = kernel_signature(kernel);
+    let ttgir = keep.then(|| module.as_operation().to_string());
+
+    mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
+    let shared = int_attr(module.as_operation().to_raw(), "ttg.shared").unwrap_or(0) as u64;
+    mlir_stage(Stage::LowerToLlvm, &mut module, times)?;
+    let llvm_dialect = keep.then(|| module.as_operation().to_string());
+
+    let llvm = timed(times, Stage::TranslateToLlvmIr, || {
+        let llvm = ptx::translate(&module).ok_or_else(|| CompileError::Stage {
+            stage: Stage::TranslateToLlvmIr,
+            diagnostics: sink.take("translation to LLVM IR failed"),
+        })?;
+        verify_llvm(Stage::TranslateToLlvmIr, &llvm)?;
+        Ok(llvm)
+    })?;
+    let machine = timed(times, Stage::OptimizeLlvm, || {
+        let machine = ptx::TargetMachine::new(target.arch)
+            .map_err(|message| CompileError::stage(Stage::OptimizeLlvm, message))?;
+        ptx::optimize(&llvm, &machine)
+            .map_err(|message| CompileError::stage(Stage::OptimizeLlvm, message))?;
+        verify_llvm(Stage::OptimizeLlvm, &llvm)?;
+        Ok(machine)
+    })?;
+    let llvm_ir = keep.then(|| llvm.print());
+    let ptx = timed(times, Stage::Nvptx, || {
+        ptx::codegen(&llvm, &machine).map_err(|message| CompileError::stage(Stage::Nvptx, message))
+    })?;
+
+    Ok(Compiled {
+        name,
+        ptx,
+        num_warps: target.num_warps,
+        num_stages: target.num_stages,
+        shared,
+        arch: target.arch,
+        signature,
+        arg_names,
+        ttgir,
+        llvm_dialect,
+        llvm_ir,
+    })
 }
 
-fn run_pipeline(
+/// Runs `run` as `stage`, recording its wall time (failed or not).
+fn timed<T>(
+    times: &mut StageTimes,
+    stage: Stage,
+    run: impl FnOnce() -> Result<T, CompileError>,
+) -> Result<T, CompileError> {
+    let start = Instant::now();
+    let result = run();
+    times.record(stage, start.elapsed());
+    result
+}
+
+/// Runs the textual pipeline `passes` on the module. The pass manager's per-pass verifier is off:
+/// the stage verifies once, after its last pass ([`verify_mlir`]).
+fn run_passes(
     context: &Context,
     module: &mut Module,
-    pipeline: &str,
-    diagnostics: &Diagnostics,
-) -> Result<(), String> {
+    stage: Stage,
+    passes: &str,
+    sink: &DiagnosticSink,
+) -> Result<(), CompileError> {
+    let pipeline = format!("builtin.module({passes})");
     let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
-        .map_err(|e| format!("bad pipeline '{pipeline}': {e}"))?;
-    manager
-        .run(module)
-        .map_err(|_| diagnostics.take(&format!("pipeline '{pipeline}' failed")))
+    manager.enable_verifier(false);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline).map_err(|error| {
+        sink.clear();
+        CompileError::stage(stage, format!("bad pipeline '{pipeline}': {error}"))
+    })?;
+    manager.run(module).map_err(|_| CompileError::Stage {
+        stage,
+        diagnostics: sink.take(&format!("pipeline '{pipeline}' failed")),
+    })?;
+    sink.clear();
+    Ok(())
+}
+
+/// MLIR's verifier on the whole module, as the check that ends `stage`.
+fn verify_mlir(stage: Stage, module: &Module, sink: &DiagnosticSink) -> Result<(), CompileError> {
+    if module.as_operation().verify() {
+        sink.clear();
+        Ok(())
+    } else {
+        Err(CompileError::Verify {
+            stage,
+            diagnostics: sink.take("the module does not verify"),
+        })
+    }
+}
+
+/// LLVM's module verifier, as the check that ends `stage`.
+fn verify_llvm(stage: Stage, module: &ptx::LlvmModule) -> Result<(), CompileError> {
+    module.verify().map_err(|report| CompileError::Verify {
+        stage,
+        diagnostics: report
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(Diagnostic::error)
+            .collect(),
+    })
+}
+
+/// What the kernel is compiled for: the options, checked against what the module records.
+struct Target {
+    /// The input is TTGIR (it has `ttg.num-warps`): its layouts are kept.
+    is_ttgir: bool,
+    num_warps: u32,
+    num_stages: u32,
+    arch: Arch,
+}
+
+impl Target {
+    fn resolve(
+        module: MlirOperation,
+        filename: &str,
+        options: &CompileOptions,
+    ) -> Result<Target, CompileError> {
+        let contradiction =
+            |option: &'static str, given: String, attribute: &'static str, recorded: String| {
+                CompileError::Contradiction {
+                    file: filename.to_owned(),
+                    option,
+                    given,
+                    attribute,
+                    recorded,
+                }
+            };
+        let recorded_warps = int_attr(module, "ttg.num-warps");
+        let num_warps = match (options.num_warps, recorded_warps) {
+            (Some(given), Some(recorded)) if i64::from(given) != recorded => {
+                return Err(contradiction(
+                    "--num-warps",
+                    given.to_string(),
+                    "ttg.num-warps",
+                    recorded.to_string(),
+                ));
+            }
+            (Some(given), _) => given,
+            (None, Some(recorded)) => u32::try_from(recorded).map_err(|_| {
+                CompileError::Options(format!("{filename}: ttg.num-warps = {recorded}"))
+            })?,
+            (None, None) => DEFAULT_NUM_WARPS,
+        };
+        let num_stages = match (options.num_stages, int_attr(module, "ttg.num-stages")) {
+            (Some(given), Some(recorded)) if i64::from(given) != recorded => {
+                return Err(contradiction(
+                    "--num-stages",
+                    given.to_string(),
+                    "ttg.num-stages",
+                    recorded.to_string(),
+                ));
+            }
+            (Some(given), _) => given,
+            (None, Some(recorded)) => u32::try_from(recorded).map_err(|_| {
+                CompileError::Options(format!("{filename}: ttg.num-stages = {recorded}"))
+            })?,
+            (None, None) => DEFAULT_NUM_STAGES,
+        };
+        let recorded_target = string_attr(module, "ttg.target");
+        let arch = match (options.arch, recorded_target) {
+            (given, None) => given.unwrap_or(Arch::parse("sm_90a").expect("a supported arch")),
+            (given, Some(recorded)) => {
+                let capability: Option<u32> = recorded
+                    .strip_prefix("cuda:")
+                    .and_then(|digits| digits.parse().ok());
+                match (given, capability) {
+                    (Some(given), Some(capability)) if given.capability != capability => {
+                        return Err(contradiction(
+                            "--arch",
+                            given.name(),
+                            "ttg.target",
+                            format!("\"{recorded}\""),
+                        ));
+                    }
+                    (Some(given), _) => given,
+                    (None, Some(90)) => Arch::parse("sm_90a").expect("a supported arch"),
+                    (None, Some(capability)) => Arch::parse(&format!("sm_{capability}"))
+                        .map_err(|e| CompileError::Options(format!("{filename}: {e}")))?,
+                    (None, None) => {
+                        return Err(CompileError::Options(format!(
+                            "{filename}: ttg.target = \"{recorded}\" is not a CUDA target"
+                        )));
+                    }
+                }
+            }
+        };
+        Ok(Target {
+            is_ttgir: recorded_warps.is_some(),
+            num_warps,
+            num_stages,
+            arch,
+        })
+    }
+}
+
+fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    let name = std::ffi::CString::new(name).unwrap();
+    unsafe {
+        let attr =
+            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
+            .then(|| tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
+    }
 }
 
 /// The name of a named location (`loc("x_ptr"(...))` or `loc("x_ptr")`); empty for file
@@ -138,114 +397,6 @@ fn argument_name(location: &str) -> String {
         Some('(') | Some(')') => rest[..end].to_owned(),
         _ => String::new(),
     }
-}
-
-/// `file:line:col` of a printed location: the first file position inside it (named and call-site
-/// locations wrap one), or the location text itself when there is none.
-fn source_position(location: &str) -> String {
-    let mut rest = location;
-    while let Some(start) = rest.find('"') {
-        let after = &rest[start + 1..];
-        let Some(end) = after.find('"') else { break };
-        let (file, tail) = (&after[..end], &after[end + 1..]);
-        let digits = |t: &str| {
-            t.chars()
-                .take_while(char::is_ascii_digit)
-                .collect::<String>()
-        };
-        if let Some(tail) = tail.strip_prefix(':') {
-            let line = digits(tail);
-            let col = tail[line.len()..]
-                .strip_prefix(':')
-                .map(digits)
-                .unwrap_or_default();
-            if !line.is_empty() && !col.is_empty() {
-                return format!("{file}:{line}:{col}");
-            }
-        }
-        rest = tail;
-    }
-    location
-        .trim_start_matches("loc(")
-        .trim_end_matches(')')
-        .replace('"', "")
-}
-
-/// Compiles TTIR (or TTGIR, whose layouts are then kept) `source` to PTX.
-pub fn compile(source: &str, filename: &str, options: &CompileOptions) -> Result<Compiled, String> {
-    register_passes_once();
-    if !options.num_warps.is_power_of_two() || options.num_warps > 32 {
-        return Err(format!(
-            "--num-warps must be a power of two between 1 and 32, got {}",
-            options.num_warps
-        ));
-    }
-    let context = tritium_dialects::context::new_context();
-    let diagnostics = Diagnostics::attach(&context);
-    let mut module = parse_module(&context, source, filename)
-        .ok_or_else(|| diagnostics.take(&format!("{filename}: cannot parse")))?;
-    if !module.as_operation().verify() {
-        return Err(diagnostics.take(&format!("{filename}: verification failed")));
-    }
-    let raw = module.as_operation().to_raw();
-    let funcs: Vec<MlirOperation> = collect_ops(raw)
-        .into_iter()
-        .filter(|op| op_name(*op) == "tt.func")
-        .collect();
-    if funcs.is_empty() {
-        return Err(format!(
-            "{filename}: no tt.func: the input must be Triton TTIR (or TTGIR)"
-        ));
-    }
-    let is_ttgir = int_attr(raw, "ttg.num-warps").is_some();
-    let capability = options.arch.capability;
-    if !is_ttgir {
-        run_pipeline(
-            &context,
-            &mut module,
-            "builtin.module(tritium-ttir)",
-            &diagnostics,
-        )?;
-        let pipeline = format!(
-            "builtin.module(tritium-ttgir{{num-warps={} num-stages={} target=cuda:{capability}}})",
-            options.num_warps, options.num_stages
-        );
-        run_pipeline(&context, &mut module, &pipeline, &diagnostics)?;
-    }
-    let raw = module.as_operation().to_raw();
-    let num_warps = int_attr(raw, "ttg.num-warps").unwrap_or(options.num_warps as i64) as u32;
-    let kernel = collect_ops(raw)
-        .into_iter()
-        .find(|op| op_name(*op) == "tt.func" && !is_private(*op))
-        .ok_or_else(|| format!("{filename}: no public tt.func to compile"))?;
-    let (name, signature, arg_names) = kernel_signature(kernel);
-    let ttgir = options
-        .keep_intermediates
-        .then(|| module.as_operation().to_string());
-    run_pipeline(
-        &context,
-        &mut module,
-        "builtin.module(tritium-llvm)",
-        &diagnostics,
-    )?;
-    let raw = module.as_operation().to_raw();
-    let shared = int_attr(raw, "ttg.shared").unwrap_or(0) as u64;
-    let llvm_dialect = options
-        .keep_intermediates
-        .then(|| module.as_operation().to_string());
-    let emitted = ptx::emit(&module, options.arch, options.keep_intermediates)?;
-    Ok(Compiled {
-        name,
-        ptx: emitted.ptx,
-        num_warps,
-        shared,
-        arch: options.arch,
-        signature,
-        arg_names,
-        ttgir,
-        llvm_dialect,
-        llvm_ir: emitted.llvm_ir,
-    })
 }
 
 fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
@@ -323,7 +474,7 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{argument_name, source_position};
+    use super::*;
 
     #[test]
     fn argument_names_come_from_named_locations_only() {
@@ -333,17 +484,110 @@ mod tests {
         assert_eq!(argument_name("loc(unknown)"), "");
     }
 
+    const TTGIR: &str = r#"module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.num-stages" = 2 : i32} {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    tt.return
+  }
+}
+"#;
+
     #[test]
-    fn diagnostics_point_at_the_source_position() {
-        assert_eq!(source_position(r#"loc("k.ttir":3:7)"#), "k.ttir:3:7");
+    fn ttgir_input_keeps_its_recorded_options() {
+        let compiled = compile(TTGIR, "k.ttgir", &CompileOptions::default()).unwrap();
         assert_eq!(
-            source_position(r#"loc("da"("sampler.py":137:35))"#),
-            "sampler.py:137:35"
+            (
+                compiled.num_warps,
+                compiled.num_stages,
+                compiled.arch.name()
+            ),
+            (8, 2, "sm_80".to_owned())
         );
+        assert!(compiled.ptx.contains(".target sm_80"));
         assert_eq!(
-            source_position(r#"loc(callsite("x"("a.py":1:2) at "b.py":3:4))"#),
-            "a.py:1:2"
+            compiled.metadata_json(),
+            "{\"name\":\"k\",\"num_warps\":8,\"num_stages\":2,\"shared\":0,\"arch\":\"sm_80\",\
+             \"signature\":[\"*f32\"],\"arg_names\":[\"\"]}\n"
         );
-        assert_eq!(source_position("loc(unknown)"), "unknown");
+    }
+
+    #[test]
+    fn options_contradicting_ttgir_are_errors() {
+        let options = CompileOptions {
+            num_warps: Some(4),
+            ..CompileOptions::default()
+        };
+        let error = compile(TTGIR, "k.ttgir", &options).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "k.ttgir: --num-warps 4 contradicts the module's ttg.num-warps = 8"
+        );
+        let options = CompileOptions {
+            arch: Some(Arch::parse("sm_90a").unwrap()),
+            ..CompileOptions::default()
+        };
+        let error = compile(TTGIR, "k.ttgir", &options).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "k.ttgir: --arch sm_90a contradicts the module's ttg.target = \"cuda:80\""
+        );
+    }
+
+    #[test]
+    fn every_stage_is_timed_in_order() {
+        let ttir = TTGIR.replace(r#""ttg.num-warps" = 8 : i32, "#, "");
+        let mut times = StageTimes::default();
+        compile_timed(&ttir, "k.ttir", &CompileOptions::default(), &mut times).unwrap();
+        let stages: Vec<Stage> = times.rows().iter().map(|(stage, _)| *stage).collect();
+        assert_eq!(stages, Stage::ALL);
+        assert!(times.rows().iter().all(|(_, time)| time.is_some()));
+
+        let mut times = StageTimes::default();
+        compile_timed(TTGIR, "k.ttgir", &CompileOptions::default(), &mut times).unwrap();
+        assert_eq!(times.get(Stage::TtirPasses), None);
+        assert!(times.get(Stage::Nvptx).is_some());
+    }
+
+    #[test]
+    fn a_failing_ttir_pass_fails_the_ttir_stage() {
+        let source = r#"module {
+  tt.func public @k(%p: !tt.ptr<tensor<8xf32>>) {
+    %v = tt.load %p : !tt.ptr<tensor<8xf32>>
+    tt.return
+  }
+}
+"#;
+        let error = compile(source, "k.ttir", &CompileOptions::default()).unwrap_err();
+        assert_eq!(error.failed_stage(), Some(Stage::TtirPasses));
+        assert_eq!(
+            error.to_string(),
+            "stage `ttir` (TTIR passes) failed\n\
+             k.ttir:2:3: error: block pointer function arguments are not supported"
+        );
+    }
+
+    #[test]
+    fn a_failing_stage_is_named_with_its_diagnostics() {
+        let source = r#"module {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %v = tt.load %p : !tt.ptr<f32>
+    %t = tt.extern_elementwise %v {libname = "", libpath = "", pure = true, symbol = "__nv_cyl_bessel_i0f"} : (f32) -> f32
+    tt.store %p, %t : !tt.ptr<f32>
+    tt.return
+  }
+}
+"#;
+        let error = compile(source, "k.ttir", &CompileOptions::default()).unwrap_err();
+        // Allocation runs the lowering to size its buffers, so lowering errors surface there.
+        assert!(matches!(
+            error.failed_stage(),
+            Some(Stage::AllocateSharedMemory | Stage::LowerToLlvm)
+        ));
+        let diagnostics = error.diagnostics();
+        assert_eq!(diagnostics[0].location, "k.ttir:4:10");
+        assert!(
+            diagnostics[0]
+                .message
+                .contains("no Tritium implementation of '__nv_cyl_bessel_i0f'")
+        );
     }
 }

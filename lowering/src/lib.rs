@@ -2,33 +2,37 @@
 //!
 //! - [`to_llvm`]: the `-convert-triton-gpu-to-llvm` pass (TTGIR → LLVM dialect + NVVM + inline PTX).
 //! - [`ptx`]: LLVM dialect → LLVM IR → NVPTX assembly, in process.
-//! - [`compile`]: the whole pipeline from TTIR text to PTX and launch metadata.
+//! - [`compile`]: the whole pipeline from TTIR text to PTX and launch metadata, one named
+//!   [`stage::Stage`] after another, each verified.
+//! - [`pipelines`]: the pass lists of the lowering's stages and `-tritium-llvm`.
+//! - [`registry`]: the one table of op lowerings; [`pass_registry`]: every pass and pipeline of
+//!   Tritium, registered by both drivers.
 
 pub mod allocate;
 pub mod builder;
 pub mod compile;
+pub mod diagnostics;
 pub mod layout_map;
 pub mod math;
 pub mod ops;
+pub mod pass_registry;
+pub mod pipelines;
 pub mod ptx;
 pub mod registry;
+pub mod stage;
 pub mod state;
 pub mod to_llvm;
 
+pub use pipelines::FINISH_PIPELINE;
+
 use mlir_sys::*;
 use state::string_attr;
-use tritium_dialects::melior::dialect::DialectHandle;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::melior::ir::operation::OperationLike;
 use tritium_dialects::pass::{
-    OptionKind, Options, PassDef, PassOption, PassResult, PipelineDef, fail, register_pass,
-    register_pipeline,
+    OptionKind, Options, PassDef, PassOption, PassResult, dialects, fail,
 };
 use tritium_passes::ir_util::*;
-
-/// MLIR's standard conversions that finish what `-convert-triton-gpu-to-llvm` leaves (scalar
-/// arith/math/scf) in the LLVM dialect.
-pub const FINISH_PIPELINE: &str = "convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,canonicalize,cse";
 
 pub static CONVERT_TO_LLVM: PassDef = PassDef {
     argument: "convert-triton-gpu-to-llvm",
@@ -48,45 +52,18 @@ pub static CONVERT_TO_LLVM: PassDef = PassDef {
             default: "84",
         },
     ],
-    dependent_dialects: lowered_dialects,
+    // The dialects of the ops it builds: LLVM and NVVM plus scalar arith/math/scf.
+    dependent_dialects: || {
+        vec![
+            dialects::llvm(),
+            dialects::nvvm(),
+            dialects::arith(),
+            dialects::math(),
+            dialects::scf(),
+        ]
+    },
     run: run_convert,
 };
-
-pub static LLVM_PIPELINE: PipelineDef = PipelineDef {
-    argument: "tritium-llvm",
-    summary: "TTGIR to the LLVM dialect: allocate-shared-memory, convert-triton-gpu-to-llvm, MLIR's standard conversions",
-    options: &[],
-    build: |_| {
-        Ok(format!(
-            "allocate-shared-memory,convert-triton-gpu-to-llvm,{FINISH_PIPELINE}"
-        ))
-    },
-};
-
-/// The dialects whose ops `-convert-triton-gpu-to-llvm` creates.
-fn lowered_dialects() -> Vec<DialectHandle> {
-    // SAFETY: the handles of dialects linked into this binary.
-    let (nvvm, math) = unsafe {
-        (
-            DialectHandle::from_raw(mlirGetDialectHandle__nvvm__()),
-            DialectHandle::from_raw(mlirGetDialectHandle__math__()),
-        )
-    };
-    vec![
-        DialectHandle::llvm(),
-        nvvm,
-        DialectHandle::scf(),
-        DialectHandle::arith(),
-        math,
-    ]
-}
-
-/// Registers the lowering passes. Call once, before parsing a command line.
-pub fn register_all() {
-    register_pass(&allocate::PASS);
-    register_pass(&CONVERT_TO_LLVM);
-    register_pipeline(&LLVM_PIPELINE);
-}
 
 fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
     let module = module_ref.to_raw();

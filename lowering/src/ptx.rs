@@ -1,8 +1,13 @@
-//! In-process PTX emission: LLVM-dialect module → LLVM IR (MLIR's translation) → O3 → NVPTX
-//! assembly (LLVM's NVPTX backend, statically linked). No CUDA toolkit involved.
+//! In-process PTX emission, as three stages of [`crate::compile`]: LLVM-dialect module → LLVM IR
+//! (MLIR's translation, [`translate`]) → O3 ([`optimize`]) → NVPTX assembly ([`codegen`], LLVM's
+//! NVPTX backend, statically linked). No CUDA toolkit involved. [`LlvmModule::verify`] is LLVM's
+//! module verifier, run after translation and after optimization.
 
 use melior::ir::Module;
-use mlir_sys::{LLVMContextCreate, LLVMContextDispose, LLVMModuleRef, mlirTranslateModuleToLLVMIR};
+use mlir_sys::{
+    LLVMContextCreate, LLVMContextDispose, LLVMContextRef, LLVMModuleRef,
+    mlirTranslateModuleToLLVMIR,
+};
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::Once;
 
@@ -59,6 +64,7 @@ unsafe extern "C" {
     fn LLVMDisposeMessage(message: *mut c_char);
     fn LLVMDisposeModule(module: LLVMModuleRef);
     fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
+    fn LLVMVerifyModule(module: LLVMModuleRef, action: c_int, message: *mut *mut c_char) -> c_int;
 }
 
 const TRIPLE: &str = "nvptx64-nvidia-cuda";
@@ -66,6 +72,8 @@ const CODEGEN_LEVEL_AGGRESSIVE: c_int = 3;
 const RELOC_DEFAULT: c_int = 0;
 const CODE_MODEL_DEFAULT: c_int = 0;
 const ASSEMBLY_FILE: c_int = 0;
+/// `LLVMReturnStatusAction`: the verifier reports through its return value and message.
+const VERIFIER_RETURN_STATUS: c_int = 2;
 
 /// A GPU architecture Tritium can emit PTX for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,80 +143,136 @@ unsafe fn take_message(message: *mut c_char) -> String {
     text
 }
 
-/// What [`emit`] produces.
-pub struct Emitted {
-    pub ptx: String,
-    /// The optimized LLVM IR, when asked for.
-    pub llvm_ir: Option<String>,
+/// An LLVM IR module in its own LLVM context, disposed on drop.
+pub struct LlvmModule {
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
 }
 
-/// Translates a module in the LLVM dialect (with NVVM ops) to PTX for `arch`.
-pub fn emit(module: &Module, arch: Arch, keep_llvm_ir: bool) -> Result<Emitted, String> {
-    initialize();
-    unsafe {
-        let llvm_context = LLVMContextCreate();
-        let llvm_module = mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llvm_context);
-        if llvm_module.is_null() {
-            LLVMContextDispose(llvm_context);
-            return Err("translation to LLVM IR failed".into());
+impl LlvmModule {
+    /// LLVM's module verifier: `Err` with its report when the module is broken.
+    pub fn verify(&self) -> Result<(), String> {
+        let mut message: *mut c_char = std::ptr::null_mut();
+        let broken =
+            unsafe { LLVMVerifyModule(self.module, VERIFIER_RETURN_STATUS, &mut message) } != 0;
+        let report = unsafe { take_message(message) };
+        if broken {
+            Err(report.trim_end().to_owned())
+        } else {
+            Ok(())
         }
-        let result = emit_llvm_module(llvm_module, arch, keep_llvm_ir);
-        LLVMDisposeModule(llvm_module);
-        LLVMContextDispose(llvm_context);
-        result
+    }
+
+    /// The module as LLVM IR text.
+    pub fn print(&self) -> String {
+        unsafe { take_message(LLVMPrintModuleToString(self.module)) }
     }
 }
 
-unsafe fn emit_llvm_module(
-    llvm_module: LLVMModuleRef,
-    arch: Arch,
-    keep_llvm_ir: bool,
-) -> Result<Emitted, String> {
-    let triple = CString::new(TRIPLE).unwrap();
-    let cpu = CString::new(arch.name()).unwrap();
-    let features = CString::new(arch.ptx_features()).unwrap();
-    unsafe {
-        let mut target: TargetRef = std::ptr::null_mut();
-        let mut error: *mut c_char = std::ptr::null_mut();
-        if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut error) != 0 {
-            return Err(format!("NVPTX target unavailable: {}", take_message(error)));
+impl Drop for LlvmModule {
+    fn drop(&mut self) {
+        unsafe {
+            LLVMDisposeModule(self.module);
+            LLVMContextDispose(self.context);
         }
-        let machine = LLVMCreateTargetMachine(
-            target,
-            triple.as_ptr(),
-            cpu.as_ptr(),
-            features.as_ptr(),
-            CODEGEN_LEVEL_AGGRESSIVE,
-            RELOC_DEFAULT,
-            CODE_MODEL_DEFAULT,
-        );
-        LLVMSetTarget(llvm_module, triple.as_ptr());
-        let layout = LLVMCreateTargetDataLayout(machine);
-        LLVMSetModuleDataLayout(llvm_module, layout);
+    }
+}
+
+/// Translates a module in the LLVM dialect (with NVVM ops) to LLVM IR. `None` when MLIR's
+/// translation fails; it has emitted diagnostics on the module's context.
+pub fn translate(module: &Module) -> Option<LlvmModule> {
+    unsafe {
+        let context = LLVMContextCreate();
+        let llvm_module = mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context);
+        if llvm_module.is_null() {
+            LLVMContextDispose(context);
+            return None;
+        }
+        Some(LlvmModule {
+            context,
+            module: llvm_module,
+        })
+    }
+}
+
+/// LLVM's NVPTX target machine for one architecture, disposed on drop.
+pub struct TargetMachine {
+    machine: TargetMachineRef,
+}
+
+impl TargetMachine {
+    pub fn new(arch: Arch) -> Result<TargetMachine, String> {
+        initialize();
+        let triple = CString::new(TRIPLE).unwrap();
+        let cpu = CString::new(arch.name()).unwrap();
+        let features = CString::new(arch.ptx_features()).unwrap();
+        unsafe {
+            let mut target: TargetRef = std::ptr::null_mut();
+            let mut error: *mut c_char = std::ptr::null_mut();
+            if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut error) != 0 {
+                return Err(format!("NVPTX target unavailable: {}", take_message(error)));
+            }
+            let machine = LLVMCreateTargetMachine(
+                target,
+                triple.as_ptr(),
+                cpu.as_ptr(),
+                features.as_ptr(),
+                CODEGEN_LEVEL_AGGRESSIVE,
+                RELOC_DEFAULT,
+                CODE_MODEL_DEFAULT,
+            );
+            if machine.is_null() {
+                return Err(format!(
+                    "cannot create an NVPTX target machine for {}",
+                    arch.name()
+                ));
+            }
+            Ok(TargetMachine { machine })
+        }
+    }
+}
+
+impl Drop for TargetMachine {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeTargetMachine(self.machine) };
+    }
+}
+
+/// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`.
+pub fn optimize(module: &LlvmModule, machine: &TargetMachine) -> Result<(), String> {
+    let triple = CString::new(TRIPLE).unwrap();
+    unsafe {
+        LLVMSetTarget(module.module, triple.as_ptr());
+        let layout = LLVMCreateTargetDataLayout(machine.machine);
+        LLVMSetModuleDataLayout(module.module, layout);
         LLVMDisposeTargetData(layout);
 
         let options = LLVMCreatePassBuilderOptions();
         let pipeline = CString::new("default<O3>").unwrap();
-        let error_ref = LLVMRunPasses(llvm_module, pipeline.as_ptr(), machine, options);
+        let error_ref = LLVMRunPasses(module.module, pipeline.as_ptr(), machine.machine, options);
         LLVMDisposePassBuilderOptions(options);
         if !error_ref.is_null() {
             let message = LLVMGetErrorMessage(error_ref);
             let text = CStr::from_ptr(message).to_string_lossy().into_owned();
             LLVMDisposeErrorMessage(message);
-            LLVMDisposeTargetMachine(machine);
             return Err(format!("LLVM optimization failed: {text}"));
         }
-        let llvm_ir = keep_llvm_ir.then(|| take_message(LLVMPrintModuleToString(llvm_module)));
+    }
+    Ok(())
+}
 
+/// PTX assembly of the module, from LLVM's NVPTX backend.
+pub fn codegen(module: &LlvmModule, machine: &TargetMachine) -> Result<String, String> {
+    unsafe {
+        let mut error: *mut c_char = std::ptr::null_mut();
         let mut buffer: MemoryBufferRef = std::ptr::null_mut();
         let failed = LLVMTargetMachineEmitToMemoryBuffer(
-            machine,
-            llvm_module,
+            machine.machine,
+            module.module,
             ASSEMBLY_FILE,
             &mut error,
             &mut buffer,
         );
-        LLVMDisposeTargetMachine(machine);
         if failed != 0 {
             return Err(format!("PTX emission failed: {}", take_message(error)));
         }
@@ -218,6 +282,6 @@ unsafe fn emit_llvm_module(
         );
         let ptx = String::from_utf8_lossy(bytes).into_owned();
         LLVMDisposeMemoryBuffer(buffer);
-        Ok(Emitted { ptx, llvm_ir })
+        Ok(ptx)
     }
 }

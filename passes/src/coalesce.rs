@@ -8,7 +8,7 @@ use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 use tritium_layout::encoding::Encoding;
 use tritium_layout::heuristics::{
     coalesced_blocked, mem_access_elems_per_thread, order_from_contiguity,
@@ -19,7 +19,7 @@ pub static PASS: PassDef = PassDef {
     summary: "Pick coalesced, vectorized layouts for global loads and stores",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::ttg()],
     run,
 };
 

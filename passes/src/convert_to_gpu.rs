@@ -9,7 +9,9 @@ use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::CString;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
-use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
+use tritium_dialects::pass::{
+    OptionKind, Options, PassDef, PassOption, PassResult, dialects, fail,
+};
 use tritium_layout::encoding::{DotOperandEncoding, Encoding, SliceEncoding};
 use tritium_layout::heuristics::default_blocked;
 
@@ -43,7 +45,7 @@ pub static PASS: PassDef = PassDef {
             default: "1",
         },
     ],
-    dependent_dialects: || vec![tritium_dialects::ttg_handle()],
+    dependent_dialects: || vec![dialects::ttg()],
     run,
 };
 

@@ -1,4 +1,5 @@
-//! TTIR and TTGIR transforms and analyses, each a Rust pass registered in MLIR's pass registry.
+//! TTIR and TTGIR transforms and analyses, each a Rust pass registered in MLIR's pass registry
+//! (through `tritium_lowering::registry`, which lists every pass of both crates).
 
 pub mod axis_info;
 pub mod coalesce;
@@ -11,25 +12,113 @@ pub mod remove_layout_conversions;
 pub mod test_passes;
 pub mod ttir;
 
-use tritium_dialects::pass::{PassDef, register_pass, register_pipeline};
+use tritium_dialects::pass::{PassEntry, PipelineDef};
 
-/// Every pass of this crate (test passes included).
-pub static PASSES: &[&PassDef] = &[
-    &convert_to_gpu::PASS,
-    &coalesce::PASS,
-    &remove_layout_conversions::PASS,
-    &optimize_thread_locality::PASS,
-    &reduce_data_duplication::PASS,
+/// Every pass of this crate with its description, in pipeline order, test passes last (like
+/// Triton's `Passes.td`). `tritium_lowering::pass_registry::all_passes` appends the lowering's.
+pub static PASSES: &[PassEntry] = &[
+    PassEntry {
+        pass: &ttir::rewrite_tensor_pointer::PASS,
+        description: "Replaces block pointers (tt.make_tensor_ptr, moved by tt.advance) by tensors \
+            of pointers and masks. A block pointer is tracked as its base, shape and strides and \
+            per-dimension i64 offsets; at each tt.load/tt.store the pass builds the pointers \
+            splat(base) + sum(offset_d * stride_d) and, for each boundary-checked dimension, the \
+            mask 0 <= offset_d < shape_d (masked loads take NaN for padding = nan, else zeros). \
+            scf.for and scf.if carry the offsets instead of the block pointer; block pointers \
+            crossing a function boundary or an scf.while are errors.",
+    },
+    PassEntry {
+        pass: &ttir::combine::PASS,
+        description: "Triton's peephole combines, with MLIR's greedy driver: add(dot(a, b, 0), c) \
+            becomes dot(a, b, c); addptr(addptr(p, a), b) becomes addptr(p, a + b); a select of a \
+            masked load on the same mask becomes the load with `other`; broadcast(splat x) becomes \
+            splat x; a 1-D reshape feeding only a reduce or histogram gets allow_reorder.",
+    },
+    PassEntry {
+        pass: &ttir::reorder_broadcast::PASS,
+        description: "Computes elementwise ops on the small tensor (or scalar) before it is \
+            broadcast or splat instead of on every element of the big one: \
+            elementwise(splat a, splat b) becomes splat(elementwise(a, b)), elementwise of \
+            broadcasts of one shape becomes a broadcast of the elementwise op, and \
+            expand_dims/broadcast of a splat become the splat.",
+    },
+    PassEntry {
+        pass: &ttir::loop_unroll::PASS,
+        description: "Unrolls each scf.for carrying tt.loop_unroll_factor = N (N > 1) by N, as \
+            MLIR's loopUnrollByFactor: the main loop steps by step * N over the largest multiple \
+            of N iterations with N copies of the body, and a remainder loop (tt.num_stages = 1) \
+            runs what is left. Constant bounds fold the trip count; loops left with one \
+            iteration are inlined.",
+    },
+    PassEntry {
+        pass: &ttir::licm::PASS,
+        description: "Loop-invariant code motion for scf.for, inner loops first: pure, speculatable \
+            ops whose operands come from outside the loop move before it, and so do non-volatile \
+            tt.loads with invariant operands when nothing in the loop writes memory, their mask \
+            guarded by the trip-count condition lb < ub.",
+    },
+    PassEntry {
+        pass: &ttir::loop_aware_cse::PASS,
+        description: "Merges scf.for iter_args that start from the same value and yield \
+            structurally equal expressions (assuming the two iter_args equal, by coinduction), \
+            then runs CSE of pure region-free ops, until nothing changes. Memory reads are not \
+            merged.",
+    },
+    PassEntry {
+        pass: &convert_to_gpu::PASS,
+        description: "Sets the module attributes (ttg.num-warps, ttg.threads-per-warp, \
+            ttg.num-ctas, ttg.target) and gives every tensor Triton's default blocked encoding \
+            for its shape. Operand/result layout relations are kept with ttg.convert_layout: a \
+            tt.reduce result is a slice of its operand's layout, tt.expand_dims consumes a slice \
+            of its result's, tt.dot takes dot_op operands of the accumulator's layout. Dense \
+            constants and function signatures are retyped; invalid options fail the pass.",
+    },
+    PassEntry {
+        pass: &coalesce::PASS,
+        description: "Gives each global tt.load/tt.store through a tensor of pointers the blocked \
+            layout that makes it coalesced and vectorized: dimensions ordered by contiguity, as \
+            many elements per thread as axis info proves contiguous and aligned (up to 16 \
+            bytes), lanes and warps over the rest. Operands are converted into that layout and \
+            the result back; -tritongpu-remove-layout-conversions then propagates it.",
+    },
+    PassEntry {
+        pass: &remove_layout_conversions::PASS,
+        description: "Removes ttg.convert_layout ops by moving values into the layout their memory \
+            accesses prefer (per function and shape, the layout all loads and stores of that \
+            shape agree on). Conversions into a preferred layout are rematerialized backward \
+            through cheap ops, conversions out of it pushed forward through elementwise ops and \
+            absorbed by reductions; chains fold and identity conversions vanish. The rest stay \
+            for the lowering, which handles any conversion.",
+    },
+    PassEntry {
+        pass: &optimize_thread_locality::PASS,
+        description: "A loop that reduces a tensor every iteration and folds the result into a \
+            loop-carried value instead carries an unreduced accumulator in the tensor's own \
+            layout, combined elementwise per thread, and reduces once after the loop. Applies to \
+            single-op associative, commutative combines with an identity (add, mul, max, min); \
+            float sums are reassociated, as Triton does.",
+    },
+    PassEntry {
+        pass: &reduce_data_duplication::PASS,
+        description: "Routes each conversion from a distributed layout into a #ttg.dot_op layout \
+            (which duplicates data across threads) explicitly through shared memory: a \
+            ttg.local_alloc of the source in a #ttg.swizzled_shared layout following the \
+            source's order, then a ttg.local_load into the dot-operand layout.",
+    },
+    PassEntry {
+        pass: &test_passes::op_count::PASS,
+        description: "Test of the Rust pass API: annotates each function-like op with the number \
+            of ops whose name starts with `prefix`, and fails at the first op named `fail-on`.",
+    },
+    PassEntry {
+        pass: &test_passes::print_alignment::PASS,
+        description: "Test of the axis-info analysis: prints the contiguity, divisibility and \
+            constancy of every op result on stderr, one line per result, for lit tests.",
+    },
 ];
 
-/// Registers every pass and pipeline of this crate. Call once, before parsing a command line.
-pub fn register_all() {
-    for pass in PASSES.iter().chain(ttir::PASSES).chain(test_passes::PASSES) {
-        register_pass(pass);
-    }
-    register_pipeline(&pipelines::TTIR);
-    register_pipeline(&pipelines::TTGIR);
-}
+/// The named pipelines of this crate, built from the stage pass lists in [`pipelines`].
+pub static PIPELINES: &[&PipelineDef] = &[&pipelines::TTIR, &pipelines::TTGIR];
 
 pub(crate) fn convert_to_gpu_retype(op: mlir_sys::MlirOperation, ty: mlir_sys::MlirType) {
     convert_to_gpu::retype_dense_constant(op, ty);

@@ -18,14 +18,14 @@ use crate::ir_util::*;
 use crate::ttir::util::{block_ops, body, erase, rebuild_for, terminator};
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-optimize-thread-locality",
     summary: "Move per-iteration reductions out of loops: accumulate elementwise per thread, reduce once",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::tt(), dialects::arith(), dialects::scf()],
     run,
 };
 

@@ -1,17 +1,73 @@
-//! Named pipelines: `-tritium-ttir` (Triton 3.6's make_ttir order) and `-tritium-ttgir`.
+//! The pass lists of the compiler's TTIR and TTGIR stages, and the named pipelines built from them:
+//! `-tritium-ttir` (Triton 3.6's make_ttir order) and `-tritium-ttgir`.
+//!
+//! Each list is defined here once. `tritium_lowering::compile` runs [`ttir_passes`] and
+//! [`ttgir_passes`] as its `ttir` and `ttgir` stages, and the pipelines `triton-opt` registers
+//! print the same lists, so the two drivers cannot differ.
 
-use tritium_dialects::pass::{OptionKind, Options, PassOption, PipelineDef};
+use tritium_dialects::pass::{
+    OptionKind, Options, PassOption, PassSpec, PipelineDef, pipeline_text,
+};
+
+/// The TTIR stage: Triton's `make_ttir`.
+pub fn ttir_passes() -> Vec<PassSpec> {
+    [
+        "inline",
+        "triton-rewrite-tensor-pointer",
+        "canonicalize",
+        "triton-combine",
+        "triton-reorder-broadcast",
+        "cse",
+        "symbol-dce",
+        "triton-loop-unroll",
+    ]
+    .into_iter()
+    .map(PassSpec::new)
+    .collect()
+}
+
+/// What the TTGIR stage is compiled for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TtgirOptions {
+    /// Warps per program: a power of two in 1..=32.
+    pub num_warps: u32,
+    /// Software pipelining stages (accepted and recorded; no pipelining pass yet).
+    pub num_stages: u32,
+    /// Compute capability times ten (`90` for `cuda:90`).
+    pub capability: u32,
+}
+
+/// The TTGIR stage: layouts, coalescing and layout-conversion removal (Triton 3.6's `make_ttgir`
+/// for sm_90 without the tensor-core and pipelining passes).
+pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
+    let warps = options.num_warps;
+    if !warps.is_power_of_two() || warps > 32 {
+        return Err(format!(
+            "num-warps must be a power of two in 1..32, got {warps}"
+        ));
+    }
+    Ok(vec![
+        PassSpec::new("convert-triton-to-tritongpu")
+            .option("num-warps", warps)
+            .option("target", format!("cuda:{}", options.capability)),
+        PassSpec::new("tritongpu-coalesce"),
+        PassSpec::new("tritongpu-remove-layout-conversions"),
+        PassSpec::new("tritongpu-optimize-thread-locality"),
+        PassSpec::new("cse"),
+        PassSpec::new("tritongpu-remove-layout-conversions"),
+        PassSpec::new("tritongpu-reduce-data-duplication"),
+        PassSpec::new("canonicalize"),
+        PassSpec::new("cse"),
+        PassSpec::new("symbol-dce"),
+    ])
+}
 
 pub static TTIR: PipelineDef = PipelineDef {
     argument: "tritium-ttir",
     summary: "Triton's TTIR pipeline (make_ttir): inline, rewrite-tensor-pointer, canonicalize, combine, \
               reorder-broadcast, cse, symbol-dce, loop-unroll",
     options: &[],
-    build: |_| {
-        Ok("inline,triton-rewrite-tensor-pointer,canonicalize,triton-combine,triton-reorder-broadcast,cse,symbol-dce,\
-            triton-loop-unroll"
-            .into())
-    },
+    build: |_| Ok(pipeline_text(&ttir_passes())),
 };
 
 pub static TTGIR: PipelineDef = PipelineDef {
@@ -37,21 +93,66 @@ pub static TTGIR: PipelineDef = PipelineDef {
             default: "cuda:90",
         },
     ],
-    build: ttgir,
+    build: |options| ttgir_passes(&ttgir_options(options)?).map(|passes| pipeline_text(&passes)),
 };
 
-fn ttgir(options: &Options) -> Result<String, String> {
-    let warps = options.int("num-warps");
-    if warps <= 0 || warps & (warps - 1) != 0 || warps > 32 {
-        return Err(format!(
-            "num-warps must be a power of two in 1..32, got {warps}"
+/// The `-tritium-ttgir` options as the stage takes them.
+pub fn ttgir_options(options: &Options) -> Result<TtgirOptions, String> {
+    let target = options.string("target");
+    let capability = target
+        .strip_prefix("cuda:")
+        .and_then(|digits| digits.parse().ok())
+        .ok_or_else(|| format!("target must be cuda:<capability>, got '{target}'"))?;
+    let int = |name: &str| {
+        u32::try_from(options.int(name)).map_err(|_| {
+            format!(
+                "{name} must be a positive integer, got {}",
+                options.int(name)
+            )
+        })
+    };
+    Ok(TtgirOptions {
+        num_warps: int("num-warps")?,
+        num_stages: int("num-stages")?,
+        capability,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipelines_print_the_stage_lists() {
+        let ttir = (TTIR.build)(&Options::defaults(TTIR.options)).unwrap();
+        assert_eq!(ttir, pipeline_text(&ttir_passes()));
+        let options = Options::defaults(TTGIR.options)
+            .with("num-warps", "8")
+            .with("target", "cuda:80");
+        let expected = TtgirOptions {
+            num_warps: 8,
+            num_stages: 3,
+            capability: 80,
+        };
+        assert_eq!(ttgir_options(&options).unwrap(), expected);
+        assert_eq!(
+            (TTGIR.build)(&options).unwrap(),
+            pipeline_text(&ttgir_passes(&expected).unwrap())
+        );
+        assert!((TTGIR.build)(&options).unwrap().starts_with(
+            "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},tritongpu-coalesce,"
         ));
     }
-    Ok(format!(
-        "convert-triton-to-tritongpu{{num-warps={warps} target={}}},tritongpu-coalesce,\
-         tritongpu-remove-layout-conversions,tritongpu-optimize-thread-locality,cse,\
-         tritongpu-remove-layout-conversions,\
-         tritongpu-reduce-data-duplication,canonicalize,cse,symbol-dce",
-        options.string("target")
-    ))
+
+    #[test]
+    fn bad_ttgir_options_are_errors() {
+        let options = Options::defaults(TTGIR.options).with("num-warps", "3");
+        assert!(
+            (TTGIR.build)(&options)
+                .unwrap_err()
+                .contains("power of two")
+        );
+        let options = Options::defaults(TTGIR.options).with("target", "hip:gfx90a");
+        assert!((TTGIR.build)(&options).unwrap_err().contains("cuda:"));
+    }
 }

@@ -8,7 +8,7 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::ffi::ttg;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
 
 pub static PASS: PassDef = PassDef {
@@ -16,7 +16,7 @@ pub static PASS: PassDef = PassDef {
     summary: "Route conversions into dot-operand layouts through shared memory (local_alloc + local_load)",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::ttg()],
     run,
 };
 

@@ -13,7 +13,7 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 use tritium_layout::encoding::{Encoding, SliceEncoding};
 
 pub static PASS: PassDef = PassDef {
@@ -21,7 +21,7 @@ pub static PASS: PassDef = PassDef {
     summary: "Remove layout conversions by propagating the layouts memory accesses prefer",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::ttg()],
     run,
 };
 

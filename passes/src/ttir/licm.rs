@@ -12,14 +12,14 @@ use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-licm",
     summary: "Hoist loop-invariant ops, and loop-invariant loads guarded by the trip count, out of scf.for",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::tt(), dialects::arith()],
     run,
 };
 

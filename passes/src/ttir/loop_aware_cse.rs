@@ -17,14 +17,14 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{Options, PassDef, PassResult, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-loop-aware-cse",
     summary: "CSE that also merges scf.for iter_args with equal initial and yielded values",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::scf()],
     run,
 };
 

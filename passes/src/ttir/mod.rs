@@ -10,14 +10,3 @@ pub mod loop_unroll;
 pub mod reorder_broadcast;
 pub mod rewrite_tensor_pointer;
 pub mod util;
-
-use tritium_dialects::pass::PassDef;
-
-pub static PASSES: &[&PassDef] = &[
-    &combine::PASS,
-    &reorder_broadcast::PASS,
-    &rewrite_tensor_pointer::PASS,
-    &loop_unroll::PASS,
-    &licm::PASS,
-    &loop_aware_cse::PASS,
-];

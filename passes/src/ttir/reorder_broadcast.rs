@@ -14,14 +14,14 @@ use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
-use tritium_dialects::pass::{Options, PassDef, PassResult, fail, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects, fail};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-reorder-broadcast",
     summary: "Move elementwise ops ahead of tt.broadcast and tt.splat",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::tt()],
     run,
 };
 

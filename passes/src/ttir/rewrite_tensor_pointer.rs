@@ -15,14 +15,14 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::{OperationRef, Type, TypeLike, operation::OperationLike};
-use tritium_dialects::pass::{Options, PassDef, PassFailed, PassResult, fail, no_dialects};
+use tritium_dialects::pass::{Options, PassDef, PassFailed, PassResult, dialects, fail};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-rewrite-tensor-pointer",
     summary: "Rewrite block pointers (make_tensor_ptr/advance) into tensors of pointers and masks",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: no_dialects,
+    dependent_dialects: || vec![dialects::tt(), dialects::arith(), dialects::scf()],
     run,
 };
 

@@ -58,30 +58,29 @@ pub fn compiler_version() -> String {
     )
 }
 
-/// Compiles TTIR text to `(ptx, metadata json)`, through `cache` when given.
+/// Compiles TTIR (or TTGIR) text to `(ptx, metadata json)`, through `cache` when given.
 pub fn compile_cached(
     cache: Option<&Cache>,
     ir: &str,
     name: &str,
-    options: &JitOptions,
-    arch: &str,
+    options: &CompileOptions,
 ) -> Result<(String, String), String> {
-    let arch_parsed = Arch::parse(arch)?;
-    let compile_options = CompileOptions {
-        num_warps: options.num_warps,
-        num_stages: options.num_stages,
-        arch: arch_parsed,
-        keep_intermediates: false,
+    let run = || {
+        compile(ir, name, options)
+            .map(|c| (c.ptx.clone(), c.metadata_json()))
+            .map_err(|error| error.to_string())
     };
-    let run = || compile(ir, name, &compile_options).map(|c| (c.ptx.clone(), c.metadata_json()));
     let Some(cache) = cache else { return run() };
+    // `module`: taken from the input (TTGIR) or the default.
+    let given = |value: Option<u32>| value.map_or("module".to_owned(), |v| v.to_string());
     let key = Cache::key(
         ir,
         &format!(
             "num_warps={} num_stages={}",
-            options.num_warps, options.num_stages
+            given(options.num_warps),
+            given(options.num_stages)
         ),
-        arch,
+        &options.arch.map_or("module".to_owned(), |arch| arch.name()),
         &compiler_version(),
     );
     if let Some(entry) = cache.get(&key) {
@@ -121,8 +120,13 @@ impl Jit {
 
     /// Compiles (or fetches from the cache) and loads TTIR text.
     pub fn load(&self, ir: &str, name: &str, options: &JitOptions) -> Result<Kernel, String> {
-        let (ptx, json) =
-            compile_cached(Some(&self.cache), ir, name, options, &self.arch(options))?;
+        let compile_options = CompileOptions {
+            num_warps: Some(options.num_warps),
+            num_stages: Some(options.num_stages),
+            arch: Some(Arch::parse(&self.arch(options))?),
+            keep_intermediates: false,
+        };
+        let (ptx, json) = compile_cached(Some(&self.cache), ir, name, &compile_options)?;
         let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
         Kernel::from_ptx(&self.device, &ptx, metadata).map_err(|e| e.to_string())
     }

@@ -5,8 +5,9 @@ mod run;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tritium_lowering::compile::{CompileOptions, compile};
+use tritium_lowering::compile::{CompileOptions, Compiled, compile_timed};
 use tritium_lowering::ptx::Arch;
+use tritium_lowering::stage::StageTimes;
 
 #[derive(Parser)]
 #[command(
@@ -23,20 +24,33 @@ struct Cli {
 pub struct CompileArgs {
     /// Input TTIR (or TTGIR) file, e.g. add.ttir
     pub input: PathBuf,
-    /// Warps per program (power of two, 1..32)
-    #[arg(long, default_value_t = 4)]
-    pub num_warps: u32,
-    /// Software pipelining stages
-    #[arg(long, default_value_t = 3)]
-    pub num_stages: u32,
-    /// Target GPU: sm_80, sm_86, sm_89, sm_90 or sm_90a
-    #[arg(long, default_value = "sm_90a")]
-    pub arch: String,
+    /// Warps per program (power of two, 1..32) [default: TTGIR's ttg.num-warps, else 4]
+    #[arg(long)]
+    pub num_warps: Option<u32>,
+    /// Software pipelining stages [default: the module's ttg.num-stages, else 3]
+    #[arg(long)]
+    pub num_stages: Option<u32>,
+    /// Target GPU: sm_80, sm_86, sm_89, sm_90 or sm_90a [default: TTGIR's ttg.target, else sm_90a]
+    #[arg(long)]
+    pub arch: Option<String>,
+}
+
+impl CompileArgs {
+    /// The compile options these arguments give; what is not given comes from the module.
+    pub fn options(&self, keep_intermediates: bool) -> Result<CompileOptions, String> {
+        Ok(CompileOptions {
+            num_warps: self.num_warps,
+            num_stages: self.num_stages,
+            arch: self.arch.as_deref().map(Arch::parse).transpose()?,
+            keep_intermediates,
+        })
+    }
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (name, num_warps, shared, arch, signature)
+    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (name, num_warps, num_stages, shared, arch,
+    /// signature, arg_names)
     Compile {
         #[command(flatten)]
         args: CompileArgs,
@@ -49,6 +63,9 @@ enum Command {
         /// Also assemble a cubin with `ptxas` when it is on PATH
         #[arg(long)]
         cubin: bool,
+        /// Print each stage's wall time (ms) and the total
+        #[arg(long)]
+        timing: bool,
     },
     /// Compile and launch a kernel once on generated inputs, printing a summary of each buffer
     Run(run::RunArgs),
@@ -58,20 +75,17 @@ enum Command {
     Version,
 }
 
+/// Compiles `args.input`, recording each stage's time in `times`.
 pub fn compile_file(
     args: &CompileArgs,
     keep: bool,
-) -> Result<tritium_lowering::compile::Compiled, String> {
-    let arch = Arch::parse(&args.arch)?;
+    times: &mut StageTimes,
+) -> Result<Compiled, String> {
+    let options = args.options(keep)?;
     let source = std::fs::read_to_string(&args.input)
         .map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
-    let options = CompileOptions {
-        num_warps: args.num_warps,
-        num_stages: args.num_stages,
-        arch,
-        keep_intermediates: keep,
-    };
-    compile(&source, &args.input.display().to_string(), &options)
+    compile_timed(&source, &args.input.display().to_string(), &options, times)
+        .map_err(|error| error.to_string())
 }
 
 fn kernel_stem(input: &std::path::Path) -> String {
@@ -87,6 +101,7 @@ fn run_compile(
     output: PathBuf,
     emit: Vec<String>,
     cubin: bool,
+    timing: bool,
 ) -> Result<(), String> {
     for stage in &emit {
         if !["ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
@@ -95,7 +110,11 @@ fn run_compile(
             ));
         }
     }
-    let compiled = compile_file(&args, !emit.is_empty())?;
+    let mut times = StageTimes::default();
+    let compiled = compile_file(&args, !emit.is_empty(), &mut times)?;
+    if timing {
+        print!("{times}");
+    }
     std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
     let stem = kernel_stem(&args.input);
     let write = |ext: &str, text: &str| {
@@ -151,7 +170,8 @@ fn main() -> ExitCode {
             output,
             emit,
             cubin,
-        } => run_compile(args, output, emit, cubin),
+            timing,
+        } => run_compile(args, output, emit, cubin, timing),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {
@@ -163,14 +183,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!(
-                "{}",
-                if message.contains("error:") {
-                    message
-                } else {
-                    format!("error: {message}")
-                }
-            );
+            if message.starts_with("error:") {
+                eprintln!("{message}");
+            } else {
+                eprintln!("error: {message}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -147,15 +147,11 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     let compile = &args.compile;
     let ir = std::fs::read_to_string(&compile.input)
         .map_err(|e| format!("{}: cannot read: {e}", compile.input.display()))?;
-    let options = tritium::JitOptions {
-        num_warps: compile.num_warps,
-        num_stages: compile.num_stages,
-        arch: Some(compile.arch.clone()),
-    };
+    let options = compile.options(false)?;
     let cache = tritium_runtime::Cache::open_default().ok();
     let started = std::time::Instant::now();
     let name = compile.input.display().to_string();
-    let (ptx, json) = tritium::compile_cached(cache.as_ref(), &ir, &name, &options, &compile.arch)?;
+    let (ptx, json) = tritium::compile_cached(cache.as_ref(), &ir, &name, &options)?;
     eprintln!(
         "compiled in {:.1} ms{}",
         started.elapsed().as_secs_f64() * 1e3,

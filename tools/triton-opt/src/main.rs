@@ -1,7 +1,7 @@
 //! `triton-opt`: MLIR's `mlir-opt` driver (MlirOptMain) with every upstream dialect, extension and
 //! pass, plus Tritium's `tt`/`ttg`/`ttng` dialects and Rust passes. Every mlir-opt flag works.
 
-use mlir_sys::{MlirDialectRegistry, mlirRegisterAllDialects, mlirRegisterAllPasses};
+use mlir_sys::{MlirDialectRegistry, mlirRegisterAllDialects};
 use std::ffi::{CString, c_char, c_int};
 
 unsafe extern "C" {
@@ -18,9 +18,8 @@ extern "C" fn register_dialects(registry: MlirDialectRegistry) {
 }
 
 fn main() {
-    unsafe { mlirRegisterAllPasses() };
-    tritium_passes::register_all();
-    tritium_lowering::register_all();
+    // MLIR's passes and every pass and pipeline of Tritium's registry, as `tritium compile` does.
+    tritium_lowering::pass_registry::register_all();
     let args: Vec<CString> = std::env::args_os()
         .map(|arg| CString::new(arg.into_encoded_bytes()).unwrap_or_default())
         .collect();

@@ -139,14 +139,11 @@ fn every_ttir_round_trips_as_triton_prints_it() {
     }
 }
 
-#[test]
-fn pass_list_snapshot() {
-    let (ok, help, _) = triton_opt(&["--help"]);
-    assert!(ok);
-    let ours: Vec<&str> = help
-        .lines()
-        .filter(|line| {
-            let flag = line.trim_start();
+/// Tritium's flags as `triton-opt --help` lists them.
+fn tritium_help_lines(help: &str) -> Vec<&str> {
+    help.lines()
+        .map(str::trim)
+        .filter(|flag| {
             flag.starts_with("--tritium")
                 || flag.starts_with("--triton")
                 || flag.starts_with("--tritongpu")
@@ -155,9 +152,125 @@ fn pass_list_snapshot() {
                 || flag.starts_with("--test-print-alignment")
                 || flag.starts_with("--allocate-shared")
         })
-        .map(str::trim)
+        .collect()
+}
+
+/// The registry (`tritium_lowering::registry`) is what `triton-opt` registers: every pass and
+/// pipeline in `--help` with its summary, and nothing else of ours. The snapshot is the registry
+/// itself: flags, the dialects each pass creates, options with defaults, summaries.
+#[test]
+fn pass_list_snapshot() {
+    use tritium_lowering::pass_registry::{all_passes, all_pipelines};
+    let (ok, help, _) = triton_opt(&["--help"]);
+    assert!(ok);
+    // --help lists passes, then pipelines, each sorted.
+    let mut listed = tritium_help_lines(&help);
+    listed.sort_unstable();
+    let mut registered: Vec<(&str, &str)> = all_passes()
+        .iter()
+        .map(|entry| (entry.pass.argument, entry.pass.summary))
+        .chain(all_pipelines().iter().map(|p| (p.argument, p.summary)))
         .collect();
-    insta::assert_snapshot!(ours.join("\n"));
+    registered.sort_unstable();
+    let flag = |line: &str| line.split_whitespace().next().unwrap_or("").to_owned();
+    assert_eq!(
+        listed.iter().map(|line| flag(line)).collect::<Vec<_>>(),
+        registered
+            .iter()
+            .map(|(argument, _)| format!("--{argument}"))
+            .collect::<Vec<_>>(),
+        "--help and the registry list different passes"
+    );
+    for (line, (argument, summary)) in listed.iter().zip(&registered) {
+        assert!(
+            line.ends_with(summary),
+            "--{argument}: --help shows '{line}'"
+        );
+    }
+    // `{name=default ...}`, or nothing without options.
+    let defaults = |options: &[tritium_dialects::pass::PassOption]| {
+        let options: Vec<String> = options
+            .iter()
+            .map(|option| format!("{}={}", option.name, option.default))
+            .collect();
+        if options.is_empty() {
+            String::new()
+        } else {
+            format!("{{{}}}", options.join(" "))
+        }
+    };
+    let mut snapshot = Vec::new();
+    for entry in all_passes() {
+        let pass = entry.pass;
+        let dialects: Vec<String> = (pass.dependent_dialects)()
+            .iter()
+            .map(|handle| handle.namespace().as_str().unwrap_or("?").to_owned())
+            .collect();
+        snapshot.push(format!(
+            "--{}{} creates [{}]: {}",
+            pass.argument,
+            defaults(pass.options),
+            dialects.join(", "),
+            pass.summary
+        ));
+    }
+    for pipeline in all_pipelines() {
+        snapshot.push(format!(
+            "--{}{} (pipeline): {}",
+            pipeline.argument,
+            defaults(pipeline.options),
+            pipeline.summary
+        ));
+    }
+    insta::assert_snapshot!(snapshot.join("\n"));
+}
+
+/// `-tritium-ttir`, `-tritium-ttgir` and `-tritium-llvm` expand, in the real driver, to exactly
+/// the pass lists of the stages `tritium compile` runs (both sides printed by MLIR's
+/// `--dump-pass-pipeline`, every option spelled out).
+#[test]
+fn named_pipelines_are_the_compile_stages() {
+    use tritium_dialects::pass::pipeline_text;
+    use tritium_lowering::stage::Stage;
+    use tritium_passes::pipelines::TtgirOptions;
+    let input = std::env::temp_dir().join(format!("tritium-empty-{}.mlir", std::process::id()));
+    std::fs::write(&input, "module {}\n").unwrap();
+    let input = input.to_str().unwrap().to_owned();
+    let dump = |pipeline: &str| {
+        let (ok, _, err) =
+            triton_opt(&[&input, pipeline, "--dump-pass-pipeline", "-o", "/dev/null"]);
+        assert!(ok, "{pipeline}: {err}");
+        err
+    };
+    let ttgir = TtgirOptions {
+        num_warps: 8,
+        num_stages: 2,
+        capability: 80,
+    };
+    let stages = |stages: &[Stage]| {
+        let passes: Vec<_> = stages
+            .iter()
+            .flat_map(|stage| stage.passes(&ttgir).unwrap().unwrap())
+            .collect();
+        format!("--pass-pipeline=builtin.module({})", pipeline_text(&passes))
+    };
+    for (flag, compiled) in [
+        ("--tritium-ttir", stages(&[Stage::TtirPasses])),
+        (
+            "--tritium-ttgir=num-warps=8 num-stages=2 target=cuda:80",
+            stages(&[Stage::TtgirPasses]),
+        ),
+        (
+            "--tritium-llvm",
+            stages(&[Stage::AllocateSharedMemory, Stage::LowerToLlvm]),
+        ),
+    ] {
+        assert_eq!(
+            dump(flag),
+            dump(&compiled),
+            "{flag} is not what compile runs"
+        );
+    }
 }
 
 #[test]
