@@ -188,6 +188,9 @@ mod tests {
                     .with("num-warps", "8")
                     .with("num-stages", "2")
                     .with("target", "cuda:80"),
+                "tritium-llvm" => {
+                    Options::defaults(pipeline.options).with("compute-capability", "80")
+                }
                 _ => Options::defaults(pipeline.options),
             };
             assert_eq!(

@@ -261,7 +261,7 @@ fn named_pipelines_are_the_compile_stages() {
             stages(&[Stage::TtgirPasses]),
         ),
         (
-            "--tritium-llvm",
+            "--tritium-llvm=compute-capability=80",
             stages(&[Stage::AllocateSharedMemory, Stage::LowerToLlvm]),
         ),
     ] {
