@@ -5,16 +5,26 @@
 //! `triton-opt` flag, inside `--pass-pipeline` strings (`tt.func(my-pass{opt=1})`) and in `--help`.
 //! Options use MLIR's syntax (`{num-warps=8 target=cuda:90}`) and are parsed and checked by MLIR
 //! before `run` sees them. [`PipelineDef`] does the same for named pipelines.
+//!
+//! A pass that emits an error diagnostic fails, even if its `run` returned `Ok` (an error without
+//! a failure would print and still exit 0): [`run_pass`] watches the errors emitted on its thread
+//! while `run` runs.
 
 use crate::{diag::emit_error, ffi};
 use melior::{
     dialect::DialectHandle,
     ir::{Location, OperationRef, operation::OperationLike},
 };
-use mlir_sys::{MlirOperation, MlirStringRef};
+use mlir_sys::{
+    MlirDiagnostic, MlirDiagnosticSeverity_MlirDiagnosticError, MlirLogicalResult, MlirOperation,
+    MlirStringRef, mlirContextAttachDiagnosticHandler, mlirContextDetachDiagnosticHandler,
+    mlirDiagnosticGetSeverity, mlirOperationGetContext,
+};
 use std::{
     ffi::{CString, c_void},
     panic::{AssertUnwindSafe, catch_unwind},
+    sync::atomic::{AtomicUsize, Ordering},
+    thread::ThreadId,
 };
 
 /// The type of a pass or pipeline option.
@@ -159,17 +169,66 @@ unsafe fn option_values<'a>(
     }
 }
 
+/// Counts the error diagnostics emitted on one thread (the one running a pass; with
+/// multi-threading, passes on other ops run on other threads at the same time).
+struct ErrorWatch {
+    thread: ThreadId,
+    errors: AtomicUsize,
+}
+
+unsafe extern "C" fn count_errors(
+    diagnostic: MlirDiagnostic,
+    user_data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: `user_data` is the `ErrorWatch` that `run_pass` attached with this handler and
+    // keeps alive until it detaches it; `diagnostic` is live during the call.
+    let watch = unsafe { &*(user_data as *const ErrorWatch) };
+    // SAFETY: see above: `diagnostic` is a live diagnostic.
+    let severity = unsafe { mlirDiagnosticGetSeverity(diagnostic) };
+    if severity == MlirDiagnosticSeverity_MlirDiagnosticError
+        && std::thread::current().id() == watch.thread
+    {
+        watch.errors.fetch_add(1, Ordering::Relaxed);
+    }
+    // Not handled: the diagnostic goes on to the handlers that print or verify it.
+    MlirLogicalResult { value: 0 }
+}
+
 unsafe extern "C" fn run_pass(
     user_data: *const c_void,
     op: MlirOperation,
     values: *const MlirStringRef,
     count: usize,
 ) -> bool {
+    // SAFETY: `user_data` is the `&'static PassDef` that `register_pass` registered with this
+    // callback.
     let def = unsafe { &*(user_data as *const PassDef) };
-    let op = unsafe { OperationRef::from_raw(op) };
+    // SAFETY: MLIR passes the live operation the pass runs on; it outlives this call.
+    let op_ref = unsafe { OperationRef::from_raw(op) };
+    // SAFETY: `values` points to `count` option strings that live for this call.
     let options = unsafe { option_values(def.options, values, count) };
-    match catch_unwind(AssertUnwindSafe(|| (def.run)(op, &options))) {
-        Ok(result) => result.is_ok(),
+    let watch = ErrorWatch {
+        thread: std::thread::current().id(),
+        errors: AtomicUsize::new(0),
+    };
+    // SAFETY: `op` is live, so is its context; `watch` outlives the handler, which is detached
+    // below before `watch` is dropped (and there is no user-data destructor to call).
+    let (context, handler) = unsafe {
+        let context = mlirOperationGetContext(op);
+        let handler = mlirContextAttachDiagnosticHandler(
+            context,
+            Some(count_errors),
+            &watch as *const ErrorWatch as *mut c_void,
+            None,
+        );
+        (context, handler)
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| (def.run)(op_ref, &options)));
+    // SAFETY: `handler` was attached to `context` above and is detached exactly once.
+    unsafe { mlirContextDetachDiagnosticHandler(context, handler) };
+    let op = op_ref;
+    match outcome {
+        Ok(result) => result.is_ok() && watch.errors.load(Ordering::Relaxed) == 0,
         Err(payload) => {
             let reason = payload
                 .downcast_ref::<String>()

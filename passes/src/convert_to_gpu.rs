@@ -8,10 +8,11 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::CString;
-use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
+use tritium_dialects::melior::ir::{Location, OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
 use tritium_layout::encoding::{DotOperandEncoding, Encoding, SliceEncoding};
 use tritium_layout::heuristics::default_blocked;
+use tritium_layout::linear::MAX_DIM_BITS;
 
 pub static PASS: PassDef = PassDef {
     argument: "convert-triton-to-tritongpu",
@@ -127,6 +128,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     };
 
     let ops = collect_ops(module);
+    check_tensor_shapes(&ops)?;
     for &op in &ops {
         for block in blocks_of(op) {
             for arg in block_args(block) {
@@ -223,6 +225,55 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                 }
             }
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The location of `op` as a melior location, for diagnostics.
+fn location_of<'c>(op: MlirOperation) -> Location<'c> {
+    // SAFETY: `op` is a live operation of the module being converted; its location is owned by
+    // the context, which outlives the pass.
+    unsafe { Location::from_raw(mlirOperationGetLocation(op)) }
+}
+
+/// Every tensor that gets a layout must have a static, power-of-two shape within the layout
+/// crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
+/// first one that does not (block arguments: at the op owning the block).
+fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
+    let check = |ty: MlirType, at: MlirOperation, what: &str| -> PassResult {
+        if !is_tensor(ty) || encoding_attr(ty).is_some() {
+            return Ok(());
+        }
+        let dims = shape(ty);
+        let reason = if let Some(&dim) = dims
+            .iter()
+            .find(|&&d| d <= 0 || !(d as u64).is_power_of_two())
+        {
+            format!("a dimension of {dim}; layouts need power-of-two dimensions")
+        } else if let Some(&dim) = dims.iter().find(|&&d| d as u64 > 1 << MAX_DIM_BITS) {
+            format!("a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}")
+        } else {
+            return Ok(());
+        };
+        Err(fail(
+            location_of(at),
+            &format!(
+                "cannot lay out {} ({what}): it has {reason}",
+                print_type(ty)
+            ),
+        ))
+    };
+    for &op in ops {
+        for block in blocks_of(op) {
+            for (index, arg) in block_args(block).into_iter().enumerate() {
+                let what = format!("block argument #{index} of '{}'", op_name(op));
+                check(value_type(arg), op, &what)?;
+            }
+        }
+        for (index, result) in results(op).into_iter().enumerate() {
+            let what = format!("result #{index} of '{}'", op_name(op));
+            check(value_type(result), op, &what)?;
         }
     }
     Ok(())
