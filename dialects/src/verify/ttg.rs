@@ -15,7 +15,11 @@ use crate::{
         type_text,
     },
 };
-use melior::ir::{Attribute, OperationRef, Type, ValueLike, operation::OperationLike};
+use melior::ir::{
+    Attribute, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    attribute::AttributeLike, operation::OperationLike,
+};
+use std::collections::HashSet;
 
 pub fn verify(name: &str, op: OperationRef) -> Check {
     for value in op.operands() {
@@ -54,7 +58,7 @@ pub fn verify(name: &str, op: OperationRef) -> Check {
 //===----------------------------------------------------------------------===//
 
 /// The launch shape of the nearest enclosing op (usually the module) that declares it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LaunchShape {
     pub num_warps: Option<i64>,
     pub threads_per_warp: Option<i64>,
@@ -76,6 +80,156 @@ pub fn launch_shape<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> LaunchShape 
         current = parent.parent_operation();
     }
     shape
+}
+
+//===----------------------------------------------------------------------===//
+// Module attributes
+//===----------------------------------------------------------------------===//
+
+/// The attributes that make up the launch shape, in the (sorted) order MLIR verifies them.
+const LAUNCH_ATTRS: [&str; 3] = ["ttg.num-ctas", "ttg.num-warps", "ttg.threads-per-warp"];
+
+/// Most warps per CTA: 1024 threads, CUDA's limit per block, in warps of 32.
+pub const MAX_NUM_WARPS: i64 = 32;
+
+/// Threads per warp on NVIDIA GPUs, the only value Tritium supports.
+pub const THREADS_PER_WARP: i64 = 32;
+
+/// Most CTAs per cluster (Hopper's non-portable cluster size).
+pub const MAX_NUM_CTAS: i64 = 16;
+
+fn integer_value(value: Attribute) -> Option<i64> {
+    let raw = value.to_raw();
+    // SAFETY: `raw` is a live attribute; the getter is only called on integer attributes.
+    unsafe {
+        (mlir_sys::mlirAttributeIsAInteger(raw)
+            && !is_integer(Type::from_raw(mlir_sys::mlirAttributeGetType(raw)), Some(1)))
+        .then(|| mlir_sys::mlirIntegerAttrGetValueInt(raw))
+    }
+}
+
+fn power_of_two_in(value: i64, max: i64) -> bool {
+    (1..=max).contains(&value) && (value as u64).is_power_of_two()
+}
+
+/// The rule for one `ttg.*` attribute of `op` on its own.
+fn check_attribute_value(name: &str, value: Attribute) -> Check {
+    let int =
+        || integer_value(value).ok_or_else(|| format!("{name} must be an integer, not {value}"));
+    match name {
+        "ttg.num-warps" => {
+            let n = int()?;
+            if !power_of_two_in(n, MAX_NUM_WARPS) {
+                return Err(format!(
+                    "{name} must be a power of two in 1..={MAX_NUM_WARPS}, not {n}"
+                ));
+            }
+        }
+        "ttg.threads-per-warp" => {
+            let n = int()?;
+            if n != THREADS_PER_WARP {
+                return Err(format!(
+                    "{name} must be {THREADS_PER_WARP} (an NVIDIA warp), not {n}"
+                ));
+            }
+        }
+        "ttg.num-ctas" => {
+            let n = int()?;
+            if !power_of_two_in(n, MAX_NUM_CTAS) {
+                return Err(format!(
+                    "{name} must be a power of two in 1..={MAX_NUM_CTAS}, not {n}"
+                ));
+            }
+        }
+        "ttg.num-stages" => {
+            let n = int()?;
+            if n < 0 {
+                return Err(format!("{name} must be non-negative, not {n}"));
+            }
+        }
+        "ttg.target" => {
+            // SAFETY: `value` is a live attribute.
+            if !unsafe { mlir_sys::mlirAttributeIsAString(value.to_raw()) } {
+                return Err(format!(
+                    "{name} must be a string such as \"cuda:90\", not {value}"
+                ));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The rules for a `ttg.*` discardable attribute of `op`: the launch-shape attributes hold valid
+/// values, and once the last of them present has been checked, every tensor and buffer type used
+/// inside `op` has a layout for that launch shape (not only those of `ttg` ops: `tt`, `arith`,
+/// `scf`, ... ops and block arguments too). `Err` carries where and what to report.
+pub fn verify_attribute<'c>(
+    op: &OperationRef<'c, '_>,
+    name: &str,
+    value: Attribute<'c>,
+) -> Result<(), (Location<'c>, String)> {
+    let op_text = crate::ir::op_name(op);
+    check_attribute_value(name, value)
+        .map_err(|m| (op.location(), format!("'{op_text}' op {m}")))?;
+    let last_launch_attr = LAUNCH_ATTRS
+        .iter()
+        .rev()
+        .find(|attr| op.attribute(attr).is_ok());
+    if last_launch_attr == Some(&name) {
+        let mut seen = HashSet::new();
+        check_nested_types(op, &mut seen)?;
+    }
+    Ok(())
+}
+
+/// Checks every operand, result and block-argument type of the ops nested in `op` with the rules
+/// of [`check_value_type`], each (type, launch shape) pair once.
+fn check_nested_types<'c>(
+    op: &OperationRef<'c, '_>,
+    seen: &mut HashSet<(usize, LaunchShape)>,
+) -> Result<(), (Location<'c>, String)> {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(nested) = next {
+                let launch = launch_shape(&nested);
+                let mut check = |ty: Type<'c>| -> Result<(), (Location<'c>, String)> {
+                    if seen.insert((ty.to_raw().ptr as usize, launch)) {
+                        check_value_type(&nested, ty).map_err(|m| {
+                            (
+                                nested.location(),
+                                format!("'{}' op {m}", crate::ir::op_name(&nested)),
+                            )
+                        })?;
+                    }
+                    Ok(())
+                };
+                for value in nested.operands() {
+                    check(value.r#type())?;
+                }
+                for value in nested.results() {
+                    check(value.r#type())?;
+                }
+                for nested_region in nested.regions() {
+                    let mut inner = nested_region.first_block();
+                    while let Some(ib) = inner {
+                        for index in 0..ib.argument_count() {
+                            if let Ok(arg) = ib.argument(index) {
+                                check(arg.r#type())?;
+                            }
+                        }
+                        inner = ib.next_in_region();
+                    }
+                }
+                check_nested_types(&nested, seen)?;
+                next = nested.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
 }
 
 fn check_launch_shape(encoding: &Encoding, launch: LaunchShape, what: &str) -> Check {
