@@ -128,6 +128,7 @@ pub use conversion::{
 pub use encoding::{
     BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, NvidiaMmaEncoding,
     NvmmaSharedEncoding, SliceEncoding, SwizzledSharedEncoding, identity_nd, matrix_order,
+    try_identity_nd,
 };
 pub use error::LayoutError;
 pub use heuristics::{
@@ -135,7 +136,8 @@ pub use heuristics::{
     order_from_contiguity,
 };
 pub use linear::{
-    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_TOTAL_BITS, OFFSET, REGISTER,
-    SHARED_IN_DIMS, WARP, exact_log2, out_dim_name, standard_out_dim_names,
+    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_REGISTER_BITS,
+    MAX_TOTAL_BITS, OFFSET, REGISTER, SHARED_IN_DIMS, WARP, exact_log2, out_dim_name,
+    standard_out_dim_names,
 };
 pub use text::{parse_aliases, parse_encoding, parse_encoding_with};

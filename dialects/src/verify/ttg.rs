@@ -284,7 +284,117 @@ pub fn check_tensor_encoding<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Ty
             tensor.shape.len()
         ));
     }
-    check_launch_shape(&encoding, launch_shape(op), &what)
+    check_launch_shape(&encoding, launch_shape(op), &what)?;
+    check_tensor_size(&encoding, &tensor.shape, &what)
+}
+
+/// Registers per thread of a distributed `encoding` for `shape` (each dim at least 1), as the
+/// layout crate counts them (duplicated registers included), saturating; a lower bound where the
+/// count depends on more than the encoding's parameters (mma, dot_op of mma).
+fn registers_per_thread(encoding: &Encoding, shape: &[u128]) -> u128 {
+    let product = |values: &mut dyn Iterator<Item = u128>| {
+        values.fold(1u128, |acc, v| acc.saturating_mul(v.max(1)))
+    };
+    // A thread holds at least its share of the elements.
+    let threads = product(
+        &mut [
+            encoding.threads_per_warp(),
+            encoding.num_warps(),
+            encoding.num_ctas(),
+        ]
+        .into_iter()
+        .map(|n| n.unwrap_or(1) as u128),
+    );
+    let share = product(&mut shape.iter().copied()).div_ceil(threads);
+    let per_dim = |spt: &[u32], tile: &dyn Fn(usize) -> u128, split: &[u32]| {
+        product(&mut shape.iter().enumerate().map(|(d, &extent)| {
+            let spt = spt.get(d).copied().unwrap_or(1) as u128;
+            let split = split.get(d).copied().unwrap_or(1).max(1) as u128;
+            let tile = tile(d).max(1);
+            // The tile's own registers, repeated to cover the CTA's part of the dim.
+            spt.saturating_mul((extent / split).max(1).div_ceil(tile))
+        }))
+    };
+    let exact = match encoding {
+        Encoding::Blocked(b) => {
+            let tile = |d: usize| {
+                [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                    .iter()
+                    .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                    .product::<u128>()
+            };
+            per_dim(&b.size_per_thread, &tile, &b.cta.cta_split_num)
+        }
+        Encoding::DotOperand { op_idx, parent, .. } => match parent.as_ref() {
+            // An FMA operand holds its whole K extent (per CTA) in every thread.
+            Encoding::Blocked(b) if shape.len() >= 2 => {
+                let k = if *op_idx == 0 {
+                    shape.len() - 1
+                } else {
+                    shape.len() - 2
+                };
+                let mut spt = b.size_per_thread.clone();
+                let k_split = b.cta.cta_split_num.get(k).copied().unwrap_or(1).max(1) as u128;
+                if let Some(entry) = spt.get_mut(k) {
+                    *entry = u32::try_from((shape[k] / k_split).max(1)).unwrap_or(u32::MAX);
+                }
+                let tile = |d: usize| {
+                    if d == k {
+                        spt[d] as u128
+                    } else {
+                        [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                            .iter()
+                            .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                            .product::<u128>()
+                    }
+                };
+                per_dim(&spt, &tile, &b.cta.cta_split_num)
+            }
+            _ => 0,
+        },
+        Encoding::Slice { dim, parent } => {
+            let mut parent_shape = shape.to_vec();
+            parent_shape.insert((*dim as usize).min(shape.len()), 1);
+            registers_per_thread(parent, &parent_shape)
+        }
+        Encoding::Linear { register, .. } => 1u128 << register.len().min(127),
+        _ => 0,
+    };
+    exact.max(share)
+}
+
+/// The size limits of the layout crate (`tritium_layout::MAX_DIM_BITS`,
+/// `MAX_REGISTER_BITS`): every dim at most 2^24, a blocked encoding's tile at most 2^24 along
+/// each dim, and at most 2^16 registers per thread. Beyond them no layout is built (and no kernel
+/// could hold the values), so the type is rejected here rather than deep in a pass or the lowering.
+fn check_tensor_size(encoding: &Encoding, shape: &[i64], what: &str) -> Check {
+    use tritium_layout::linear::{MAX_DIM_BITS, MAX_REGISTER_BITS};
+    if let Some(dim) = shape.iter().find(|&&d| d > 1 << MAX_DIM_BITS) {
+        return Err(format!(
+            "{what} has a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}"
+        ));
+    }
+    if let Encoding::Blocked(b) = encoding {
+        for d in 0..b.size_per_thread.len() {
+            let tile = [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                .iter()
+                .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                .product::<u128>();
+            if tile > 1 << MAX_DIM_BITS {
+                return Err(format!(
+                    "{what} has a CTA tile (sizePerThread * threadsPerWarp * warpsPerCTA) of {tile} elements along dim {d}; layouts support at most 2^{MAX_DIM_BITS}"
+                ));
+            }
+        }
+    }
+    let dims: Vec<u128> = shape.iter().map(|&d| d.max(1) as u128).collect();
+    let registers = registers_per_thread(encoding, &dims);
+    if registers > 1 << MAX_REGISTER_BITS {
+        return Err(format!(
+            "{what} needs {registers} registers per thread; at most 2^{MAX_REGISTER_BITS} are supported"
+        ));
+    }
+    Ok(())
 }
 
 /// The rules for a `!ttg.memdesc` used by `op`: a shared encoding whose rank is at most the
