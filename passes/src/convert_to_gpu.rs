@@ -1,5 +1,5 @@
-//! `-convert-triton-to-tritongpu{target num-warps threads-per-warp num-ctas}`: gives every tensor a
-//! layout. Each tensor gets Triton's default blocked encoding for its shape; ops whose operands
+//! `-convert-triton-to-tritongpu{target num-warps threads-per-warp num-ctas num-stages}`: gives
+//! every tensor a layout. Each tensor gets Triton's default blocked encoding for its shape; ops whose operands
 //! must be in a layout derived from another (reductions produce slices of their operand's layout,
 //! expand_dims consumes a slice of its result's layout) get `ttg.convert_layout`s, which
 //! `-tritongpu-remove-layout-conversions` removes where it can.
@@ -43,10 +43,70 @@ pub static PASS: PassDef = PassDef {
             kind: OptionKind::Int,
             default: "1",
         },
+        PassOption {
+            name: "num-stages",
+            description: "Software-pipelining stages, recorded as the module's ttg.num-stages (-1: not recorded)",
+            kind: OptionKind::Int,
+            default: "-1",
+        },
     ],
     dependent_dialects: || vec![tritium_dialects::ttg_handle()],
     run,
 };
+
+/// The compute capabilities Tritium compiles for.
+pub const SUPPORTED_CAPABILITIES: [u32; 4] = [80, 86, 89, 90];
+
+/// Most software-pipelining stages accepted for `num-stages`.
+pub const MAX_NUM_STAGES: i64 = 16;
+
+/// The compute capability of a supported target (`cuda:80`, `cuda:86`, `cuda:89`, `cuda:90`).
+pub fn parse_target(target: &str) -> Result<u32, String> {
+    let capability = target
+        .strip_prefix("cuda:")
+        .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|digits| digits.parse::<u32>().ok());
+    match capability {
+        Some(capability) if SUPPORTED_CAPABILITIES.contains(&capability) => Ok(capability),
+        _ => Err(format!(
+            "unsupported target '{target}': Tritium compiles for cuda:80, cuda:86, cuda:89 and cuda:90"
+        )),
+    }
+}
+
+/// The rules for the launch-shape options (those the `ttg` verifier has for the module
+/// attributes they become).
+pub fn check_launch_options(
+    num_warps: i64,
+    threads: i64,
+    num_ctas: i64,
+    num_stages: i64,
+) -> Result<(), String> {
+    use tritium_dialects::verify::ttg::{MAX_NUM_CTAS, MAX_NUM_WARPS, THREADS_PER_WARP};
+    let power_of_two_in =
+        |value: i64, max: i64| (1..=max).contains(&value) && (value as u64).is_power_of_two();
+    if !power_of_two_in(num_warps, MAX_NUM_WARPS) {
+        return Err(format!(
+            "num-warps must be a power of two in 1..={MAX_NUM_WARPS}, got {num_warps}"
+        ));
+    }
+    if threads != THREADS_PER_WARP {
+        return Err(format!(
+            "threads-per-warp must be {THREADS_PER_WARP} (an NVIDIA warp), got {threads}"
+        ));
+    }
+    if !power_of_two_in(num_ctas, MAX_NUM_CTAS) {
+        return Err(format!(
+            "num-ctas must be a power of two in 1..={MAX_NUM_CTAS}, got {num_ctas}"
+        ));
+    }
+    if !(-1..=MAX_NUM_STAGES).contains(&num_stages) {
+        return Err(format!(
+            "num-stages must be in 0..={MAX_NUM_STAGES} (or -1: not recorded), got {num_stages}"
+        ));
+    }
+    Ok(())
+}
 
 pub(crate) fn set_module_attr(module: MlirOperation, name: &str, attr: MlirAttribute) {
     let name = CString::new(name).unwrap();
@@ -65,24 +125,12 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     let num_warps = options.int("num-warps");
     let threads = options.int("threads-per-warp");
     let num_ctas = options.int("num-ctas");
+    let num_stages = options.int("num-stages");
     let target = options.string("target");
-    if num_warps <= 0 || (num_warps & (num_warps - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("num-warps must be a power of two, got {num_warps}"),
-        ));
-    }
-    if threads <= 0 || (threads & (threads - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("threads-per-warp must be a power of two, got {threads}"),
-        ));
-    }
-    if num_ctas <= 0 || (num_ctas & (num_ctas - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("num-ctas must be a power of two, got {num_ctas}"),
-        ));
+    if let Err(message) = check_launch_options(num_warps, threads, num_ctas, num_stages)
+        .and_then(|()| parse_target(target).map(|_| ()))
+    {
+        return Err(fail(module_ref.location(), &message));
     }
     unsafe {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
@@ -91,6 +139,13 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "ttg.num-ctas",
             mlirIntegerAttrGet(i32_type, num_ctas),
         );
+        if num_stages >= 0 {
+            set_module_attr(
+                module,
+                "ttg.num-stages",
+                mlirIntegerAttrGet(i32_type, num_stages),
+            );
+        }
         set_module_attr(
             module,
             "ttg.num-warps",

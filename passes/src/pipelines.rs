@@ -1,6 +1,8 @@
 //! Named pipelines: `-tritium-ttir` (Triton 3.6's make_ttir order) and `-tritium-ttgir`.
 
+use crate::convert_to_gpu::{MAX_NUM_STAGES, check_launch_options, parse_target};
 use tritium_dialects::pass::{OptionKind, Options, PassOption, PipelineDef};
+use tritium_dialects::verify::ttg::THREADS_PER_WARP;
 
 pub static TTIR: PipelineDef = PipelineDef {
     argument: "tritium-ttir",
@@ -26,13 +28,13 @@ pub static TTGIR: PipelineDef = PipelineDef {
         },
         PassOption {
             name: "num-stages",
-            description: "Software pipelining stages",
+            description: "Software pipelining stages (recorded as the module's ttg.num-stages)",
             kind: OptionKind::Int,
             default: "3",
         },
         PassOption {
             name: "target",
-            description: "Target, e.g. cuda:90",
+            description: "Target: cuda:80, cuda:86, cuda:89 or cuda:90",
             kind: OptionKind::String,
             default: "cuda:90",
         },
@@ -42,16 +44,19 @@ pub static TTGIR: PipelineDef = PipelineDef {
 
 fn ttgir(options: &Options) -> Result<String, String> {
     let warps = options.int("num-warps");
-    if warps <= 0 || warps & (warps - 1) != 0 || warps > 32 {
+    let stages = options.int("num-stages");
+    let target = options.string("target");
+    if stages < 0 {
         return Err(format!(
-            "num-warps must be a power of two in 1..32, got {warps}"
+            "num-stages must be in 0..={MAX_NUM_STAGES}, got {stages}"
         ));
     }
+    check_launch_options(warps, THREADS_PER_WARP, 1, stages)?;
+    parse_target(target)?;
     Ok(format!(
-        "convert-triton-to-tritongpu{{num-warps={warps} target={}}},tritongpu-coalesce,\
+        "convert-triton-to-tritongpu{{num-warps={warps} num-stages={stages} target={target}}},tritongpu-coalesce,\
          tritongpu-remove-layout-conversions,tritongpu-optimize-thread-locality,cse,\
          tritongpu-remove-layout-conversions,\
-         tritongpu-reduce-data-duplication,canonicalize,cse,symbol-dce",
-        options.string("target")
+         tritongpu-reduce-data-duplication,canonicalize,cse,symbol-dce"
     ))
 }
