@@ -61,13 +61,19 @@ impl<'a> Options<'a> {
         }
     }
 
+    /// Panics when the pass asks for an option it does not declare (a bug in the pass, not in
+    /// the IR or the command line).
     fn raw(&self, name: &str, kind: OptionKind) -> &'a str {
         let index = self
             .definitions
             .iter()
             .position(|option| option.name == name && option.kind == kind)
             .unwrap_or_else(|| panic!("no {kind:?} option named `{name}`"));
-        self.values[index]
+        // MLIR passes one value per declared option; the default stands in should one be missing.
+        self.values
+            .get(index)
+            .copied()
+            .unwrap_or(self.definitions[index].default)
     }
 
     pub fn string(&self, name: &str) -> &'a str {
@@ -150,6 +156,10 @@ fn option_infos(options: &'static [PassOption]) -> &'static [ffi::TritiumOptionI
     Box::leak(infos.into_boxed_slice())
 }
 
+/// The option values MLIR parsed, in the order of `definitions`.
+///
+/// # Safety
+/// `values` must point to `count` string refs that stay valid for `'a`.
 unsafe fn option_values<'a>(
     definitions: &'static [PassOption],
     values: *const MlirStringRef,
@@ -158,12 +168,16 @@ unsafe fn option_values<'a>(
     let raw = if count == 0 {
         &[][..]
     } else {
+        // SAFETY: by this function's contract `values` points to `count` string refs valid for
+        // `'a`.
         unsafe { std::slice::from_raw_parts(values, count) }
     };
     Options {
         definitions,
         values: raw
             .iter()
+            // SAFETY: each string ref is valid for the call (see above); the borrowed options do
+            // not outlive it.
             .map(|value| unsafe { ffi::string_ref_str(*value) })
             .collect(),
     }
@@ -265,6 +279,9 @@ pub fn register_pass(def: &'static PassDef) {
         run: run_pass,
         user_data: def as *const PassDef as *const c_void,
     };
+    // SAFETY: the C++ side copies `info` (valid for the call); the strings, option infos and
+    // dialect handles it points to are leaked, so they live as long as MLIR's registry, and
+    // `user_data` is the `&'static PassDef` given back to `run_pass`.
     unsafe { ffi::tritiumRegisterPass(&info) };
 }
 
@@ -275,10 +292,15 @@ unsafe extern "C" fn build_pipeline(
     append: ffi::AppendText,
     out: *mut c_void,
 ) -> bool {
+    // SAFETY: `user_data` is the `&'static PipelineDef` that `register_pipeline` registered with
+    // this callback.
     let def = unsafe { &*(user_data as *const PipelineDef) };
+    // SAFETY: `values` points to `count` option strings that live for this call.
     let options = unsafe { option_values(def.options, values, count) };
     match catch_unwind(AssertUnwindSafe(|| (def.build)(&options))) {
         Ok(Ok(text)) => {
+            // SAFETY: `append` is the C++ callback paired with `out`; `text` outlives the call,
+            // which copies it.
             unsafe {
                 append(
                     MlirStringRef {
@@ -309,5 +331,8 @@ pub fn register_pipeline(def: &'static PipelineDef) {
         build: build_pipeline,
         user_data: def as *const PipelineDef as *const c_void,
     };
+    // SAFETY: the C++ side copies `info` (valid for the call); everything it points to is leaked
+    // (lives as long as MLIR's registry), and `user_data` is the `&'static PipelineDef` given back
+    // to `build_pipeline`.
     unsafe { ffi::tritiumRegisterPipeline(&info) };
 }

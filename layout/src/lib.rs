@@ -112,6 +112,9 @@
 //! ([`linear`], [`encoding`], [`heuristics`], [`conversion`], [`text`],
 //! [`error`]) are public too.
 
+// The crate has no `unsafe` code; should any appear, it must say why it is sound.
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 pub mod conversion;
 pub mod encoding;
 pub mod error;

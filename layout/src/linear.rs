@@ -1049,7 +1049,9 @@ impl LinearLayout {
         Ok(l)
     }
 
-    /// Merges all out-dims into one named like the first out-dim.
+    /// Merges all out-dims into one named like the first out-dim. Panics when
+    /// the merged dim would be larger than 2^[`MAX_DIM_BITS`] (use
+    /// [`LinearLayout::reshape_outs`] for an error instead).
     pub fn flatten_outs(&self) -> LinearLayout {
         match self.outs.first() {
             None => self.clone(),
@@ -1063,7 +1065,9 @@ impl LinearLayout {
         }
     }
 
-    /// Merges all in-dims into one named like the first in-dim.
+    /// Merges all in-dims into one named like the first in-dim. Panics when
+    /// the merged dim would be larger than 2^[`MAX_DIM_BITS`] (use
+    /// [`LinearLayout::reshape_ins`] for an error instead).
     pub fn flatten_ins(&self) -> LinearLayout {
         match self.ins.first() {
             None => self.clone(),

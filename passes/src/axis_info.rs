@@ -10,7 +10,7 @@
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
-use std::ffi::CString;
+use tritium_dialects::ffi::str_ref;
 
 /// The largest divisibility tracked (2^30), standing for "divisible by anything we care about".
 pub const MAX_DIVISIBILITY: u64 = 1 << 30;
@@ -431,6 +431,8 @@ impl AxisInfoAnalysis {
 }
 
 fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
+    // SAFETY: `block` is a live block of the op being analysed; a null terminator (an empty block)
+    // is handled.
     unsafe {
         let term = mlirBlockGetTerminator(block);
         if term.ptr.is_null() {
@@ -444,6 +446,8 @@ fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
 /// Bytes of the pointee of a pointer or tensor of pointers (1 when unknown).
 pub fn pointee_bytes(ty: MlirType) -> u64 {
     let element = element_type(ty);
+    // SAFETY: `element` is a live type; the pointee is read only from a pointer type, and each
+    // width only from the kind it belongs to.
     unsafe {
         if tritium_dialects::ffi::tritiumTypeIsPointer(element) {
             let pointee = tritium_dialects::ffi::tritiumPointerTypeGetPointee(element);
@@ -462,11 +466,10 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
 }
 
 fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
-    let key = CString::new("arg_attrs").unwrap();
-    let name = CString::new(name).unwrap();
+    // SAFETY: `func` is a live function op; the array is indexed below its length, and the
+    // element is a dictionary (FunctionOpInterface's `arg_attrs`) when the array is one.
     unsafe {
-        let attrs =
-            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        let attrs = mlirOperationGetAttributeByName(func, str_ref("arg_attrs"));
         if attrs.ptr.is_null()
             || !mlirAttributeIsAArray(attrs)
             || index as isize >= mlirArrayAttrGetNumElements(attrs)
@@ -474,8 +477,7 @@ fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
             return None;
         }
         let dict = mlirArrayAttrGetElement(attrs, index as isize);
-        let value =
-            mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name.as_ptr()));
+        let value = mlirDictionaryAttrGetElementByName(dict, str_ref(name));
         (!value.ptr.is_null() && mlirAttributeIsAInteger(value))
             .then(|| mlirIntegerAttrGetValueInt(value))
     }

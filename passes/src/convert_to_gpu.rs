@@ -7,7 +7,7 @@
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
-use std::ffi::CString;
+use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::{Location, OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, fail};
 use tritium_layout::encoding::{DotOperandEncoding, Encoding, SliceEncoding};
@@ -109,14 +109,8 @@ pub fn check_launch_options(
 }
 
 pub(crate) fn set_module_attr(module: MlirOperation, name: &str, attr: MlirAttribute) {
-    let name = CString::new(name).unwrap();
-    unsafe {
-        mlirOperationSetDiscardableAttributeByName(
-            module,
-            mlirStringRefCreateFromCString(name.as_ptr()),
-            attr,
-        )
-    };
+    // SAFETY: `module` and `attr` are live handles of one context; the name ref lives for the call.
+    unsafe { mlirOperationSetDiscardableAttributeByName(module, str_ref(name), attr) };
 }
 
 fn run(module_ref: OperationRef, options: &Options) -> PassResult {
@@ -132,6 +126,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     {
         return Err(fail(module_ref.location(), &message));
     }
+    // SAFETY: `ctx` is the live context of the module; the attributes are owned by it and set on
+    // the live module op.
     unsafe {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
         set_module_attr(
@@ -151,11 +147,10 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "ttg.num-warps",
             mlirIntegerAttrGet(i32_type, num_warps),
         );
-        let target = CString::new(target).unwrap();
         set_module_attr(
             module,
             "ttg.target",
-            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(target.as_ptr())),
+            mlirStringAttrGet(ctx, str_ref(target)),
         );
         set_module_attr(
             module,
@@ -189,6 +184,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             for arg in block_args(block) {
                 let ty = value_type(arg);
                 if is_tensor(ty) && encoding_attr(ty).is_none() {
+                    // SAFETY: `arg` is a live block argument; the new type has its shape and
+                    // element type.
                     unsafe { mlirValueSetType(arg, with_encoding(ty, default_for(&shape(ty)).1)) };
                 }
             }
@@ -197,6 +194,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             let ty = value_type(result);
             if is_tensor(ty) && encoding_attr(ty).is_none() {
                 let new_type = with_encoding(ty, default_for(&shape(ty)).1);
+                // SAFETY: `result` is a live op result; the new type has its shape and element
+                // type.
                 unsafe { mlirValueSetType(result, new_type) };
                 if op_name(op) == "arith.constant" {
                     retype_dense_constant(op, new_type);
@@ -216,6 +215,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
         match op_name(op).as_str() {
             "tt.reduce" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                // The verifier: tt.reduce has at least one operand.
                 let Some(src_encoding) = encoding_of(value_type(operands(op)[0])) else {
                     continue;
                 };
@@ -226,6 +226,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     }
                     let default = value_type(result);
                     let slice = Encoding::Slice(SliceEncoding::new(axis, src_encoding.clone()));
+                    // SAFETY: `result` is a live result of the reduce; the new type has its shape
+                    // and element type.
                     unsafe {
                         mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice)))
                     };
@@ -234,19 +236,24 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             }
             "tt.broadcast" => {
                 // The operand is laid out like the result (size-1 dims broadcast in place).
+                // ODS: tt.broadcast has one operand and one result.
                 let result_type = value_type(results(op)[0]);
                 let operand = operands(op)[0];
                 let Some(attr) = encoding_attr(result_type) else {
                     continue;
                 };
                 let wanted_type = with_encoding(value_type(operand), attr);
+                // SAFETY: both are live types of the module's context.
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.broadcast` (ODS: one operand) and `converted` a
+                    // live value.
                     unsafe { mlirOperationSetOperand(op, 0, converted) };
                 }
             }
             "tt.dot" => {
                 // FMA dot: operands in dot_op layouts of the accumulator's layout.
+                // ODS: tt.dot has operands a, b, c and one result.
                 let result_type = value_type(results(op)[0]);
                 let Some(parent) = encoding_of(result_type) else {
                     continue;
@@ -261,11 +268,14 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     let wanted_type =
                         with_encoding(value_type(operand), encoding_to_attr(ctx, &encoding));
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.dot` (ODS: operands a, b, c; `index` is 0 or 1)
+                    // and `converted` a live value.
                     unsafe { mlirOperationSetOperand(op, index as isize, converted) };
                 }
             }
             "tt.expand_dims" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                // ODS: tt.expand_dims has one operand and one result.
                 let result_type = value_type(results(op)[0]);
                 let Some(result_encoding) = encoding_of(result_type) else {
                     continue;
@@ -274,8 +284,11 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                 let wanted = Encoding::Slice(SliceEncoding::new(axis, result_encoding));
                 let wanted_type =
                     with_encoding(value_type(operand), encoding_to_attr(ctx, &wanted));
+                // SAFETY: both are live types of the module's context.
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.expand_dims` (ODS: one operand) and `converted` a
+                    // live value.
                     unsafe { mlirOperationSetOperand(op, 0, converted) };
                 }
             }
@@ -336,9 +349,11 @@ fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
 
 /// An `arith.constant` whose result type changed needs its dense value retyped.
 pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
-    let name = CString::new("value").unwrap();
+    // SAFETY: `op` is a live `arith.constant` and `new_type` a shaped type of its context. The raw
+    // data of a non-splat dense attribute holds `bytes` bytes for `new_type`, which has the
+    // old type's shape and element type (only the encoding changed).
     unsafe {
-        let value_name = mlirStringRefCreateFromCString(name.as_ptr());
+        let value_name = str_ref("value");
         let attr = mlirOperationGetAttributeByName(op, value_name);
         if !mlirAttributeIsADenseElements(attr) {
             return;
@@ -379,7 +394,8 @@ fn update_function_type(func: MlirOperation) {
             outputs = operands(op).into_iter().map(value_type).collect();
         }
     }
-    let name = CString::new("function_type").unwrap();
+    // SAFETY: `func` is a live function op; `inputs` and `outputs` are live types of its context
+    // and outlive the call that copies them.
     unsafe {
         let ctx = context_of(func);
         let ty = mlirFunctionTypeGet(
@@ -389,10 +405,6 @@ fn update_function_type(func: MlirOperation) {
             outputs.len() as isize,
             outputs.as_ptr(),
         );
-        mlirOperationSetAttributeByName(
-            func,
-            mlirStringRefCreateFromCString(name.as_ptr()),
-            mlirTypeAttrGet(ty),
-        );
+        mlirOperationSetAttributeByName(func, str_ref("function_type"), mlirTypeAttrGet(ty));
     }
 }

@@ -32,6 +32,7 @@ pub static PASS: PassDef = PassDef {
 /// The identity of a combine op on `element`, as attribute text.
 fn identity(name: &str, element: MlirType) -> Option<String> {
     let ty = print_type(element);
+    // SAFETY: `element` is a live type; the width is read only from an integer type.
     let bits = unsafe {
         if mlirTypeIsAInteger(element) {
             mlirIntegerTypeGetWidth(element)
@@ -49,13 +50,18 @@ fn identity(name: &str, element: MlirType) -> Option<String> {
         "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => format!("0 : {ty}"),
         "arith.muli" => format!("1 : {ty}"),
         "arith.andi" | "arith.minui" => format!("-1 : {ty}"),
-        "arith.maxsi" if bits > 1 => format!("{} : {ty}", -(1i128 << (bits - 1))),
-        "arith.minsi" if bits > 1 => format!("{} : {ty}", (1i128 << (bits - 1)) - 1),
+        "arith.maxsi" if (2..=64).contains(&bits) => {
+            format!("{} : {ty}", -(1i128 << (bits - 1)))
+        }
+        "arith.minsi" if (2..=64).contains(&bits) => {
+            format!("{} : {ty}", (1i128 << (bits - 1)) - 1)
+        }
         _ => return None,
     })
 }
 
 fn float_width(element: MlirType) -> Option<u32> {
+    // SAFETY: `element` is a live type; the width is read only from a float type.
     unsafe { mlirTypeIsAFloat(element).then(|| mlirFloatTypeGetWidth(element)) }
 }
 
@@ -89,16 +95,19 @@ fn single_combine(reduce: MlirOperation) -> Option<String> {
     let (combine, ret) = (ops[0], ops[1]);
     let args = block_args(block);
     let ins = operands(combine);
-    let returns_it = operands(ret)
-        .first()
-        .is_some_and(|v| v.ptr == results(combine)[0].ptr);
+    let returns_it = match (operands(ret).first(), results(combine).first()) {
+        (Some(returned), Some(combined)) => returned.ptr == combined.ptr,
+        _ => false,
+    };
     let takes_args = ins.len() == 2
+        && args.len() == 2
         && ((ins[0].ptr == args[0].ptr && ins[1].ptr == args[1].ptr)
             || (ins[0].ptr == args[1].ptr && ins[1].ptr == args[0].ptr));
     (returns_it && takes_args).then(|| op_name(combine))
 }
 
 fn has_single_use(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value; its use list is only read.
     unsafe {
         let first = mlirValueGetFirstUse(value);
         !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
@@ -112,13 +121,17 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
     let yield_op = terminator(block);
     let yielded = operands(yield_op);
     for (i, &value) in yielded.iter().enumerate() {
-        let acc = args[i + 1];
+        // Block args: the induction variable, then one per yielded value (ODS: scf.for).
+        let Some(&acc) = args.get(i + 1) else {
+            break;
+        };
         let Some(fold) = defining_op(value) else {
             continue;
         };
         let name = op_name(fold);
         let fold_ins = operands(fold);
         if fold_ins.len() != 2
+            // SAFETY: `fold` is a live op (it defines a yielded value).
             || unsafe { mlirOperationGetBlock(fold).ptr != block.ptr }
             || !has_single_use(acc)
         {
@@ -150,6 +163,16 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
             continue;
         };
         let ctx = context_of(for_op);
+        let identity = parse_attr(ctx, &identity);
+        if identity.ptr.is_null() {
+            continue;
+        }
+        // SAFETY: every handle is live: `for_op`, its body `block` and terminator `yield_op`, the
+        // single-use `fold` and `reduce` found above (erased once, after their last use), and the
+        // new ops, each inserted into a block right after it is built. `identity` is a scalar
+        // attribute of the reduced element type (non-null, checked above); scf.for has its
+        // bounds as operands 0..3 (ODS), and `new_for` has one more result than `for_op`, the
+        // last one the new accumulator.
         unsafe {
             let loc = mlirOperationGetLocation(for_op);
             let outer = mlirOperationGetBlock(for_op);
@@ -158,7 +181,7 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
             // The reduction that will run once after the loop.
             let reduce_after = mlirOperationClone(reduce);
             // The identity accumulator, in the reduced tensor's own layout.
-            let dense = mlirDenseElementsAttrSplatGet(full_type, parse_attr(ctx, &identity));
+            let dense = mlirDenseElementsAttrSplatGet(full_type, identity);
             let init = tritium_dialects::build::constant(loc, dense);
             mlirBlockInsertOwnedOperationBefore(outer, for_op, init);
             let mut inits: Vec<MlirValue> = operands(for_op)[3..].to_vec();

@@ -147,13 +147,11 @@ fn check_attribute_value(name: &str, value: Attribute) -> Check {
                 return Err(format!("{name} must be non-negative, not {n}"));
             }
         }
-        "ttg.target" => {
-            // SAFETY: `value` is a live attribute.
-            if !unsafe { mlir_sys::mlirAttributeIsAString(value.to_raw()) } {
-                return Err(format!(
-                    "{name} must be a string such as \"cuda:90\", not {value}"
-                ));
-            }
+        // SAFETY: `value` is a live attribute; the kind test only reads it.
+        "ttg.target" if !unsafe { mlir_sys::mlirAttributeIsAString(value.to_raw()) } => {
+            return Err(format!(
+                "{name} must be a string such as \"cuda:90\", not {value}"
+            ));
         }
         _ => {}
     }
@@ -516,7 +514,9 @@ fn non_negative(op: &OperationRef, attr: &str) -> Check {
 }
 
 fn product(shape: &[i64]) -> i64 {
-    shape.iter().product()
+    shape
+        .iter()
+        .fold(1i64, |count, &dim| count.saturating_mul(dim))
 }
 
 /// Whether two buffers are views of the same kind of memory: element type, encoding, memory space

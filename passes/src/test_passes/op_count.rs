@@ -53,10 +53,13 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
             failure = Some(op.location().to_raw());
         }
         if name == "tt.func" || name == "func.func" {
+            // SAFETY: `op` is a live op of the module, which outlives this pass; only the borrow's
+            // lifetime changes.
             functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
     });
+    // SAFETY: `raw` is the location of a live op, owned by the context.
     if let Some(location) = failure.map(|raw| unsafe { Location::from_raw(raw) }) {
         return Err(fail(
             location,
@@ -77,8 +80,12 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
             }
             WalkResult::Advance
         });
+        // SAFETY: the module's context outlives this pass.
         let i64_type = IntegerType::new(unsafe { context.to_ref() }, 64).into();
-        let value: Attribute = IntegerAttribute::new(i64_type, (count - 1) * scale).into();
+        let value: Attribute =
+            IntegerAttribute::new(i64_type, (count - 1).saturating_mul(scale)).into();
+        // SAFETY: `function` is a live function op; nothing else borrows it while its attribute is
+        // set.
         let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
         function.set_discardable_attribute("tritium.op_count", value);
     }

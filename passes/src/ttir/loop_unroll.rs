@@ -208,11 +208,15 @@ fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
     let bounds = static_bounds(op, &parts, factor)
         .unwrap_or_else(|| dynamic_bounds(op, &parts, factor, clamp));
     if let Some(remainder_trips) = bounds.remainder {
+        // SAFETY: `op` is a live `scf.for`; the clone is new and unattached.
         let remainder = unsafe { mlirOperationClone(op) };
+        // SAFETY: `op` is live in a block, which takes ownership of the clone.
         unsafe { mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(op), op, remainder) };
         for (old, new) in results(op).into_iter().zip(results(remainder)) {
             replace_uses(old, new);
         }
+        // SAFETY: `remainder` is a clone of `op`: an `scf.for` with the lower bound as operand 0
+        // and one init per result of `op` from operand 3 on (ODS); the values are live.
         unsafe {
             mlirOperationSetOperand(remainder, 0, bounds.upper);
             for (index, value) in results(op).into_iter().enumerate() {
@@ -224,6 +228,8 @@ fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
             promote_single_iteration(remainder);
         }
     }
+    // SAFETY: `op` is a live `scf.for` (ODS: operands lb, ub, step first); the new bounds are live
+    // values of the bounds' type.
     unsafe {
         mlirOperationSetOperand(op, 1, bounds.upper);
         mlirOperationSetOperand(op, 2, bounds.step);
@@ -259,6 +265,8 @@ fn unroll_body(op: MlirOperation, step: MlirValue, factor: i64) {
             map.insert(key(iv), at.binary("arith.addi", loc, iv, stride));
         }
         for original in &originals {
+            // SAFETY: `original` is a live op of the loop body; the clone is new and inserted right
+            // away.
             let clone = at.insert(unsafe { mlirOperationClone(*original) });
             remap(clone, &map);
             for (old, new) in results(*original).into_iter().zip(results(clone)) {
@@ -278,6 +286,8 @@ pub(crate) fn remap(op: MlirOperation, map: &HashMap<usize, MlirValue>) {
     walk(op, &mut |nested| {
         for (index, value) in operands(nested).into_iter().enumerate() {
             if let Some(new) = map.get(&key(value)) {
+                // SAFETY: `nested` is a live op and `index` one of its operand indices; `new` is a
+                // live value.
                 unsafe { mlirOperationSetOperand(nested, index as isize, *new) };
             }
         }
@@ -296,6 +306,8 @@ fn promote_single_iteration(op: MlirOperation) {
     let yield_op = terminator(body);
     for nested in block_ops(body) {
         if nested.ptr != yield_op.ptr {
+            // SAFETY: `nested` is a live op of the body of `op`, which is live in a block; moving
+            // it before `op` keeps it in the IR.
             unsafe { mlirOperationMoveBefore(nested, op) };
         }
     }
