@@ -6,6 +6,8 @@
 
 extern "C" {
 bool tritium_verify_op(MlirOperation op);
+// Checks a `ttg.*` discardable attribute of `op` (emits its own diagnostics; false on failure).
+bool tritium_verify_ttg_attribute(MlirOperation op, MlirStringRef name, MlirAttribute value);
 void tritium_add_canonicalization_patterns(MlirContext context, MlirStringRef dialect, MlirRewritePatternSet set);
 }
 

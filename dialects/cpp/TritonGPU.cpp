@@ -2,6 +2,7 @@
 // `!ttg.memdesc` syntax, and the `#blocked`/`#mma`/`#shared`/`#smem` aliases. Glue only: the rules
 // about an encoding are Rust (layout/src/verify.rs), reached through tritium_verify_encoding.
 #include "TritonGPU.h"
+#include "RustHooks.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -68,6 +69,14 @@ void mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "ttng/TritonNvidiaGPUOps.cpp.inc"
       >();
+}
+
+// `ttg.num-warps` and the other module attributes: the rules are Rust (dialects/src/verify/ttg.rs),
+// which reports its own errors (at the op holding the attribute, or at a nested op whose layout
+// disagrees with it).
+LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  return success(tritium_verify_ttg_attribute(wrap(op), wrap(attr.getName().strref()),
+                                              wrap(attr.getValue())));
 }
 
 llvm::LogicalResult tritium::verifyEncodingInRust(Attribute attr,

@@ -1,11 +1,7 @@
 //! Typed constructors for our ops, so passes never spell op names or attribute layouts.
 
+use crate::ffi::str_ref;
 use mlir_sys::*;
-use std::ffi::CString;
-
-fn string_ref(text: &CString) -> MlirStringRef {
-    unsafe { mlirStringRefCreateFromCString(text.as_ptr()) }
-}
 
 /// Creates `name(operands) {attrs} : results`, not inserted anywhere. Prefer the typed
 /// constructors below (or `crate::ods`) for our own ops; this serves upstream ops too.
@@ -16,18 +12,17 @@ pub fn build(
     results: &[MlirType],
     attrs: &[(&str, MlirAttribute)],
 ) -> MlirOperation {
-    let name = CString::new(name).unwrap();
+    // SAFETY: `loc`, the operands, result types and attributes are live handles of one context
+    // (the caller's); the state is consumed by `mlirOperationCreate` while `name`, `operands`,
+    // `results` and `named` are alive.
     unsafe {
-        let mut state = mlirOperationStateGet(string_ref(&name), loc);
+        let mut state = mlirOperationStateGet(str_ref(name), loc);
         mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
         mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
         let ctx = mlirLocationGetContext(loc);
         let named: Vec<MlirNamedAttribute> = attrs
             .iter()
-            .map(|(key, attr)| {
-                let key = CString::new(*key).unwrap();
-                mlirNamedAttributeGet(mlirIdentifierGet(ctx, string_ref(&key)), *attr)
-            })
+            .map(|(key, attr)| mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(key)), *attr))
             .collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
         mlirOperationCreate(&mut state)
@@ -46,6 +41,8 @@ pub fn splat(loc: MlirLocation, value: MlirValue, to: MlirType) -> MlirOperation
 
 /// `tt.make_range {start, end} : to`.
 pub fn make_range(loc: MlirLocation, start: i32, end: i32, to: MlirType) -> MlirOperation {
+    // SAFETY: `loc` is a live location (raw handles given to these builders come from live IR); the
+    // integer attributes are created in its context.
     unsafe {
         let ctx = mlirLocationGetContext(loc);
         let i32_type = mlirIntegerTypeGet(ctx, 32);
@@ -68,6 +65,8 @@ pub fn constant(loc: MlirLocation, value: MlirAttribute) -> MlirOperation {
         "arith.constant",
         loc,
         &[],
+        // SAFETY: `value` is a live attribute (raw handles given to these builders come from live
+        // IR).
         &[unsafe { mlirAttributeGetType(value) }],
         &[("value", value)],
     )
@@ -79,12 +78,17 @@ pub fn clone_with(
     operands: &[MlirValue],
     results: &[MlirType],
 ) -> MlirOperation {
+    // SAFETY: `op` is a live operation (raw handles given to these builders come from live IR); the
+    // clone is new and unattached, and operands and results are set below its counts only.
     unsafe {
         let copy = mlirOperationClone(op);
-        for (i, operand) in operands.iter().enumerate() {
+        // Only the clone's own operands and results (extra ones would be out of bounds).
+        let operand_count = mlirOperationGetNumOperands(copy).max(0) as usize;
+        for (i, operand) in operands.iter().take(operand_count).enumerate() {
             mlirOperationSetOperand(copy, i as isize, *operand);
         }
-        for (i, ty) in results.iter().enumerate() {
+        let result_count = mlirOperationGetNumResults(copy).max(0) as usize;
+        for (i, ty) in results.iter().take(result_count).enumerate() {
             mlirValueSetType(mlirOperationGetResult(copy, i as isize), *ty);
         }
         copy

@@ -10,6 +10,7 @@ pub fn new_context() -> Context {
     let context = Context::new();
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
+    // SAFETY: `context` is a live context owned here.
     unsafe { mlir_sys::mlirRegisterAllLLVMTranslations(context.to_raw()) };
     context
 }

@@ -76,12 +76,23 @@ unsafe extern "C" {
     ) -> mlir_sys::MlirAttribute;
 }
 
+/// A string ref viewing `text`, valid while `text` is. MLIR string refs carry their length, so
+/// `text` needs no NUL terminator (and may not be cut short by one).
+pub fn str_ref(text: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: text.as_ptr() as *const std::ffi::c_char,
+        length: text.len(),
+    }
+}
+
 /// # Safety
 /// `s` must be valid for the duration of the returned slice's use.
 pub unsafe fn string_ref_str<'a>(s: MlirStringRef) -> &'a str {
     if s.length == 0 {
         return "";
     }
+    // SAFETY: by this function's contract `s` points to `s.length` bytes valid for the returned
+    // lifetime (non-empty: checked above).
     let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
     std::str::from_utf8(bytes).unwrap_or("")
 }

@@ -9,16 +9,26 @@
 //! [`PassEntry`] is a pass as the registry lists it (with its long description), [`PassSpec`] one
 //! pass of a pipeline with option values, and [`dialects`] the handles passes declare as the
 //! dialects they create.
+//!
+//! A pass that emits an error diagnostic fails, even if its `run` returned `Ok` (an error without
+//! a failure would print and still exit 0): [`run_pass`] watches the errors emitted on its thread
+//! while `run` runs.
 
 use crate::{diag::emit_error, ffi};
 use melior::{
     dialect::DialectHandle,
     ir::{Location, OperationRef, operation::OperationLike},
 };
-use mlir_sys::{MlirOperation, MlirStringRef};
+use mlir_sys::{
+    MlirDiagnostic, MlirDiagnosticSeverity_MlirDiagnosticError, MlirLogicalResult, MlirOperation,
+    MlirStringRef, mlirContextAttachDiagnosticHandler, mlirContextDetachDiagnosticHandler,
+    mlirDiagnosticGetSeverity, mlirOperationGetContext,
+};
 use std::{
     ffi::{CString, c_void},
     panic::{AssertUnwindSafe, catch_unwind},
+    sync::atomic::{AtomicUsize, Ordering},
+    thread::ThreadId,
 };
 
 /// The type of a pass or pipeline option.
@@ -66,13 +76,19 @@ impl<'a> Options<'a> {
         self
     }
 
+    /// Panics when the pass asks for an option it does not declare (a bug in the pass, not in
+    /// the IR or the command line).
     fn raw(&self, name: &str, kind: OptionKind) -> &'a str {
         let index = self
             .definitions
             .iter()
             .position(|option| option.name == name && option.kind == kind)
             .unwrap_or_else(|| panic!("no {kind:?} option named `{name}`"));
-        self.values[index]
+        // MLIR passes one value per declared option; the default stands in should one be missing.
+        self.values
+            .get(index)
+            .copied()
+            .unwrap_or(self.definitions[index].default)
     }
 
     pub fn string(&self, name: &str) -> &'a str {
@@ -189,6 +205,10 @@ fn option_infos(options: &'static [PassOption]) -> &'static [ffi::TritiumOptionI
     Box::leak(infos.into_boxed_slice())
 }
 
+/// The option values MLIR parsed, in the order of `definitions`.
+///
+/// # Safety
+/// `values` must point to `count` string refs that stay valid for `'a`.
 unsafe fn option_values<'a>(
     definitions: &'static [PassOption],
     values: *const MlirStringRef,
@@ -197,15 +217,44 @@ unsafe fn option_values<'a>(
     let raw = if count == 0 {
         &[][..]
     } else {
+        // SAFETY: by this function's contract `values` points to `count` string refs valid for
+        // `'a`.
         unsafe { std::slice::from_raw_parts(values, count) }
     };
     Options {
         definitions,
         values: raw
             .iter()
+            // SAFETY: each string ref is valid for the call (see above); the borrowed options do
+            // not outlive it.
             .map(|value| unsafe { ffi::string_ref_str(*value) })
             .collect(),
     }
+}
+
+/// Counts the error diagnostics emitted on one thread (the one running a pass; with
+/// multi-threading, passes on other ops run on other threads at the same time).
+struct ErrorWatch {
+    thread: ThreadId,
+    errors: AtomicUsize,
+}
+
+unsafe extern "C" fn count_errors(
+    diagnostic: MlirDiagnostic,
+    user_data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: `user_data` is the `ErrorWatch` that `run_pass` attached with this handler and
+    // keeps alive until it detaches it; `diagnostic` is live during the call.
+    let watch = unsafe { &*(user_data as *const ErrorWatch) };
+    // SAFETY: see above: `diagnostic` is a live diagnostic.
+    let severity = unsafe { mlirDiagnosticGetSeverity(diagnostic) };
+    if severity == MlirDiagnosticSeverity_MlirDiagnosticError
+        && std::thread::current().id() == watch.thread
+    {
+        watch.errors.fetch_add(1, Ordering::Relaxed);
+    }
+    // Not handled: the diagnostic goes on to the handlers that print or verify it.
+    MlirLogicalResult { value: 0 }
 }
 
 unsafe extern "C" fn run_pass(
@@ -214,11 +263,35 @@ unsafe extern "C" fn run_pass(
     values: *const MlirStringRef,
     count: usize,
 ) -> bool {
+    // SAFETY: `user_data` is the `&'static PassDef` that `register_pass` registered with this
+    // callback.
     let def = unsafe { &*(user_data as *const PassDef) };
-    let op = unsafe { OperationRef::from_raw(op) };
+    // SAFETY: MLIR passes the live operation the pass runs on; it outlives this call.
+    let op_ref = unsafe { OperationRef::from_raw(op) };
+    // SAFETY: `values` points to `count` option strings that live for this call.
     let options = unsafe { option_values(def.options, values, count) };
-    match catch_unwind(AssertUnwindSafe(|| (def.run)(op, &options))) {
-        Ok(result) => result.is_ok(),
+    let watch = ErrorWatch {
+        thread: std::thread::current().id(),
+        errors: AtomicUsize::new(0),
+    };
+    // SAFETY: `op` is live, so is its context; `watch` outlives the handler, which is detached
+    // below before `watch` is dropped (and there is no user-data destructor to call).
+    let (context, handler) = unsafe {
+        let context = mlirOperationGetContext(op);
+        let handler = mlirContextAttachDiagnosticHandler(
+            context,
+            Some(count_errors),
+            &watch as *const ErrorWatch as *mut c_void,
+            None,
+        );
+        (context, handler)
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| (def.run)(op_ref, &options)));
+    // SAFETY: `handler` was attached to `context` above and is detached exactly once.
+    unsafe { mlirContextDetachDiagnosticHandler(context, handler) };
+    let op = op_ref;
+    match outcome {
+        Ok(result) => result.is_ok() && watch.errors.load(Ordering::Relaxed) == 0,
         Err(payload) => {
             let reason = payload
                 .downcast_ref::<String>()
@@ -255,6 +328,9 @@ pub fn register_pass(def: &'static PassDef) {
         run: run_pass,
         user_data: def as *const PassDef as *const c_void,
     };
+    // SAFETY: the C++ side copies `info` (valid for the call); the strings, option infos and
+    // dialect handles it points to are leaked, so they live as long as MLIR's registry, and
+    // `user_data` is the `&'static PassDef` given back to `run_pass`.
     unsafe { ffi::tritiumRegisterPass(&info) };
 }
 
@@ -265,10 +341,15 @@ unsafe extern "C" fn build_pipeline(
     append: ffi::AppendText,
     out: *mut c_void,
 ) -> bool {
+    // SAFETY: `user_data` is the `&'static PipelineDef` that `register_pipeline` registered with
+    // this callback.
     let def = unsafe { &*(user_data as *const PipelineDef) };
+    // SAFETY: `values` points to `count` option strings that live for this call.
     let options = unsafe { option_values(def.options, values, count) };
     match catch_unwind(AssertUnwindSafe(|| (def.build)(&options))) {
         Ok(Ok(text)) => {
+            // SAFETY: `append` is the C++ callback paired with `out`; `text` outlives the call,
+            // which copies it.
             unsafe {
                 append(
                     MlirStringRef {
@@ -299,6 +380,9 @@ pub fn register_pipeline(def: &'static PipelineDef) {
         build: build_pipeline,
         user_data: def as *const PipelineDef as *const c_void,
     };
+    // SAFETY: the C++ side copies `info` (valid for the call); everything it points to is leaked
+    // (lives as long as MLIR's registry), and `user_data` is the `&'static PipelineDef` given back
+    // to `build_pipeline`.
     unsafe { ffi::tritiumRegisterPipeline(&info) };
 }
 

@@ -29,11 +29,16 @@ pub fn add_pattern(
     let rewrite = create_op_rewrite_pattern(
         root,
         1,
+        // SAFETY: `context` is the live context the patterns are added for; it outlives the pattern
+        // set.
         unsafe { context.to_ref() },
         move |_pattern, op, rewriter| {
             catch_unwind(AssertUnwindSafe(|| {
+                // SAFETY: MLIR passes the live op the pattern matched; it lives for this call.
                 let op = unsafe { OperationRef::from_raw(op) };
                 let rewriter =
+                    // SAFETY: MLIR passes the live pattern rewriter driving this match; it lives
+                    // for this call.
                     unsafe { RewriterBase::from_raw(mlirPatternRewriterAsBase(rewriter)) };
                 rewriter.set_insertion_point_before(op);
                 pattern(op, &rewriter)
@@ -42,6 +47,8 @@ pub fn add_pattern(
         },
         &[],
     );
+    // SAFETY: `set` is the live pattern set of the C++ caller, which takes ownership of the
+    // pattern.
     unsafe { mlirRewritePatternSetAdd(set, rewrite.into_raw()) };
 }
 
@@ -53,7 +60,9 @@ pub extern "C" fn tritium_add_canonicalization_patterns(
     set: MlirRewritePatternSet,
 ) {
     let _ = catch_unwind(|| {
+        // SAFETY: the C++ glue passes the live context the patterns are collected for.
         let context = unsafe { ContextRef::from_raw(context) };
+        // SAFETY: `dialect` is the dialect's name, owned by the context, valid during the call.
         if unsafe { string_ref_str(dialect) } == "tt" {
             tt::add_patterns(context, set);
         }

@@ -30,8 +30,8 @@
 
 use crate::error::LayoutError;
 use crate::linear::{
-    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, OFFSET, REGISTER, SHARED_IN_DIMS, WARP,
-    exact_log2, out_dim_name, standard_out_dim_names,
+    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_REGISTER_BITS, OFFSET,
+    REGISTER, SHARED_IN_DIMS, WARP, exact_log2, out_dim_name, standard_out_dim_names,
 };
 
 fn enc_err<T>(msg: impl Into<String>) -> Result<T, LayoutError> {
@@ -41,6 +41,19 @@ fn enc_err<T>(msg: impl Into<String>) -> Result<T, LayoutError> {
 fn check_pow2(what: &str, v: &[u32]) -> Result<(), LayoutError> {
     if let Some(x) = v.iter().find(|x| exact_log2(**x).is_none()) {
         return enc_err(format!("{what} = {v:?}: {x} is not a power of two"));
+    }
+    Ok(())
+}
+
+/// Powers of two whose product (one in-dim of the layout: registers, lanes,
+/// warps or CTAs) is at most `2^max_bits`.
+fn check_pow2_product(what: &str, v: &[u32], max_bits: u32) -> Result<(), LayoutError> {
+    check_pow2(what, v)?;
+    let bits: u32 = v.iter().map(|x| x.trailing_zeros()).sum();
+    if bits > max_bits {
+        return enc_err(format!(
+            "{what} = {v:?} multiplies to 2^{bits}, more than the 2^{max_bits} a layout supports"
+        ));
     }
     Ok(())
 }
@@ -68,7 +81,13 @@ fn check_shape(shape: &[u32], rank: usize) -> Result<(), LayoutError> {
     if shape.is_empty() {
         return enc_err("rank-0 shapes have no layout");
     }
-    check_pow2("shape", shape)
+    check_pow2("shape", shape)?;
+    if let Some(d) = shape.iter().find(|&&d| d.trailing_zeros() > MAX_DIM_BITS) {
+        return enc_err(format!(
+            "shape {shape:?}: dim {d} is larger than 2^{MAX_DIM_BITS}, the most a layout supports"
+        ));
+    }
+    Ok(())
 }
 
 /// `[rank-1, rank-2, .., 0]` (row-major, last dim fastest); with
@@ -84,28 +103,51 @@ pub fn matrix_order(rank: usize, row_major: bool) -> Vec<u32> {
 
 /// Product over `order` (fastest first) of `identity_1d(sizes[d], in_dim,
 /// dim_d)`: a row of `in_dim` indices filling the dims in that order.
+/// Panics where [`try_identity_nd`] errors.
 pub fn identity_nd(in_dim: &str, sizes: &[u32], order: &[u32]) -> LinearLayout {
-    let mut l = LinearLayout::empty();
-    for &d in order {
-        l *= LinearLayout::identity_1d(sizes[d as usize], in_dim, &out_dim_name(d as usize));
-    }
-    l
+    try_identity_nd(in_dim, sizes, order).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`identity_nd`], with an error for a dim of `order` not in `sizes`,
+/// sizes that are not powers of two, or a layout larger than the limits.
+pub fn try_identity_nd(
+    in_dim: &str,
+    sizes: &[u32],
+    order: &[u32],
+) -> Result<LinearLayout, LayoutError> {
+    broadcast_nd(in_dim, sizes, order, usize::MAX)
 }
 
 /// Like [`identity_nd`] but the `k_dim` factor is a broadcast
 /// (`zeros_1d`): used for dot operands, whose lanes/warps along K hold
 /// copies.
-fn broadcast_nd(in_dim: &str, sizes: &[u32], order: &[u32], k_dim: usize) -> LinearLayout {
+fn broadcast_nd(
+    in_dim: &str,
+    sizes: &[u32],
+    order: &[u32],
+    k_dim: usize,
+) -> Result<LinearLayout, LayoutError> {
     let mut l = LinearLayout::empty();
     for &d in order {
         let n = out_dim_name(d as usize);
-        l *= if d as usize == k_dim {
-            LinearLayout::zeros_1d(sizes[d as usize], in_dim, &n)
-        } else {
-            LinearLayout::identity_1d(sizes[d as usize], in_dim, &n)
+        let Some(&size) = sizes.get(d as usize) else {
+            return Err(LayoutError::DimMismatch(format!(
+                "order {order:?} names dim {d}, but there are {} sizes",
+                sizes.len()
+            )));
         };
+        let factor = if d as usize == k_dim {
+            LinearLayout::try_zeros_1d(size, in_dim, &n)?
+        } else {
+            LinearLayout::try_identity_1d(size, in_dim, &n)?
+        };
+        l = l.checked_mul(&factor)?;
     }
-    l
+    Ok(l)
+}
+
+fn saturating_product(values: &[u32]) -> u32 {
+    values.iter().fold(1u32, |acc, &v| acc.saturating_mul(v))
 }
 
 /// The product of `values`, saturating instead of overflowing.
@@ -184,7 +226,7 @@ impl CtaLayout {
         if self.ctas_per_cga.len() != rank || self.cta_split_num.len() != rank {
             return enc_err(format!("CTA layout {self:?} does not have rank {rank}"));
         }
-        check_pow2("CTAsPerCGA", &self.ctas_per_cga)?;
+        check_pow2_product("CTAsPerCGA", &self.ctas_per_cga, MAX_DIM_BITS)?;
         check_pow2("CTASplitNum", &self.cta_split_num)?;
         check_perm("CTAOrder", &self.cta_order, rank)?;
         for (c, s) in self.ctas_per_cga.iter().zip(&self.cta_split_num) {
@@ -206,7 +248,7 @@ impl CtaLayout {
         shape
             .iter()
             .zip(&self.cta_split_num)
-            .map(|(s, p)| (s / p).max(1))
+            .map(|(s, p)| (s / p.max(&1)).max(1))
             .collect()
     }
 
@@ -223,14 +265,16 @@ impl CtaLayout {
         };
         let mut l = LinearLayout::empty();
         for &d in &order {
+            // `order` is a permutation of 0..rank and both vectors have `rank`
+            // entries (validated above).
             let d = d as usize;
             let (ctas, split) = if self.is_default() {
                 (1, 1)
             } else {
                 (self.ctas_per_cga[d], self.cta_split_num[d])
             };
-            l *= LinearLayout::identity_1d(split, BLOCK, &names[d]);
-            l *= LinearLayout::zeros_1d(ctas / split, BLOCK, &names[d]);
+            l = l.checked_mul(&LinearLayout::try_identity_1d(split, BLOCK, &names[d])?)?;
+            l = l.checked_mul(&LinearLayout::try_zeros_1d(ctas / split, BLOCK, &names[d])?)?;
         }
         l.transpose_outs(&names_ref(&names))
     }
@@ -247,6 +291,9 @@ fn combine_cta_cga(
 ) -> Result<LinearLayout, LayoutError> {
     let rank = shape.len();
     let names = standard_out_dim_names(rank);
+    let Some(&first_in) = in_dims.first() else {
+        return Err(LayoutError::DimMismatch("a layout needs in-dims".into()));
+    };
     let mut cga_ll = cga.to_linear(rank)?;
     for (d, n) in names.iter().enumerate() {
         if cga_ll.out_dim_size(n) > shape[d] {
@@ -263,20 +310,40 @@ fn combine_cta_cga(
             "CTA layout out-dims {cta_order:?} are not the tensor dims {names:?}"
         )));
     }
-    let first_in = in_dims[0];
     let mut cta = cta;
-    for n in &cta_order {
-        let d: usize = n[3..].parse().expect("standard dim name");
+    // The CTA layout's out-dims in repetition order, with their tensor dims
+    // (every name is one of `names`, checked above).
+    let dims: Vec<(usize, &String)> = cta_order
+        .iter()
+        .filter_map(|n| names.iter().position(|m| m == n).map(|d| (d, n)))
+        .collect();
+    // Registers (offsets) that repeat the tile to cover the shape.
+    let mut repeat_bits = 0;
+    for &(d, n) in &dims {
         let want = (shape[d] / cga_ll.out_dim_size(n)).max(1);
         let have = cta.out_dim_size(n);
         if have < want {
-            cta *= LinearLayout::identity_1d(want / have, first_in, n);
+            repeat_bits += (want / have).trailing_zeros();
+        }
+    }
+    let bits = cta.in_dim_size_log2(first_in) + repeat_bits;
+    if first_in == REGISTER && bits > MAX_REGISTER_BITS {
+        return enc_err(format!(
+            "a thread would hold 2^{bits} registers of a {shape:?} tensor, more than the 2^{MAX_REGISTER_BITS} supported"
+        ));
+    }
+    for &(d, n) in &dims {
+        let want = (shape[d] / cga_ll.out_dim_size(n)).max(1);
+        let have = cta.out_dim_size(n);
+        if have < want {
+            cta = cta.checked_mul(&LinearLayout::try_identity_1d(want / have, first_in, n)?)?;
         } else if have > want {
             cta = cta.mod_out_dim(n, want);
         }
     }
     let cga_t = cga_ll.transpose_outs(&names_ref(&cta_order))?;
-    let l = (cta * cga_t)
+    let l = cta
+        .checked_mul(&cga_t)?
         .transpose_outs(&names_ref(&names))?
         .with_in_dims(in_dims)?;
     for (d, n) in names.iter().enumerate() {
@@ -332,20 +399,28 @@ impl BlockedEncoding {
         self.order.len()
     }
 
-    /// Warps per CTA in total.
+    /// Warps per CTA in total (saturating at `u32::MAX`).
     pub fn num_warps(&self) -> u32 {
-        self.warps_per_cta.iter().product()
+        saturating_product(&self.warps_per_cta)
     }
 
-    /// Lanes per warp in total.
+    /// Lanes per warp in total (saturating at `u32::MAX`).
     pub fn num_lanes(&self) -> u32 {
-        self.threads_per_warp.iter().product()
+        saturating_product(&self.threads_per_warp)
     }
 
-    /// The CTA tile `sizePerThread * threadsPerWarp * warpsPerCTA`.
+    /// The CTA tile `sizePerThread * threadsPerWarp * warpsPerCTA` (each
+    /// saturating at `u32::MAX`; missing entries count as 1).
     pub fn tile_shape(&self) -> Vec<u32> {
+        let at = |v: &[u32], d: usize| v.get(d).copied().unwrap_or(1);
         (0..self.rank())
-            .map(|d| self.size_per_thread[d] * self.threads_per_warp[d] * self.warps_per_cta[d])
+            .map(|d| {
+                saturating_product(&[
+                    at(&self.size_per_thread, d),
+                    at(&self.threads_per_warp, d),
+                    at(&self.warps_per_cta, d),
+                ])
+            })
             .collect()
     }
 
@@ -357,10 +432,20 @@ impl BlockedEncoding {
         {
             return enc_err(format!("blocked parameters of different ranks: {self:?}"));
         }
-        check_pow2("sizePerThread", &self.size_per_thread)?;
-        check_pow2("threadsPerWarp", &self.threads_per_warp)?;
-        check_pow2("warpsPerCTA", &self.warps_per_cta)?;
+        check_pow2_product("sizePerThread", &self.size_per_thread, MAX_REGISTER_BITS)?;
+        check_pow2_product("threadsPerWarp", &self.threads_per_warp, MAX_DIM_BITS)?;
+        check_pow2_product("warpsPerCTA", &self.warps_per_cta, MAX_DIM_BITS)?;
         check_perm("order", &self.order, r)?;
+        for d in 0..r {
+            let tile = self.size_per_thread[d] as u128
+                * self.threads_per_warp[d] as u128
+                * self.warps_per_cta[d] as u128;
+            if tile > 1 << MAX_DIM_BITS {
+                return enc_err(format!(
+                    "the CTA tile (sizePerThread * threadsPerWarp * warpsPerCTA) has {tile} elements along dim {d}, more than the 2^{MAX_DIM_BITS} a layout supports"
+                ));
+            }
+        }
         self.cta_layout.validate(r)
     }
 
@@ -368,9 +453,9 @@ impl BlockedEncoding {
     pub fn to_linear(&self, shape: &[u32]) -> Result<LinearLayout, LayoutError> {
         self.validate()?;
         check_shape(shape, self.rank())?;
-        let cta = identity_nd(REGISTER, &self.size_per_thread, &self.order)
-            * identity_nd(LANE, &self.threads_per_warp, &self.order)
-            * identity_nd(WARP, &self.warps_per_cta, &self.order);
+        let cta = try_identity_nd(REGISTER, &self.size_per_thread, &self.order)?
+            .checked_mul(&try_identity_nd(LANE, &self.threads_per_warp, &self.order)?)?
+            .checked_mul(&try_identity_nd(WARP, &self.warps_per_cta, &self.order)?)?;
         combine_cta_cga(cta, &self.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
     }
 }
@@ -446,22 +531,31 @@ fn mma_tile(
     outer: usize,
     rep_order: &[u32],
 ) -> Result<LinearLayout, LayoutError> {
-    let m = tile_shape[outer];
-    let n = tile_shape[inner];
-    if !m.is_multiple_of(8) || !n.is_multiple_of(4 * k_width) {
+    let (Some(&m), Some(&n)) = (tile_shape.get(outer), tile_shape.get(inner)) else {
+        return enc_err(format!(
+            "mma tile {tile_shape:?} has no dims {outer} and {inner}"
+        ));
+    };
+    let lanes_k = k_width.checked_mul(4).filter(|&w| w > 0);
+    let Some(lanes_k) = lanes_k.filter(|&w| m.is_multiple_of(8) && n.is_multiple_of(w)) else {
         return enc_err(format!(
             "mma tile {tile_shape:?} incompatible with kWidth {k_width}"
         ));
-    }
+    };
     let rank = tile_shape.len();
     let inner_n = out_dim_name(inner);
     let outer_n = out_dim_name(outer);
-    Ok(identity_nd(REGISTER, &vec![1; rank], rep_order)
-        * LinearLayout::identity_1d(k_width, REGISTER, &inner_n)
-        * LinearLayout::identity_1d(4, LANE, &inner_n)
-        * LinearLayout::identity_1d(8, LANE, &outer_n)
-        * LinearLayout::identity_1d(m / 8, REGISTER, &outer_n)
-        * LinearLayout::identity_1d(n / (4 * k_width), REGISTER, &inner_n))
+    let mut l = try_identity_nd(REGISTER, &vec![1; rank], rep_order)?;
+    for factor in [
+        LinearLayout::try_identity_1d(k_width, REGISTER, &inner_n)?,
+        LinearLayout::try_identity_1d(4, LANE, &inner_n)?,
+        LinearLayout::try_identity_1d(8, LANE, &outer_n)?,
+        LinearLayout::try_identity_1d(m / 8, REGISTER, &outer_n)?,
+        LinearLayout::try_identity_1d(n / lanes_k, REGISTER, &inner_n)?,
+    ] {
+        l = l.checked_mul(&factor)?;
+    }
+    Ok(l)
 }
 
 impl NvidiaMmaEncoding {
@@ -529,9 +623,10 @@ impl NvidiaMmaEncoding {
                     || is[0] != 16
                     || !is[1].is_multiple_of(8)
                     || !is[1].is_power_of_two()
+                    || is[1] > 256
                 {
                     return enc_err(format!(
-                        "mma v3 instrShape {is:?} is not [16, N, K] with N a power of two >= 8"
+                        "mma v3 instrShape {is:?} is not [16, N, K] with N a power of two in 8..=256"
                     ));
                 }
                 tile[rank - 2] = 16;
@@ -556,7 +651,7 @@ impl NvidiaMmaEncoding {
                 self.warps_per_cta
             ));
         }
-        check_pow2("warpsPerCTA", &self.warps_per_cta)?;
+        check_pow2_product("warpsPerCTA", &self.warps_per_cta, MAX_DIM_BITS)?;
         self.warp_tile()?;
         self.cta_layout.validate(rank)
     }
@@ -573,9 +668,14 @@ impl NvidiaMmaEncoding {
             .iter()
             .map(|s| s.to_string())
             .collect::<Vec<_>>();
-        let warps = identity_nd(WARP, &self.warps_per_cta, &self.warp_order())
+        let warps = try_identity_nd(WARP, &self.warps_per_cta, &self.warp_order())?
             .transpose_outs(&names_ref(&order))?;
-        combine_cta_cga(cta * warps, &self.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+        combine_cta_cga(
+            cta.checked_mul(&warps)?,
+            &self.cta_layout,
+            shape,
+            &DISTRIBUTED_IN_DIMS,
+        )
     }
 }
 
@@ -636,8 +736,11 @@ impl DotOperandEncoding {
                     return enc_err("wgmma takes operand B from shared memory only");
                 }
                 let kw = self.k_width;
-                if kw == 0 || !kw.is_power_of_two() {
-                    return enc_err(format!("dot_op kWidth {kw} must be a power of two >= 1"));
+                if kw == 0 || !kw.is_power_of_two() || kw.trailing_zeros() + 3 > MAX_DIM_BITS {
+                    return enc_err(format!(
+                        "dot_op kWidth {kw} must be a power of two in 1..=2^{}",
+                        MAX_DIM_BITS - 3
+                    ));
                 }
                 let mut tile = vec![1u32; rank];
                 let (k_dim, other) = if is_a {
@@ -656,9 +759,14 @@ impl DotOperandEncoding {
                     .iter()
                     .map(|s| s.to_string())
                     .collect::<Vec<_>>();
-                let warps = broadcast_nd(WARP, &p.warps_per_cta, &p.warp_order(), k_dim)
+                let warps = broadcast_nd(WARP, &p.warps_per_cta, &p.warp_order(), k_dim)?
                     .transpose_outs(&names_ref(&order))?;
-                combine_cta_cga(cta * warps, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
+                combine_cta_cga(
+                    cta.checked_mul(&warps)?,
+                    &p.cta_layout,
+                    shape,
+                    &DISTRIBUTED_IN_DIMS,
+                )
             }
             Encoding::Blocked(p) => {
                 p.validate()?;
@@ -671,9 +779,14 @@ impl DotOperandEncoding {
                 let per_cta = p.cta_layout.shape_per_cta(shape);
                 let mut thread = p.size_per_thread.clone();
                 thread[k_dim] = per_cta[k_dim];
-                let cta = identity_nd(REGISTER, &thread, &p.order)
-                    * broadcast_nd(LANE, &p.threads_per_warp, &p.order, k_dim)
-                    * broadcast_nd(WARP, &p.warps_per_cta, &p.order, k_dim);
+                if thread.iter().map(|t| t.trailing_zeros()).sum::<u32>() > MAX_REGISTER_BITS {
+                    return enc_err(format!(
+                        "a thread would hold {thread:?} registers of a {shape:?} dot operand, more than the 2^{MAX_REGISTER_BITS} supported"
+                    ));
+                }
+                let cta = try_identity_nd(REGISTER, &thread, &p.order)?
+                    .checked_mul(&broadcast_nd(LANE, &p.threads_per_warp, &p.order, k_dim)?)?
+                    .checked_mul(&broadcast_nd(WARP, &p.warps_per_cta, &p.order, k_dim)?)?;
                 combine_cta_cga(cta, &p.cta_layout, shape, &DISTRIBUTED_IN_DIMS)
             }
             other => enc_err(format!(
@@ -905,7 +1018,7 @@ impl SwizzledSharedEncoding {
         check_shape(shape, rank)?;
         let per_cta = self.cta_layout.shape_per_cta(shape);
         let cta = if rank == 1 {
-            LinearLayout::identity_1d(per_cta[0], OFFSET, &out_dim_name(0))
+            LinearLayout::try_identity_1d(per_cta[0], OFFSET, &out_dim_name(0))?
         } else {
             let col = self.order[0] as usize;
             let row = self.order[1] as usize;
@@ -925,11 +1038,11 @@ impl SwizzledSharedEncoding {
                 vec![(&out_dim_name(row), rows), (&out_dim_name(col), cols)],
             )?;
             for &d in &self.order[2..] {
-                l *= LinearLayout::identity_1d(
+                l = l.checked_mul(&LinearLayout::try_identity_1d(
                     per_cta[d as usize],
                     OFFSET,
                     &out_dim_name(d as usize),
-                );
+                )?)?;
             }
             l
         };
@@ -1013,7 +1126,7 @@ impl NvmmaSharedEncoding {
         self.cta_layout.validate(rank)?;
         let per_cta = self.cta_layout.shape_per_cta(shape);
         if rank == 1 {
-            let l = LinearLayout::identity_1d(per_cta[0], OFFSET, &out_dim_name(0));
+            let l = LinearLayout::try_identity_1d(per_cta[0], OFFSET, &out_dim_name(0))?;
             return combine_cta_cga(l, &self.cta_layout, shape, &SHARED_IN_DIMS);
         }
         let col = self.contiguous_dim(rank);
@@ -1051,7 +1164,11 @@ impl NvmmaSharedEncoding {
             vec![(&out_dim_name(row), rows), (&out_dim_name(col), cols)],
         )?;
         for d in (0..rank - 2).rev() {
-            l *= LinearLayout::identity_1d(per_cta[d], OFFSET, &out_dim_name(d));
+            l = l.checked_mul(&LinearLayout::try_identity_1d(
+                per_cta[d],
+                OFFSET,
+                &out_dim_name(d),
+            )?)?;
         }
         combine_cta_cga(l, &self.cta_layout, shape, &SHARED_IN_DIMS)
     }

@@ -20,21 +20,37 @@ pub fn blocked_for_shape(
     cta_layout: CtaLayout,
 ) -> BlockedEncoding {
     let rank = shape.len();
-    assert!(rank >= 1 && size_per_thread.len() == rank && order.len() == rank);
+    let valid_order = {
+        let mut sorted = order.to_vec();
+        sorted.sort_unstable();
+        sorted.iter().copied().eq(0..rank as u32)
+    };
+    if rank == 0 || size_per_thread.len() != rank || !valid_order {
+        // No layout fits: an encoding of the given parameters (its `validate`
+        // and `to_linear` say what is wrong).
+        return BlockedEncoding {
+            size_per_thread: size_per_thread.to_vec(),
+            threads_per_warp: vec![1; size_per_thread.len()],
+            warps_per_cta: vec![1; size_per_thread.len()],
+            order: order.to_vec(),
+            cta_layout,
+        };
+    }
+    let (num_warps, threads_per_warp) = (num_warps.max(1), threads_per_warp.max(1));
     let per_cta = cta_layout.shape_per_cta(shape);
     let mut tpw = vec![1u32; rank];
     let mut wpc = vec![1u32; rank];
     let mut lanes_left = threads_per_warp;
-    let mut threads_left = num_warps * threads_per_warp;
+    let mut threads_left = num_warps.saturating_mul(threads_per_warp);
     let mut warps_left = num_warps;
     let mut prev_lanes = 1;
     let mut prev_warps = 1;
     for &d in &order[..rank - 1] {
         let d = d as usize;
-        let want = (per_cta[d] / size_per_thread[d]).max(1);
+        let want = (per_cta.get(d).copied().unwrap_or(1) / size_per_thread[d].max(1)).max(1);
         let threads = threads_left.clamp(1, want);
-        tpw[d] = threads.clamp(1, lanes_left);
-        wpc[d] = (threads / tpw[d]).clamp(1, warps_left);
+        tpw[d] = threads.clamp(1, lanes_left.max(1));
+        wpc[d] = (threads / tpw[d]).clamp(1, warps_left.max(1));
         warps_left /= wpc[d];
         lanes_left /= tpw[d];
         threads_left /= threads;
@@ -42,8 +58,8 @@ pub fn blocked_for_shape(
         prev_warps *= wpc[d];
     }
     let last = order[rank - 1] as usize;
-    tpw[last] = threads_per_warp / prev_lanes;
-    wpc[last] = num_warps / prev_warps;
+    tpw[last] = (threads_per_warp / prev_lanes).max(1);
+    wpc[last] = (num_warps / prev_warps).max(1);
     BlockedEncoding {
         size_per_thread: size_per_thread.to_vec(),
         threads_per_warp: tpw,
@@ -71,7 +87,7 @@ pub fn default_blocked(
     let rank = shape.len();
     let order: Vec<u32> = (0..rank as u32).rev().collect();
     let spt = vec![1u32; rank];
-    let cta = if num_ctas <= 1 {
+    let cta = if num_ctas <= 1 || rank == 0 {
         CtaLayout::default()
     } else {
         let mut ctas = vec![1u32; rank];
@@ -108,11 +124,13 @@ pub fn coalesced_blocked(
     threads_per_warp: u32,
 ) -> BlockedEncoding {
     let num_elems: u64 = shape.iter().map(|&s| s as u64).product();
-    let threads = (num_warps * threads_per_warp) as u64;
+    let threads = (num_warps.max(1) as u64) * (threads_per_warp.max(1) as u64);
     let limit = (num_elems / threads).max(1).min(u32::MAX as u64) as u32;
     let per_thread = per_thread_elems.max(1).min(limit);
     let mut spt = vec![1u32; shape.len()];
-    spt[order[0] as usize] = per_thread;
+    if let Some(fastest) = order.first().and_then(|&d| spt.get_mut(d as usize)) {
+        *fastest = per_thread;
+    }
     blocked_for_shape(
         shape,
         &spt,

@@ -122,6 +122,9 @@
 //! becomes a linear layout. The text parser ([`parse_encoding`]) is for
 //! tests and fixtures.
 
+// The crate has no `unsafe` code; should any appear, it must say why it is sound.
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 pub mod conversion;
 pub mod encoding;
 pub mod error;
@@ -139,6 +142,7 @@ pub use conversion::{
 pub use encoding::{
     BlockedEncoding, CtaLayout, DotOperandEncoding, Encoding, LinearEncoding, NvidiaMmaEncoding,
     NvmmaSharedEncoding, SliceEncoding, SwizzledSharedEncoding, identity_nd, matrix_order,
+    try_identity_nd,
 };
 pub use error::LayoutError;
 pub use heuristics::{
@@ -146,7 +150,8 @@ pub use heuristics::{
     order_from_contiguity,
 };
 pub use linear::{
-    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_TOTAL_BITS, OFFSET, REGISTER,
-    SHARED_IN_DIMS, WARP, exact_log2, out_dim_name, standard_out_dim_names,
+    BLOCK, DISTRIBUTED_IN_DIMS, LANE, LinearLayout, MAX_DIM_BITS, MAX_REGISTER_BITS,
+    MAX_TOTAL_BITS, OFFSET, REGISTER, SHARED_IN_DIMS, WARP, exact_log2, out_dim_name,
+    standard_out_dim_names,
 };
 pub use text::{parse_aliases, parse_encoding, parse_encoding_with};

@@ -29,8 +29,21 @@ pub const SHARED_IN_DIMS: [&str; 2] = [OFFSET, BLOCK];
 /// all out-dims together). Keeps every packed index inside a `u64`.
 pub const MAX_TOTAL_BITS: u32 = 63;
 
-/// Largest log2 size of a single dimension (sizes are `u32`).
-pub const MAX_DIM_BITS: u32 = 31;
+/// Largest log2 size of a single in- or out-dimension: at most 2^24 (16M)
+/// elements along a tensor dim, registers, lanes, warps, CTAs or shared
+/// offsets. Triton's largest tensor has 2^20 elements
+/// (`TRITON_MAX_TENSOR_NUMEL`); the limit keeps every coordinate and every
+/// product of sizes far from `u32` overflow, and makes absurd shapes a
+/// [`LayoutError`] instead of minutes of work. Layouts that would exceed it
+/// (from [`LinearLayout::from_bases`], [`LinearLayout::checked_mul`], the
+/// `try_*` constructors and every `Encoding::to_linear`) are errors.
+pub const MAX_DIM_BITS: u32 = 24;
+
+/// Largest log2 number of registers per thread of a distributed encoding's
+/// layout (2^16): `Encoding::to_linear` rejects encodings whose threads would
+/// hold more (e.g. `sizePerThread = [1048576]`, or a 2^24-element tensor over
+/// 128 threads), which no kernel could compile or run.
+pub const MAX_REGISTER_BITS: u32 = 16;
 
 /// The standard name of tensor dimension `i`: `"dim0"`, `"dim1"`, ...
 pub fn out_dim_name(i: usize) -> String {
@@ -55,6 +68,18 @@ fn log2_or_panic(size: u32, what: &str) -> u32 {
     match exact_log2(size) {
         Some(l) => l,
         None => panic!("{what}: size {size} is not a power of two"),
+    }
+}
+
+fn checked_log2(size: u32, what: &str) -> Result<u32, LayoutError> {
+    match exact_log2(size) {
+        Some(l) if l <= MAX_DIM_BITS => Ok(l),
+        Some(_) => Err(LayoutError::InvalidLayout(format!(
+            "{what}: size {size} is larger than 2^{MAX_DIM_BITS}"
+        ))),
+        None => Err(LayoutError::InvalidLayout(format!(
+            "{what}: size {size} is not a power of two"
+        ))),
     }
 }
 
@@ -210,18 +235,44 @@ impl LinearLayout {
     }
 
     /// `in_dim[i] -> out_dim[i]` for `i < size`. Panics unless `size` is a
-    /// power of two.
+    /// power of two of at most 2^[`MAX_DIM_BITS`]; see
+    /// [`LinearLayout::try_identity_1d`].
     pub fn identity_1d(size: u32, in_dim: &str, out_dim: &str) -> LinearLayout {
         Self::strided_1d(size, 1, in_dim, out_dim)
     }
 
+    /// [`LinearLayout::identity_1d`], with an error instead of a panic.
+    pub fn try_identity_1d(
+        size: u32,
+        in_dim: &str,
+        out_dim: &str,
+    ) -> Result<LinearLayout, LayoutError> {
+        Self::try_strided_1d(size, 1, in_dim, out_dim)
+    }
+
     /// `in_dim[i] -> out_dim[i * stride]`; the out-dim has size
-    /// `size * stride`. Panics unless both are powers of two.
+    /// `size * stride`. Panics unless both are powers of two and the out-dim
+    /// fits in [`MAX_DIM_BITS`]; see [`LinearLayout::try_strided_1d`].
     pub fn strided_1d(size: u32, stride: u32, in_dim: &str, out_dim: &str) -> LinearLayout {
-        let k = log2_or_panic(size, "strided_1d");
-        let s = log2_or_panic(stride, "strided_1d stride");
-        assert!(k + s <= MAX_DIM_BITS, "strided_1d: out-dim too large");
-        LinearLayout {
+        Self::try_strided_1d(size, stride, in_dim, out_dim).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`LinearLayout::strided_1d`], with an error instead of a panic.
+    pub fn try_strided_1d(
+        size: u32,
+        stride: u32,
+        in_dim: &str,
+        out_dim: &str,
+    ) -> Result<LinearLayout, LayoutError> {
+        let k = checked_log2(size, "strided_1d")?;
+        let s = checked_log2(stride, "strided_1d stride")?;
+        if k + s > MAX_DIM_BITS {
+            return Err(LayoutError::InvalidLayout(format!(
+                "strided_1d: out-dim {out_dim} of size 2^{} is larger than 2^{MAX_DIM_BITS}",
+                k + s
+            )));
+        }
+        Ok(LinearLayout {
             ins: vec![InDim {
                 name: in_dim.to_string(),
                 bases: (0..k).map(|i| vec![1u32 << (i + s)]).collect(),
@@ -230,13 +281,23 @@ impl LinearLayout {
                 name: out_dim.to_string(),
                 log2: k + s,
             }],
-        }
+        })
     }
 
     /// `in_dim[i] -> out_dim[0]` for `i < size` (a broadcast); the out-dim has
-    /// size 1. Panics unless `size` is a power of two.
+    /// size 1. Panics unless `size` is a power of two of at most
+    /// 2^[`MAX_DIM_BITS`]; see [`LinearLayout::try_zeros_1d`].
     pub fn zeros_1d(size: u32, in_dim: &str, out_dim: &str) -> LinearLayout {
         Self::zeros_1d_with_out_size(size, in_dim, out_dim, 1)
+    }
+
+    /// [`LinearLayout::zeros_1d`], with an error instead of a panic.
+    pub fn try_zeros_1d(
+        size: u32,
+        in_dim: &str,
+        out_dim: &str,
+    ) -> Result<LinearLayout, LayoutError> {
+        Self::try_zeros_1d_with_out_size(size, in_dim, out_dim, 1)
     }
 
     /// Like [`LinearLayout::zeros_1d`] but declaring the out-dim's size.
@@ -246,9 +307,21 @@ impl LinearLayout {
         out_dim: &str,
         out_size: u32,
     ) -> LinearLayout {
-        let k = log2_or_panic(size, "zeros_1d");
-        let m = log2_or_panic(out_size, "zeros_1d out size");
-        LinearLayout {
+        Self::try_zeros_1d_with_out_size(size, in_dim, out_dim, out_size)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`LinearLayout::zeros_1d_with_out_size`], with an error instead of a
+    /// panic.
+    pub fn try_zeros_1d_with_out_size(
+        size: u32,
+        in_dim: &str,
+        out_dim: &str,
+        out_size: u32,
+    ) -> Result<LinearLayout, LayoutError> {
+        let k = checked_log2(size, "zeros_1d")?;
+        let m = checked_log2(out_size, "zeros_1d out size")?;
+        Ok(LinearLayout {
             ins: vec![InDim {
                 name: in_dim.to_string(),
                 bases: vec![vec![0]; k as usize],
@@ -257,7 +330,7 @@ impl LinearLayout {
                 name: out_dim.to_string(),
                 log2: m,
             }],
-        }
+        })
     }
 
     /// Builds a layout from explicit bases.
@@ -976,7 +1049,9 @@ impl LinearLayout {
         Ok(l)
     }
 
-    /// Merges all out-dims into one named like the first out-dim.
+    /// Merges all out-dims into one named like the first out-dim. Panics when
+    /// the merged dim would be larger than 2^[`MAX_DIM_BITS`] (use
+    /// [`LinearLayout::reshape_outs`] for an error instead).
     pub fn flatten_outs(&self) -> LinearLayout {
         match self.outs.first() {
             None => self.clone(),
@@ -990,7 +1065,9 @@ impl LinearLayout {
         }
     }
 
-    /// Merges all in-dims into one named like the first in-dim.
+    /// Merges all in-dims into one named like the first in-dim. Panics when
+    /// the merged dim would be larger than 2^[`MAX_DIM_BITS`] (use
+    /// [`LinearLayout::reshape_ins`] for an error instead).
     pub fn flatten_ins(&self) -> LinearLayout {
         match self.ins.first() {
             None => self.clone(),
@@ -1365,9 +1442,9 @@ fn permutation(names: &[&str], order: &[&str], what: &str) -> Result<Vec<usize>,
 }
 
 /// The shortest ordering containing both `a` and `b` as subsequences (dims
-/// common to both must appear in the same relative order). Panics on
+/// common to both must appear in the same relative order). Errors on
 /// conflicting orders.
-fn supremum(a: &[String], b: &[String]) -> Vec<String> {
+fn supremum(a: &[String], b: &[String]) -> Result<Vec<String>, LayoutError> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -1382,28 +1459,29 @@ fn supremum(a: &[String], b: &[String]) -> Vec<String> {
             out.push(b[j].clone());
             j += 1;
         } else {
-            panic!("LinearLayout product: conflicting dim orders {a:?} and {b:?}");
+            return Err(LayoutError::DimMismatch(format!(
+                "LinearLayout product: conflicting dim orders {a:?} and {b:?}"
+            )));
         }
     }
-    out
+    Ok(out)
 }
 
-impl Mul for &LinearLayout {
-    type Output = LinearLayout;
-
-    /// The product `inner * outer` (Triton's `operator*`). In-dims and
+impl LinearLayout {
+    /// The product `self * outer` (Triton's `operator*`). In-dims and
     /// out-dims are the ordered unions of both layouts'. For each in-dim,
-    /// `inner`'s bases come first, then `outer`'s; `outer`'s coordinates are
-    /// scaled by `inner`'s size in each out-dim, and each out-dim's size is
+    /// `self`'s bases come first, then `outer`'s; `outer`'s coordinates are
+    /// scaled by `self`'s size in each out-dim, and each out-dim's size is
     /// the product of the two. With disjoint dims this is the direct sum;
-    /// on a shared out-dim `outer` tiles `inner` (it is the "slower" part).
-    /// Panics on conflicting dim orders or if the result has too many bits.
-    fn mul(self, outer: &LinearLayout) -> LinearLayout {
+    /// on a shared out-dim `outer` tiles `self` (it is the "slower" part).
+    /// Errors on conflicting dim orders, a dimension larger than
+    /// 2^[`MAX_DIM_BITS`] or more than [`MAX_TOTAL_BITS`] bits on a side.
+    pub fn checked_mul(&self, outer: &LinearLayout) -> Result<LinearLayout, LayoutError> {
         let inner = self;
         let in_names = supremum(
             &inner.ins.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
             &outer.ins.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
-        );
+        )?;
         let out_names = supremum(
             &inner
                 .outs
@@ -1415,7 +1493,30 @@ impl Mul for &LinearLayout {
                 .iter()
                 .map(|d| d.name.clone())
                 .collect::<Vec<_>>(),
-        );
+        )?;
+        // Sizes first: with every out-dim at most 2^MAX_DIM_BITS, shifting an outer
+        // coordinate (< 2^outer bits) by the inner bits stays below 2^32.
+        let mut outs = Vec::with_capacity(out_names.len());
+        for n in &out_names {
+            let log2 = inner.out_dim_size_log2(n) + outer.out_dim_size_log2(n);
+            if log2 > MAX_DIM_BITS {
+                return Err(LayoutError::InvalidLayout(format!(
+                    "LinearLayout product: out-dim {n} of size 2^{log2} is larger than 2^{MAX_DIM_BITS}"
+                )));
+            }
+            outs.push(OutDim {
+                name: n.clone(),
+                log2,
+            });
+        }
+        for n in &in_names {
+            let bits = inner.in_dim_size_log2(n) + outer.in_dim_size_log2(n);
+            if bits > MAX_DIM_BITS {
+                return Err(LayoutError::InvalidLayout(format!(
+                    "LinearLayout product: in-dim {n} of size 2^{bits} is larger than 2^{MAX_DIM_BITS}"
+                )));
+            }
+        }
         let shift: Vec<u32> = out_names
             .iter()
             .map(|n| inner.out_dim_size_log2(n))
@@ -1425,6 +1526,7 @@ impl Mul for &LinearLayout {
                 .iter()
                 .enumerate()
                 .map(|(k, n)| match l.out_index(n) {
+                    // `b` has one coordinate per out-dim of `l` (checked when `l` was built).
                     Some(j) => {
                         if scale {
                             b[j] << shift[k]
@@ -1451,18 +1553,19 @@ impl Mul for &LinearLayout {
                 }
             })
             .collect();
-        let outs = out_names
-            .iter()
-            .map(|n| OutDim {
-                name: n.clone(),
-                log2: inner.out_dim_size_log2(n) + outer.out_dim_size_log2(n),
-            })
-            .collect();
         let l = LinearLayout { ins, outs };
-        if let Err(e) = l.validate() {
-            panic!("LinearLayout product: {e}");
-        }
-        l
+        l.validate()?;
+        Ok(l)
+    }
+}
+
+impl Mul for &LinearLayout {
+    type Output = LinearLayout;
+
+    /// [`LinearLayout::checked_mul`]. Panics where it errors (conflicting
+    /// dim orders, too many bits).
+    fn mul(self, outer: &LinearLayout) -> LinearLayout {
+        self.checked_mul(outer).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 

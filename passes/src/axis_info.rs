@@ -10,7 +10,7 @@
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
-use std::ffi::CString;
+use tritium_dialects::ffi::str_ref;
 
 /// The largest divisibility tracked (2^30), standing for "divisible by anything we care about".
 pub const MAX_DIVISIBILITY: u64 = 1 << 30;
@@ -52,6 +52,21 @@ impl AxisInfo {
 
     fn rank(&self) -> usize {
         self.contiguity.len()
+    }
+
+    /// Contiguity along `d`, 1 (no fact) for a dim this info does not have.
+    fn contiguity_at(&self, d: usize) -> u64 {
+        self.contiguity.get(d).copied().unwrap_or(1)
+    }
+
+    /// Divisibility along `d`, 1 (no fact) for a dim this info does not have.
+    fn divisibility_at(&self, d: usize) -> u64 {
+        self.divisibility.get(d).copied().unwrap_or(1)
+    }
+
+    /// Constancy along `d`, 1 (no fact) for a dim this info does not have.
+    fn constancy_at(&self, d: usize) -> u64 {
+        self.constancy.get(d).copied().unwrap_or(1)
     }
 
     /// Merge of two possible values (loop back-edges, scf.if branches): the weaker facts.
@@ -166,21 +181,25 @@ impl AxisInfoAnalysis {
             .map(|v| shape(value_type(*v)))
             .unwrap_or_default();
         let rank = out_shape.len().max(1);
-        let get = |s: &Self, i: usize| s.get(ins[i]);
+        // A missing operand (only in IR that failed verification) has no facts.
+        let get = |s: &Self, i: usize| match ins.get(i) {
+            Some(value) => s.get(*value),
+            None => AxisInfo::unknown(rank),
+        };
         let info = match name.as_str() {
             "tt.func" | "func.func" => {
                 self.seed_function_arguments(op);
                 return;
             }
-            "arith.constant" => match constant_int(outs[0]) {
+            "arith.constant" => match outs.first().and_then(|out| constant_int(*out)) {
                 Some(value) => AxisInfo::constant_of(value, &out_shape),
                 None => AxisInfo::unknown(rank),
             },
             "tt.make_range" => {
                 let start = int_attr(op, "start").unwrap_or(0);
-                let end = int_attr(op, "end").unwrap_or(start + 1);
+                let end = int_attr(op, "end").unwrap_or(start.saturating_add(1));
                 AxisInfo {
-                    contiguity: vec![(end - start) as u64],
+                    contiguity: vec![end.saturating_sub(start).max(1) as u64],
                     divisibility: vec![pow2_divisor(start)],
                     constancy: vec![1],
                     constant: None,
@@ -188,17 +207,24 @@ impl AxisInfoAnalysis {
             }
             "tt.splat" => {
                 let src = get(self, 0);
-                let dims: Vec<u64> = out_shape.iter().map(|&s| s as u64).collect();
+                let dims: Vec<u64> = if out_shape.is_empty() {
+                    vec![1]
+                } else {
+                    out_shape.iter().map(|&s| s.max(1) as u64).collect()
+                };
                 AxisInfo {
                     contiguity: vec![1; rank],
-                    divisibility: vec![src.divisibility[0]; rank],
+                    divisibility: vec![src.divisibility_at(0); rank],
                     constancy: dims,
                     constant: src.constant,
                 }
             }
             "tt.broadcast" => {
                 let src = get(self, 0);
-                let src_shape = shape(value_type(ins[0]));
+                let src_shape = ins
+                    .first()
+                    .map(|v| shape(value_type(*v)))
+                    .unwrap_or_default();
                 let mut info = src.clone();
                 for (d, &size) in out_shape.iter().enumerate().take(src.rank()) {
                     if src_shape.get(d) == Some(&1) && size != 1 {
@@ -212,8 +238,8 @@ impl AxisInfoAnalysis {
                 let src = get(self, 0);
                 let axis = int_attr(op, "axis").unwrap_or(0) as usize;
                 let mut info = src.clone();
-                let src_rank = shape(value_type(ins[0])).len();
-                if src_rank == 0 {
+                let src_rank = ins.first().map_or(0, |v| shape(value_type(*v)).len());
+                if src_rank == 0 || axis > info.rank() {
                     info = AxisInfo::unknown(rank);
                 } else {
                     info.contiguity.insert(axis, 1);
@@ -232,12 +258,13 @@ impl AxisInfoAnalysis {
                 let mut info = AxisInfo::unknown(rank);
                 for d in 0..rank {
                     info.divisibility[d] =
-                        (a.divisibility[d].saturating_mul(b.divisibility[d])).min(MAX_DIVISIBILITY);
-                    info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+                        (a.divisibility_at(d).saturating_mul(b.divisibility_at(d)))
+                            .min(MAX_DIVISIBILITY);
+                    info.constancy[d] = gcd(a.constancy_at(d), b.constancy_at(d));
                     if a.constant == Some(1) {
-                        info.contiguity[d] = b.contiguity[d];
+                        info.contiguity[d] = b.contiguity_at(d);
                     } else if b.constant == Some(1) {
-                        info.contiguity[d] = a.contiguity[d];
+                        info.contiguity[d] = a.contiguity_at(d);
                     }
                 }
                 info.constant = constant;
@@ -249,14 +276,14 @@ impl AxisInfoAnalysis {
                 let (a, b) = (get(self, 0), get(self, 1));
                 let mut info = AxisInfo::unknown(rank);
                 for d in 0..rank {
-                    info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+                    info.constancy[d] = gcd(a.constancy_at(d), b.constancy_at(d));
                 }
                 if name == "arith.remsi" || name == "arith.remui" {
                     // x % c keeps runs of contiguity that do not cross multiples of c.
                     if let Some(c) = b.constant.filter(|c| *c > 0) {
                         for d in 0..rank {
-                            info.contiguity[d] = gcd(a.contiguity[d], c as u64);
-                            info.divisibility[d] = gcd(a.divisibility[d], c as u64);
+                            info.contiguity[d] = gcd(a.contiguity_at(d), c as u64);
+                            info.divisibility[d] = gcd(a.divisibility_at(d), c as u64);
                         }
                     }
                 }
@@ -267,7 +294,7 @@ impl AxisInfoAnalysis {
                     {
                         for d in 0..rank {
                             // Runs of `c` values starting at multiples of `c` divide to the same value.
-                            let run = gcd(a.contiguity[d], gcd(a.divisibility[d], c as u64));
+                            let run = gcd(a.contiguity_at(d), gcd(a.divisibility_at(d), c as u64));
                             info.constancy[d] = info.constancy[d].max(run.min(c as u64));
                         }
                     }
@@ -278,18 +305,24 @@ impl AxisInfoAnalysis {
                 let (a, b) = (get(self, 0), get(self, 1));
                 let mut info = AxisInfo::unknown(rank);
                 for d in 0..rank {
-                    let mut constancy = gcd(a.constancy[d], b.constancy[d]);
+                    let mut constancy = gcd(a.constancy_at(d), b.constancy_at(d));
                     // A contiguous run compared with a constant flips at most at the constant, so it is
                     // constant over blocks aligned to both divisibilities.
-                    if b.constancy[d] > 1 && a.contiguity[d] > 1 {
+                    if b.constancy_at(d) > 1 && a.contiguity_at(d) > 1 {
                         constancy = constancy.max(
-                            gcd(a.contiguity[d], gcd(a.divisibility[d], b.divisibility[d]))
-                                .min(b.constancy[d]),
+                            gcd(
+                                a.contiguity_at(d),
+                                gcd(a.divisibility_at(d), b.divisibility_at(d)),
+                            )
+                            .min(b.constancy_at(d)),
                         );
-                    } else if a.constancy[d] > 1 && b.contiguity[d] > 1 {
+                    } else if a.constancy_at(d) > 1 && b.contiguity_at(d) > 1 {
                         constancy = constancy.max(
-                            gcd(b.contiguity[d], gcd(a.divisibility[d], b.divisibility[d]))
-                                .min(a.constancy[d]),
+                            gcd(
+                                b.contiguity_at(d),
+                                gcd(a.divisibility_at(d), b.divisibility_at(d)),
+                            )
+                            .min(a.constancy_at(d)),
                         );
                     }
                     info.constancy[d] = constancy;
@@ -298,41 +331,58 @@ impl AxisInfoAnalysis {
             }
             "arith.select" => {
                 let (c, a, b) = (get(self, 0), get(self, 1), get(self, 2));
-                let mut info = a.join(&b);
-                for d in 0..rank.min(info.rank()) {
-                    info.constancy[d] = gcd(info.constancy[d], c.constancy[d]);
-                    info.contiguity[d] = gcd(info.contiguity[d], c.constancy[d]);
+                match c.constant {
+                    // A known condition picks one side.
+                    Some(0) => b,
+                    Some(_) => a,
+                    None => {
+                        let mut info = a.join(&b);
+                        // A scalar `i1` condition picks a whole tensor: it limits nothing along the
+                        // dims (its axis info has rank 1 whatever the tensors' rank). A tensor
+                        // condition splits runs where it may change.
+                        if !shape(value_type(ins[0])).is_empty() {
+                            for d in 0..info.rank() {
+                                let cond = c.constancy_at(d);
+                                info.constancy[d] = gcd(info.constancy[d], cond);
+                                info.contiguity[d] = gcd(info.contiguity[d], cond);
+                            }
+                        }
+                        info
+                    }
                 }
-                info
             }
             "scf.for" => {
                 // Region args: iv is unknown; iter_args join the inits and the yielded values.
-                let body = blocks_of(op)[0];
+                let Some(body) = blocks_of(op).first().copied() else {
+                    return;
+                };
                 let args = block_args(body);
                 let yielded = terminator_operands(body);
+                // Operands: lb, ub, step, then one init per iter_arg (block arg i + 1, result i).
                 for (i, init) in ins.iter().skip(3).enumerate() {
+                    let (Some(&arg), Some(&out)) = (args.get(i + 1), outs.get(i)) else {
+                        break;
+                    };
                     let init_info = self.get(*init);
-                    self.merge(args[i + 1], init_info.clone());
+                    self.merge(arg, init_info.clone());
                     if let Some(y) = yielded
                         .get(i)
                         .filter(|y| self.infos.contains_key(&key(**y)))
                     {
-                        {
-                            let info = self.get(*y);
-                            self.merge(args[i + 1], info.clone());
-                            self.merge(outs[i], info);
-                        }
+                        let info = self.get(*y);
+                        self.merge(arg, info.clone());
+                        self.merge(out, info);
                     }
-                    self.merge(outs[i], init_info);
+                    self.merge(out, init_info);
                 }
                 return;
             }
             "scf.if" => {
                 for block in blocks_of(op) {
-                    for (i, y) in terminator_operands(block).into_iter().enumerate() {
+                    for (&out, y) in outs.iter().zip(terminator_operands(block)) {
                         if self.infos.contains_key(&key(y)) {
                             let info = self.get(y);
-                            self.merge(outs[i], info);
+                            self.merge(out, info);
                         }
                     }
                 }
@@ -346,23 +396,30 @@ impl AxisInfoAnalysis {
     }
 
     fn add_like(&mut self, name: &str, ins: &[MlirValue], rank: usize) -> AxisInfo {
-        let (a, b) = (self.get(ins[0]), self.get(ins[1]));
+        let (Some(&lhs), Some(&rhs)) = (ins.first(), ins.get(1)) else {
+            return AxisInfo::unknown(rank);
+        };
+        let (a, b) = (self.get(lhs), self.get(rhs));
         // Pointer offsets count elements; pointer divisibility counts bytes.
         let scale = if name == "tt.addptr" {
-            pointee_bytes(value_type(ins[0]))
+            pointee_bytes(value_type(lhs))
         } else {
             1
         };
         let mut info = AxisInfo::unknown(rank);
         for d in 0..rank.min(a.rank()).min(b.rank()) {
             info.contiguity[d] = if name == "arith.subi" {
-                gcd(a.contiguity[d], b.constancy[d])
+                gcd(a.contiguity_at(d), b.constancy_at(d))
             } else {
-                gcd(a.contiguity[d], b.constancy[d]).max(gcd(a.constancy[d], b.contiguity[d]))
+                gcd(a.contiguity_at(d), b.constancy_at(d))
+                    .max(gcd(a.constancy_at(d), b.contiguity_at(d)))
             };
-            info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d].saturating_mul(scale))
-                .min(MAX_DIVISIBILITY);
-            info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+            info.divisibility[d] = gcd(
+                a.divisibility_at(d),
+                b.divisibility_at(d).saturating_mul(scale),
+            )
+            .min(MAX_DIVISIBILITY);
+            info.constancy[d] = gcd(a.constancy_at(d), b.constancy_at(d));
         }
         info.constant = match (name, a.constant, b.constant) {
             ("arith.addi", Some(x), Some(y)) => Some(x.wrapping_add(y)),
@@ -374,6 +431,8 @@ impl AxisInfoAnalysis {
 }
 
 fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
+    // SAFETY: `block` is a live block of the op being analysed; a null terminator (an empty block)
+    // is handled.
     unsafe {
         let term = mlirBlockGetTerminator(block);
         if term.ptr.is_null() {
@@ -387,6 +446,8 @@ fn terminator_operands(block: MlirBlock) -> Vec<MlirValue> {
 /// Bytes of the pointee of a pointer or tensor of pointers (1 when unknown).
 pub fn pointee_bytes(ty: MlirType) -> u64 {
     let element = element_type(ty);
+    // SAFETY: `element` is a live type; the pointee is read only from a pointer type, and each
+    // width only from the kind it belongs to.
     unsafe {
         if tritium_dialects::ffi::tritiumTypeIsPointer(element) {
             let pointee = tritium_dialects::ffi::tritiumPointerTypeGetPointee(element);
@@ -405,11 +466,10 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
 }
 
 fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
-    let key = CString::new("arg_attrs").unwrap();
-    let name = CString::new(name).unwrap();
+    // SAFETY: `func` is a live function op; the array is indexed below its length, and the
+    // element is a dictionary (FunctionOpInterface's `arg_attrs`) when the array is one.
     unsafe {
-        let attrs =
-            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
+        let attrs = mlirOperationGetAttributeByName(func, str_ref("arg_attrs"));
         if attrs.ptr.is_null()
             || !mlirAttributeIsAArray(attrs)
             || index as isize >= mlirArrayAttrGetNumElements(attrs)
@@ -417,8 +477,7 @@ fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
             return None;
         }
         let dict = mlirArrayAttrGetElement(attrs, index as isize);
-        let value =
-            mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name.as_ptr()));
+        let value = mlirDictionaryAttrGetElementByName(dict, str_ref(name));
         (!value.ptr.is_null() && mlirAttributeIsAInteger(value))
             .then(|| mlirIntegerAttrGetValueInt(value))
     }

@@ -42,10 +42,19 @@ pub fn coalesced_encoding(
     if !is_tensor(ty) {
         return None;
     }
-    let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
+    // The verifier bounds tensor dims with a layout by 2^24.
+    let dims: Vec<u32> = shape(ty)
+        .iter()
+        .map(|&d| u32::try_from(d.max(1)).unwrap_or(u32::MAX))
+        .collect();
     let info = analysis.get(ptr);
+    if info.contiguity.len() != dims.len() || info.divisibility.len() != dims.len() {
+        return None;
+    }
     let order = order_from_contiguity(&info.contiguity);
-    let fastest = order[0] as usize;
+    // `order` is a permutation of the dims, of which there is at least one (a ranked tensor's
+    // axis info has one entry per dim, checked above).
+    let fastest = *order.first()? as usize;
     let elem_bits = (pointee_bytes(ty) * 8) as u32;
     let per_thread = mem_access_elems_per_thread(
         elem_bits,
@@ -69,10 +78,14 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let ins = operands(op);
-        let Some(encoding) = coalesced_encoding(&analysis, ins[0], num_warps, threads) else {
+        // ODS: loads and stores take the pointer first.
+        let Some(&ptr) = ins.first() else {
             continue;
         };
-        if encoding_of(value_type(ins[0])).as_ref() == Some(&encoding) {
+        let Some(encoding) = coalesced_encoding(&analysis, ptr, num_warps, threads) else {
+            continue;
+        };
+        if encoding_of(value_type(ptr)).as_ref() == Some(&encoding) {
             continue;
         }
         let attr = encoding_to_attr(ctx, &encoding);
@@ -80,11 +93,15 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
             let ty = value_type(*operand);
             if is_tensor(ty) {
                 let converted = insert_convert_before(op, *operand, with_encoding(ty, attr));
+                // SAFETY: `op` is a live load or store, `i` one of its operand indices and
+                // `converted` a live value.
                 unsafe { mlirOperationSetOperand(op, i as isize, converted) };
             }
         }
         for result in results(op) {
             let old = value_type(result);
+            // SAFETY: `result` is a live result of the load; the new type differs only in its
+            // encoding.
             unsafe { mlirValueSetType(result, with_encoding(old, attr)) };
             convert_all_uses_after(result, old);
         }

@@ -1,5 +1,5 @@
-//! `-convert-triton-to-tritongpu{target num-warps threads-per-warp num-ctas}`: gives every tensor a
-//! layout. Each tensor gets Triton's default blocked encoding for its shape; ops whose operands
+//! `-convert-triton-to-tritongpu{target num-warps threads-per-warp num-ctas num-stages}`: gives
+//! every tensor a layout. Each tensor gets Triton's default blocked encoding for its shape; ops whose operands
 //! must be in a layout derived from another (reductions produce slices of their operand's layout,
 //! expand_dims consumes a slice of its result's layout) get `ttg.convert_layout`s, which
 //! `-tritongpu-remove-layout-conversions` removes where it can.
@@ -7,13 +7,14 @@
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
-use std::ffi::CString;
-use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
+use tritium_dialects::ffi::str_ref;
+use tritium_dialects::melior::ir::{Location, OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{
     OptionKind, Options, PassDef, PassOption, PassResult, dialects, fail,
 };
 use tritium_layout::encoding::{DotOperandEncoding, Encoding, SliceEncoding};
 use tritium_layout::heuristics::default_blocked;
+use tritium_layout::linear::MAX_DIM_BITS;
 
 pub static PASS: PassDef = PassDef {
     argument: "convert-triton-to-tritongpu",
@@ -44,20 +45,74 @@ pub static PASS: PassDef = PassDef {
             kind: OptionKind::Int,
             default: "1",
         },
+        PassOption {
+            name: "num-stages",
+            description: "Software-pipelining stages, recorded as the module's ttg.num-stages (-1: not recorded)",
+            kind: OptionKind::Int,
+            default: "-1",
+        },
     ],
     dependent_dialects: || vec![dialects::ttg()],
     run,
 };
 
+/// The compute capabilities Tritium compiles for.
+pub const SUPPORTED_CAPABILITIES: [u32; 4] = [80, 86, 89, 90];
+
+/// Most software-pipelining stages accepted for `num-stages`.
+pub const MAX_NUM_STAGES: i64 = 16;
+
+/// The compute capability of a supported target (`cuda:80`, `cuda:86`, `cuda:89`, `cuda:90`).
+pub fn parse_target(target: &str) -> Result<u32, String> {
+    let capability = target
+        .strip_prefix("cuda:")
+        .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|digits| digits.parse::<u32>().ok());
+    match capability {
+        Some(capability) if SUPPORTED_CAPABILITIES.contains(&capability) => Ok(capability),
+        _ => Err(format!(
+            "unsupported target '{target}': Tritium compiles for cuda:80, cuda:86, cuda:89 and cuda:90"
+        )),
+    }
+}
+
+/// The rules for the launch-shape options (those the `ttg` verifier has for the module
+/// attributes they become).
+pub fn check_launch_options(
+    num_warps: i64,
+    threads: i64,
+    num_ctas: i64,
+    num_stages: i64,
+) -> Result<(), String> {
+    use tritium_dialects::verify::ttg::{MAX_NUM_CTAS, MAX_NUM_WARPS, THREADS_PER_WARP};
+    let power_of_two_in =
+        |value: i64, max: i64| (1..=max).contains(&value) && (value as u64).is_power_of_two();
+    if !power_of_two_in(num_warps, MAX_NUM_WARPS) {
+        return Err(format!(
+            "num-warps must be a power of two in 1..={MAX_NUM_WARPS}, got {num_warps}"
+        ));
+    }
+    if threads != THREADS_PER_WARP {
+        return Err(format!(
+            "threads-per-warp must be {THREADS_PER_WARP} (an NVIDIA warp), got {threads}"
+        ));
+    }
+    if !power_of_two_in(num_ctas, MAX_NUM_CTAS) {
+        return Err(format!(
+            "num-ctas must be a power of two in 1..={MAX_NUM_CTAS}, got {num_ctas}"
+        ));
+    }
+    if !(-1..=MAX_NUM_STAGES).contains(&num_stages) {
+        return Err(format!(
+            "num-stages must be in 0..={MAX_NUM_STAGES} (or -1: not recorded), got {num_stages}"
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn set_module_attr(module: MlirOperation, name: &str, attr: MlirAttribute) {
-    let name = CString::new(name).unwrap();
-    unsafe {
-        mlirOperationSetDiscardableAttributeByName(
-            module,
-            mlirStringRefCreateFromCString(name.as_ptr()),
-            attr,
-        )
-    };
+    // SAFETY: `module` and `attr` are live handles of one context; the name ref lives for the call.
+    unsafe { mlirOperationSetDiscardableAttributeByName(module, str_ref(name), attr) };
 }
 
 fn run(module_ref: OperationRef, options: &Options) -> PassResult {
@@ -66,25 +121,15 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     let num_warps = options.int("num-warps");
     let threads = options.int("threads-per-warp");
     let num_ctas = options.int("num-ctas");
+    let num_stages = options.int("num-stages");
     let target = options.string("target");
-    if num_warps <= 0 || (num_warps & (num_warps - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("num-warps must be a power of two, got {num_warps}"),
-        ));
+    if let Err(message) = check_launch_options(num_warps, threads, num_ctas, num_stages)
+        .and_then(|()| parse_target(target).map(|_| ()))
+    {
+        return Err(fail(module_ref.location(), &message));
     }
-    if threads <= 0 || (threads & (threads - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("threads-per-warp must be a power of two, got {threads}"),
-        ));
-    }
-    if num_ctas <= 0 || (num_ctas & (num_ctas - 1)) != 0 {
-        return Err(fail(
-            module_ref.location(),
-            &format!("num-ctas must be a power of two, got {num_ctas}"),
-        ));
-    }
+    // SAFETY: `ctx` is the live context of the module; the attributes are owned by it and set on
+    // the live module op.
     unsafe {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
         set_module_attr(
@@ -92,16 +137,22 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "ttg.num-ctas",
             mlirIntegerAttrGet(i32_type, num_ctas),
         );
+        if num_stages >= 0 {
+            set_module_attr(
+                module,
+                "ttg.num-stages",
+                mlirIntegerAttrGet(i32_type, num_stages),
+            );
+        }
         set_module_attr(
             module,
             "ttg.num-warps",
             mlirIntegerAttrGet(i32_type, num_warps),
         );
-        let target = CString::new(target).unwrap();
         set_module_attr(
             module,
             "ttg.target",
-            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(target.as_ptr())),
+            mlirStringAttrGet(ctx, str_ref(target)),
         );
         set_module_attr(
             module,
@@ -129,11 +180,14 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     };
 
     let ops = collect_ops(module);
+    check_tensor_shapes(&ops)?;
     for &op in &ops {
         for block in blocks_of(op) {
             for arg in block_args(block) {
                 let ty = value_type(arg);
                 if is_tensor(ty) && encoding_attr(ty).is_none() {
+                    // SAFETY: `arg` is a live block argument; the new type has its shape and
+                    // element type.
                     unsafe { mlirValueSetType(arg, with_encoding(ty, default_for(&shape(ty)).1)) };
                 }
             }
@@ -142,6 +196,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             let ty = value_type(result);
             if is_tensor(ty) && encoding_attr(ty).is_none() {
                 let new_type = with_encoding(ty, default_for(&shape(ty)).1);
+                // SAFETY: `result` is a live op result; the new type has its shape and element
+                // type.
                 unsafe { mlirValueSetType(result, new_type) };
                 if op_name(op) == "arith.constant" {
                     retype_dense_constant(op, new_type);
@@ -161,6 +217,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
         match op_name(op).as_str() {
             "tt.reduce" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                // The verifier: tt.reduce has at least one operand.
                 let Some(src_encoding) = encoding_of(value_type(operands(op)[0])) else {
                     continue;
                 };
@@ -171,6 +228,8 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     }
                     let default = value_type(result);
                     let slice = Encoding::Slice(SliceEncoding::new(axis, src_encoding.clone()));
+                    // SAFETY: `result` is a live result of the reduce; the new type has its shape
+                    // and element type.
                     unsafe {
                         mlirValueSetType(result, with_encoding(ty, encoding_to_attr(ctx, &slice)))
                     };
@@ -179,19 +238,24 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             }
             "tt.broadcast" => {
                 // The operand is laid out like the result (size-1 dims broadcast in place).
+                // ODS: tt.broadcast has one operand and one result.
                 let result_type = value_type(results(op)[0]);
                 let operand = operands(op)[0];
                 let Some(attr) = encoding_attr(result_type) else {
                     continue;
                 };
                 let wanted_type = with_encoding(value_type(operand), attr);
+                // SAFETY: both are live types of the module's context.
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.broadcast` (ODS: one operand) and `converted` a
+                    // live value.
                     unsafe { mlirOperationSetOperand(op, 0, converted) };
                 }
             }
             "tt.dot" => {
                 // FMA dot: operands in dot_op layouts of the accumulator's layout.
+                // ODS: tt.dot has operands a, b, c and one result.
                 let result_type = value_type(results(op)[0]);
                 let Some(parent) = encoding_of(result_type) else {
                     continue;
@@ -206,11 +270,14 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     let wanted_type =
                         with_encoding(value_type(operand), encoding_to_attr(ctx, &encoding));
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.dot` (ODS: operands a, b, c; `index` is 0 or 1)
+                    // and `converted` a live value.
                     unsafe { mlirOperationSetOperand(op, index as isize, converted) };
                 }
             }
             "tt.expand_dims" => {
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+                // ODS: tt.expand_dims has one operand and one result.
                 let result_type = value_type(results(op)[0]);
                 let Some(result_encoding) = encoding_of(result_type) else {
                     continue;
@@ -219,8 +286,11 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                 let wanted = Encoding::Slice(SliceEncoding::new(axis, result_encoding));
                 let wanted_type =
                     with_encoding(value_type(operand), encoding_to_attr(ctx, &wanted));
+                // SAFETY: both are live types of the module's context.
                 if !unsafe { mlirTypeEqual(wanted_type, value_type(operand)) } {
                     let converted = insert_convert_before(op, operand, wanted_type);
+                    // SAFETY: `op` is a live `tt.expand_dims` (ODS: one operand) and `converted` a
+                    // live value.
                     unsafe { mlirOperationSetOperand(op, 0, converted) };
                 }
             }
@@ -230,11 +300,62 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     Ok(())
 }
 
+/// The location of `op` as a melior location, for diagnostics.
+fn location_of<'c>(op: MlirOperation) -> Location<'c> {
+    // SAFETY: `op` is a live operation of the module being converted; its location is owned by
+    // the context, which outlives the pass.
+    unsafe { Location::from_raw(mlirOperationGetLocation(op)) }
+}
+
+/// Every tensor that gets a layout must have a static, power-of-two shape within the layout
+/// crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
+/// first one that does not (block arguments: at the op owning the block).
+fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
+    let check = |ty: MlirType, at: MlirOperation, what: &str| -> PassResult {
+        if !is_tensor(ty) || encoding_attr(ty).is_some() {
+            return Ok(());
+        }
+        let dims = shape(ty);
+        let reason = if let Some(&dim) = dims
+            .iter()
+            .find(|&&d| d <= 0 || !(d as u64).is_power_of_two())
+        {
+            format!("a dimension of {dim}; layouts need power-of-two dimensions")
+        } else if let Some(&dim) = dims.iter().find(|&&d| d as u64 > 1 << MAX_DIM_BITS) {
+            format!("a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}")
+        } else {
+            return Ok(());
+        };
+        Err(fail(
+            location_of(at),
+            &format!(
+                "cannot lay out {} ({what}): it has {reason}",
+                print_type(ty)
+            ),
+        ))
+    };
+    for &op in ops {
+        for block in blocks_of(op) {
+            for (index, arg) in block_args(block).into_iter().enumerate() {
+                let what = format!("block argument #{index} of '{}'", op_name(op));
+                check(value_type(arg), op, &what)?;
+            }
+        }
+        for (index, result) in results(op).into_iter().enumerate() {
+            let what = format!("result #{index} of '{}'", op_name(op));
+            check(value_type(result), op, &what)?;
+        }
+    }
+    Ok(())
+}
+
 /// An `arith.constant` whose result type changed needs its dense value retyped.
 pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
-    let name = CString::new("value").unwrap();
+    // SAFETY: `op` is a live `arith.constant` and `new_type` a shaped type of its context. The raw
+    // data of a non-splat dense attribute holds `bytes` bytes for `new_type`, which has the
+    // old type's shape and element type (only the encoding changed).
     unsafe {
-        let value_name = mlirStringRefCreateFromCString(name.as_ptr());
+        let value_name = str_ref("value");
         let attr = mlirOperationGetAttributeByName(op, value_name);
         if !mlirAttributeIsADenseElements(attr) {
             return;
@@ -275,7 +396,8 @@ fn update_function_type(func: MlirOperation) {
             outputs = operands(op).into_iter().map(value_type).collect();
         }
     }
-    let name = CString::new("function_type").unwrap();
+    // SAFETY: `func` is a live function op; `inputs` and `outputs` are live types of its context
+    // and outlive the call that copies them.
     unsafe {
         let ctx = context_of(func);
         let ty = mlirFunctionTypeGet(
@@ -285,10 +407,6 @@ fn update_function_type(func: MlirOperation) {
             outputs.len() as isize,
             outputs.as_ptr(),
         );
-        mlirOperationSetAttributeByName(
-            func,
-            mlirStringRefCreateFromCString(name.as_ptr()),
-            mlirTypeAttrGet(ty),
-        );
+        mlirOperationSetAttributeByName(func, str_ref("function_type"), mlirTypeAttrGet(ty));
     }
 }

@@ -3,8 +3,7 @@
 //! converted to and from attributes through the dialect's C accessors.
 
 use mlir_sys::*;
-use std::ffi::CString;
-use tritium_dialects::ffi::string_ref_str;
+use tritium_dialects::ffi::{str_ref, string_ref_str};
 use tritium_layout::encoding::Encoding;
 
 /// A value as a hashable key.
@@ -13,10 +12,14 @@ pub fn key(value: MlirValue) -> usize {
 }
 
 pub fn op_name(op: MlirOperation) -> String {
+    // SAFETY: `op` is a live operation (every raw handle these helpers take comes from the
+    // IR the calling pass transforms, so it is live while the pass runs); its name is owned
+    // by the context.
     unsafe { string_ref_str(mlirIdentifierStr(mlirOperationGetName(op))).to_owned() }
 }
 
 pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+    // SAFETY: `op` is a live operation; operand `i` exists below the count.
     unsafe {
         (0..mlirOperationGetNumOperands(op))
             .map(|i| mlirOperationGetOperand(op, i))
@@ -25,6 +28,7 @@ pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
 }
 
 pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+    // SAFETY: `op` is a live operation; result `i` exists below the count.
     unsafe {
         (0..mlirOperationGetNumResults(op))
             .map(|i| mlirOperationGetResult(op, i))
@@ -33,10 +37,12 @@ pub fn results(op: MlirOperation) -> Vec<MlirValue> {
 }
 
 pub fn value_type(value: MlirValue) -> MlirType {
+    // SAFETY: `value` is a live value.
     unsafe { mlirValueGetType(value) }
 }
 
 pub fn is_tensor(ty: MlirType) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlirTypeIsARankedTensor(ty) }
 }
 
@@ -44,6 +50,7 @@ pub fn shape(ty: MlirType) -> Vec<i64> {
     if !is_tensor(ty) {
         return Vec::new();
     }
+    // SAFETY: `ty` is a live ranked tensor type (checked above); `i` is below its rank.
     unsafe {
         (0..mlirShapedTypeGetRank(ty))
             .map(|i| mlirShapedTypeGetDimSize(ty, i as isize))
@@ -53,6 +60,7 @@ pub fn shape(ty: MlirType) -> Vec<i64> {
 
 pub fn element_type(ty: MlirType) -> MlirType {
     if is_tensor(ty) {
+        // SAFETY: `ty` is a live ranked tensor type (checked above).
         unsafe { mlirShapedTypeGetElementType(ty) }
     } else {
         ty
@@ -63,6 +71,8 @@ pub fn encoding_attr(ty: MlirType) -> Option<MlirAttribute> {
     if !is_tensor(ty) {
         return None;
     }
+    // SAFETY: `ty` is a live ranked tensor type (checked above); no encoding is a null attribute,
+    // tested below.
     let attr = unsafe { mlirRankedTensorTypeGetEncoding(ty) };
     (!attr.ptr.is_null()).then_some(attr)
 }
@@ -82,9 +92,13 @@ pub fn print_attr(attr: MlirAttribute) -> String {
 pub fn print_type(ty: MlirType) -> String {
     let mut out = String::new();
     unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `print_type` passes its own `&mut String` as `data`, alive and not otherwise
+        // borrowed during the print call.
         let out = unsafe { &mut *(data as *mut String) };
+        // SAFETY: MLIR passes a string ref valid during the callback; the text is copied out.
         out.push_str(unsafe { string_ref_str(text) });
     }
+    // SAFETY: `ty` is a live type and `out` outlives the call that appends to it through `append`.
     unsafe { mlirTypePrint(ty, Some(append), &mut out as *mut String as *mut _) };
     out
 }
@@ -116,6 +130,8 @@ pub fn encoding_to_attr(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute 
 /// `ty` (a ranked tensor) with its encoding replaced.
 pub fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> MlirType {
     let shape = shape(ty);
+    // SAFETY: `ty` is a live ranked tensor type and `encoding` a live attribute (or null: no
+    // encoding) of its context; `shape` lives through the call, which copies it.
     unsafe {
         mlirRankedTensorTypeGet(
             shape.len() as isize,
@@ -127,18 +143,19 @@ pub fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> MlirType {
 }
 
 pub fn context_of(op: MlirOperation) -> MlirContext {
+    // SAFETY: `op` is a live operation.
     unsafe { mlirOperationGetContext(op) }
 }
 
 pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
+    // SAFETY: `value` is a live value; the owner is read only from an op result.
     unsafe { mlirValueIsAOpResult(value).then(|| mlirOpResultGetOwner(value)) }
 }
 
 pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let name = CString::new(name).unwrap();
+    // SAFETY: `op` is a live operation; the value is read only from an integer attribute.
     unsafe {
-        let attr =
-            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        let attr = mlirOperationGetAttributeByName(op, str_ref(name));
         (!attr.ptr.is_null() && mlirAttributeIsAInteger(attr))
             .then(|| mlirIntegerAttrGetValueInt(attr))
     }
@@ -150,10 +167,10 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
     if op_name(op) != "arith.constant" {
         return None;
     }
-    let name = CString::new("value").unwrap();
+    // SAFETY: `op` is a live `arith.constant`; every getter is called on an attribute of the
+    // kind it reads (checked just before).
     unsafe {
-        let mut attr =
-            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
+        let mut attr = mlirOperationGetAttributeByName(op, str_ref("value"));
         if mlirAttributeIsADenseElements(attr) {
             if !mlirDenseElementsAttrIsSplat(attr) {
                 return None;
@@ -178,6 +195,8 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
 /// Walks `op` and everything nested, pre-order.
 pub fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
     f(op);
+    // SAFETY: `op` is a live operation; regions are indexed below their count, and each op's next
+    // sibling is read before `f` runs on it (so `f` may not erase ops it is not given).
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
             let region = mlirOperationGetRegion(op, r);
@@ -204,6 +223,7 @@ pub fn collect_ops(op: MlirOperation) -> Vec<MlirOperation> {
 
 pub fn blocks_of(op: MlirOperation) -> Vec<MlirBlock> {
     let mut blocks = Vec::new();
+    // SAFETY: `op` is a live operation; regions are indexed below their count.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
             let region = mlirOperationGetRegion(op, r);
@@ -218,6 +238,7 @@ pub fn blocks_of(op: MlirOperation) -> Vec<MlirBlock> {
 }
 
 pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
+    // SAFETY: `block` is a live block; argument `i` exists below the count.
     unsafe {
         (0..mlirBlockGetNumArguments(block))
             .map(|i| mlirBlockGetArgument(block, i))
@@ -228,10 +249,13 @@ pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
 /// Inserts `ttg.convert_layout %value : T -> to` right before `before`, returning the new value.
 pub fn insert_convert_before(before: MlirOperation, value: MlirValue, to: MlirType) -> MlirValue {
     let op = tritium_dialects::build::convert_layout(
+        // SAFETY: `before` is a live operation.
         unsafe { mlirOperationGetLocation(before) },
         value,
         to,
     );
+    // SAFETY: `before` is a live op in a block, which takes ownership of the new convert_layout
+    // (one result).
     unsafe {
         let block = mlirOperationGetBlock(before);
         mlirBlockInsertOwnedOperationBefore(block, before, op);
@@ -242,6 +266,8 @@ pub fn insert_convert_before(before: MlirOperation, value: MlirValue, to: MlirTy
 /// Inserts `ttg.convert_layout` right after the definition of `value` (or at the start of its
 /// block for block arguments) and redirects every other use of `value` to it.
 pub fn convert_all_uses_after(value: MlirValue, to: MlirType) -> MlirValue {
+    // SAFETY: `value` is a live value, so is its owner op or block; the new convert_layout (one
+    // result) is owned by that block, and `except` points to it for the call.
     unsafe {
         let (block, after) = if mlirValueIsAOpResult(value) {
             let owner = mlirOpResultGetOwner(value);

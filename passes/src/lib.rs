@@ -1,5 +1,10 @@
 //! TTIR and TTGIR transforms and analyses, each a Rust pass registered in MLIR's pass registry
-//! (through `tritium_lowering::registry`, which lists every pass of both crates).
+//! (through `tritium_lowering::pass_registry`, which lists every pass of both crates).
+//!
+//! Every `unsafe` block says why it is sound in a `// SAFETY:` comment (handles valid, lifetimes,
+//! bounds); `clippy::undocumented_unsafe_blocks` checks it.
+
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod axis_info;
 pub mod coalesce;

@@ -32,6 +32,8 @@ pub static PASS: PassDef = PassDef {
 /// The identity of a combine op on `element` (a float or an integer of at most 64 bits), as a
 /// scalar attribute.
 fn identity(name: &str, element: MlirType) -> Option<MlirAttribute> {
+    // SAFETY: `element` is a live type; widths are read only from float or integer types, and the
+    // attributes are made in its own context.
     unsafe {
         if mlirTypeIsAFloat(element) {
             // Only these float types have infinities to start a max/min from.
@@ -83,16 +85,19 @@ fn single_combine(reduce: MlirOperation) -> Option<String> {
     let (combine, ret) = (ops[0], ops[1]);
     let args = block_args(block);
     let ins = operands(combine);
-    let returns_it = operands(ret)
-        .first()
-        .is_some_and(|v| v.ptr == results(combine)[0].ptr);
+    let returns_it = match (operands(ret).first(), results(combine).first()) {
+        (Some(returned), Some(combined)) => returned.ptr == combined.ptr,
+        _ => false,
+    };
     let takes_args = ins.len() == 2
+        && args.len() == 2
         && ((ins[0].ptr == args[0].ptr && ins[1].ptr == args[1].ptr)
             || (ins[0].ptr == args[1].ptr && ins[1].ptr == args[0].ptr));
     (returns_it && takes_args).then(|| op_name(combine))
 }
 
 fn has_single_use(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value; its use list is only read.
     unsafe {
         let first = mlirValueGetFirstUse(value);
         !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
@@ -106,13 +111,17 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
     let yield_op = terminator(block);
     let yielded = operands(yield_op);
     for (i, &value) in yielded.iter().enumerate() {
-        let acc = args[i + 1];
+        // Block args: the induction variable, then one per yielded value (ODS: scf.for).
+        let Some(&acc) = args.get(i + 1) else {
+            break;
+        };
         let Some(fold) = defining_op(value) else {
             continue;
         };
         let name = op_name(fold);
         let fold_ins = operands(fold);
         if fold_ins.len() != 2
+            // SAFETY: `fold` is a live op (it defines a yielded value).
             || unsafe { mlirOperationGetBlock(fold).ptr != block.ptr }
             || !has_single_use(acc)
         {
@@ -143,6 +152,11 @@ fn rewrite_one(for_op: MlirOperation) -> bool {
         let Some(identity) = identity(&name, element_type(full_type)) else {
             continue;
         };
+        // SAFETY: every handle is live: `for_op`, its body `block` and terminator `yield_op`, the
+        // single-use `fold` and `reduce` found above (erased once, after their last use), and the
+        // new ops, each inserted into a block right after it is built. `identity` is a scalar
+        // attribute of the reduced element type; scf.for has its bounds as operands 0..3 (ODS),
+        // and `new_for` has one more result than `for_op`, the last one the new accumulator.
         unsafe {
             let loc = mlirOperationGetLocation(for_op);
             let outer = mlirOperationGetBlock(for_op);

@@ -5,9 +5,11 @@
 //! [`ttgir_passes`] as its `ttir` and `ttgir` stages, and the pipelines `triton-opt` registers
 //! print the same lists, so the two drivers cannot differ.
 
+use crate::convert_to_gpu::{MAX_NUM_STAGES, check_launch_options, parse_target};
 use tritium_dialects::pass::{
     OptionKind, Options, PassOption, PassSpec, PipelineDef, pipeline_text,
 };
+use tritium_dialects::verify::ttg::THREADS_PER_WARP;
 
 /// The TTIR stage: Triton's `make_ttir`.
 pub fn ttir_passes() -> Vec<PassSpec> {
@@ -41,14 +43,13 @@ pub struct TtgirOptions {
 /// for sm_90 without the tensor-core and pipelining passes).
 pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let warps = options.num_warps;
-    if !warps.is_power_of_two() || warps > 32 {
-        return Err(format!(
-            "num-warps must be a power of two in 1..32, got {warps}"
-        ));
-    }
+    let stages = options.num_stages;
+    check_launch_options(warps as i64, THREADS_PER_WARP, 1, stages as i64)?;
+    parse_target(&format!("cuda:{}", options.capability))?;
     Ok(vec![
         PassSpec::new("convert-triton-to-tritongpu")
             .option("num-warps", warps)
+            .option("num-stages", stages)
             .option("target", format!("cuda:{}", options.capability)),
         PassSpec::new("tritongpu-coalesce"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
@@ -82,13 +83,13 @@ pub static TTGIR: PipelineDef = PipelineDef {
         },
         PassOption {
             name: "num-stages",
-            description: "Software pipelining stages",
+            description: "Software pipelining stages (recorded as the module's ttg.num-stages)",
             kind: OptionKind::Int,
             default: "3",
         },
         PassOption {
             name: "target",
-            description: "Target, e.g. cuda:90",
+            description: "Target: cuda:80, cuda:86, cuda:89 or cuda:90",
             kind: OptionKind::String,
             default: "cuda:90",
         },
@@ -98,11 +99,13 @@ pub static TTGIR: PipelineDef = PipelineDef {
 
 /// The `-tritium-ttgir` options as the stage takes them.
 pub fn ttgir_options(options: &Options) -> Result<TtgirOptions, String> {
-    let target = options.string("target");
-    let capability = target
-        .strip_prefix("cuda:")
-        .and_then(|digits| digits.parse().ok())
-        .ok_or_else(|| format!("target must be cuda:<capability>, got '{target}'"))?;
+    let capability = parse_target(options.string("target"))?;
+    let stages = options.int("num-stages");
+    if !(0..=MAX_NUM_STAGES).contains(&stages) {
+        return Err(format!(
+            "num-stages must be in 0..={MAX_NUM_STAGES}, got {stages}"
+        ));
+    }
     let int = |name: &str| {
         u32::try_from(options.int(name)).map_err(|_| {
             format!(
@@ -140,7 +143,7 @@ mod tests {
             pipeline_text(&ttgir_passes(&expected).unwrap())
         );
         assert!((TTGIR.build)(&options).unwrap().starts_with(
-            "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},tritongpu-coalesce,"
+            "convert-triton-to-tritongpu{num-warps=8 num-stages=3 target=cuda:80},tritongpu-coalesce,"
         ));
     }
 

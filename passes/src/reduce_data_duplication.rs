@@ -43,6 +43,8 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             ctx,
             &Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, src.order(dims.len()))),
         );
+        // SAFETY: the element type, `shared` and the memory space are live handles of `ctx`; `dims`
+        // lives through the call, which copies it.
         let memdesc = unsafe {
             ttg::tritiumMemDescTypeGet(
                 element_type(source_type),
@@ -55,6 +57,8 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
                 dims.as_ptr(),
             )
         };
+        // SAFETY: `op` is a live convert_layout in a block; the new ops are inserted before it, its
+        // only result is redirected to the load, and it is not used after it is destroyed.
         unsafe {
             let loc = mlirOperationGetLocation(op);
             let block = mlirOperationGetBlock(op);

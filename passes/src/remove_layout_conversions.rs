@@ -62,14 +62,19 @@ fn is_cheap_source(name: &str) -> bool {
 }
 
 fn same_type(a: MlirType, b: MlirType) -> bool {
+    // SAFETY: `a` and `b` are live types of the function being rewritten.
     unsafe { mlirTypeEqual(a, b) }
 }
 
 fn has_uses(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value of the function being rewritten.
     unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
 }
 
 fn replace_and_erase(op: MlirOperation, with: MlirValue) {
+    // SAFETY: `op` is a live single-result op (a convert_layout, or a clone of one) and `with` a
+    // live value of its type; `op` is not used after it is destroyed (the rewrite moves on to the
+    // next op).
     unsafe {
         mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), with);
         mlirOperationDestroy(op);
@@ -77,6 +82,8 @@ fn replace_and_erase(op: MlirOperation, with: MlirValue) {
 }
 
 fn insert_before(before: MlirOperation, op: MlirOperation) -> MlirOperation {
+    // SAFETY: `before` is a live op in a block and `op` a new, unattached op, whose ownership the
+    // block takes.
     unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op) };
     op
 }
@@ -89,11 +96,16 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
         if name != "tt.load" && name != "tt.store" {
             continue;
         }
-        let ty = value_type(operands(op)[0]);
+        // ODS: loads and stores take the pointer first.
+        let Some(&ptr) = operands(op).first() else {
+            continue;
+        };
+        let ty = value_type(ptr);
         let Some(encoding) = encoding_attr(ty) else {
             continue;
         };
         let entry = seen.entry(shape(ty)).or_insert(Some(encoding));
+        // SAFETY: both are live attributes of the function's types.
         if entry.is_some_and(|existing| !unsafe { mlirAttributeEqual(existing, encoding) }) {
             *entry = None;
         }
@@ -129,6 +141,7 @@ fn is_slice_of(encoding: &Encoding, parent: &Encoding) -> bool {
 
 fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
     match (preferred.get(&shape(ty)), encoding_attr(ty)) {
+        // SAFETY: both are live attributes of the function's types.
         (Some(p), Some(e)) => unsafe { mlirAttributeEqual(*p, e) },
         _ => false,
     }
@@ -141,6 +154,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         if op_name(op) != "ttg.convert_layout" {
             continue;
         }
+        // ODS: convert_layout has one operand and one result.
         let src = operands(op)[0];
         let dst_type = value_type(results(op)[0]);
         // convert(x: A -> A) = x
@@ -155,6 +169,8 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         let def_name = op_name(def);
         // convert(convert(x)) = convert(x)
         if def_name == "ttg.convert_layout" {
+            // SAFETY: `op` and `def` are live ops of the function; `def` is a convert_layout
+            // (ODS: one operand), so operand 0 of both exists.
             unsafe { mlirOperationSetOperand(op, 0, operands(def)[0]) };
             changed = true;
             continue;
@@ -169,6 +185,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             if def_name == "arith.constant" {
                 crate::convert_to_gpu_retype(new, dst_type);
             }
+            // SAFETY: `new` is the clone of a single-result op (a cheap source).
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
             changed = true;
             continue;
@@ -178,10 +195,15 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         if in_preferred_family(preferred, dst_type)
             && (def_name == "tt.broadcast" || def_name == "tt.expand_dims")
         {
+            // ODS: broadcast and expand_dims have one operand.
             let operand = operands(def)[0];
             let operand_type = value_type(operand);
+            // `in_preferred_family` holds only for types with an encoding.
+            let Some(dst_encoding) = encoding_attr(dst_type) else {
+                continue;
+            };
             let encoding = if def_name == "tt.broadcast" {
-                encoding_attr(dst_type).unwrap()
+                dst_encoding
             } else {
                 let axis = int_attr(def, "axis").unwrap_or(0) as u32;
                 let Some(parent) = encoding_of(dst_type) else {
@@ -196,6 +218,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 op,
                 tritium_dialects::build::clone_with(def, &[converted], &[dst_type]),
             );
+            // SAFETY: `new` is the clone of a single-result op (broadcast or expand_dims).
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
             changed = true;
             continue;
@@ -206,7 +229,9 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             && results(def).len() == 1
         {
             let src_shape = shape(value_type(src));
-            let dst_encoding = encoding_attr(dst_type).unwrap();
+            let Some(dst_encoding) = encoding_attr(dst_type) else {
+                continue;
+            };
             let mut new_operands = Vec::new();
             for operand in operands(def) {
                 let ty = value_type(operand);
@@ -224,6 +249,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 op,
                 tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]),
             );
+            // SAFETY: `new` is the clone of a single-result op (checked above).
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
             changed = true;
         }
@@ -240,22 +266,29 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 .collect();
             if sources.iter().all(Option::is_some) && !sources.is_empty() {
                 let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
-                let encoding = encoding_of(value_type(sources[0]));
+                // `sources` is not empty (checked above). An encoding the layout crate cannot
+                // read (a linear one) has no slice to give the results: leave the reduce alone.
+                let Some(encoding) = encoding_of(value_type(sources[0])) else {
+                    continue;
+                };
                 if sources
                     .iter()
-                    .any(|s| encoding_of(value_type(*s)) != encoding)
+                    .any(|s| encoding_of(value_type(*s)).as_ref() != Some(&encoding))
                 {
                     continue;
                 }
                 for (i, s) in sources.iter().enumerate() {
+                    // SAFETY: `op` is a live `tt.reduce` with one operand per source (`sources` has
+                    // one entry per operand), each a live value.
                     unsafe { mlirOperationSetOperand(op, i as isize, *s) };
                 }
                 let axis = int_attr(op, "axis").unwrap_or(0) as u32;
                 for result in &outs {
                     let ty = value_type(*result);
                     if is_tensor(ty) {
-                        let slice =
-                            Encoding::Slice(SliceEncoding::new(axis, encoding.clone().unwrap()));
+                        let slice = Encoding::Slice(SliceEncoding::new(axis, encoding.clone()));
+                        // SAFETY: `result` is a live result of `op` and the new type a live tensor
+                        // type of its context.
                         unsafe {
                             mlirValueSetType(
                                 *result,
@@ -272,6 +305,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         if !is_rematerializable(&name) || outs.len() != 1 {
             continue;
         }
+        // One result (checked above).
         let out_type = value_type(outs[0]);
         if !is_tensor(out_type)
             || is_preferred(preferred, out_type)
@@ -299,6 +333,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         if !ok || !any_converted {
             continue;
         }
+        // `preferred` has the shape (checked above).
         let target = preferred[&out_shape];
         let mut new_operands = Vec::new();
         for operand in &ins {
@@ -324,6 +359,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
                 &[with_encoding(out_type, target)],
             ),
         );
+        // SAFETY: `new` is the clone of a single-result op (checked above).
         let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
         replace_and_erase(op, back);
         changed = true;
@@ -340,6 +376,7 @@ fn preferred_source(
     if op_name(def) != "ttg.convert_layout" {
         return None;
     }
+    // ODS: convert_layout has one operand.
     let source = operands(def)[0];
     is_preferred(preferred, value_type(source)).then_some(source)
 }
@@ -357,6 +394,8 @@ fn erase_dead(func: MlirOperation) {
                     "ttg.convert_layout" | "tt.broadcast" | "tt.expand_dims"
                 );
             if pure && !results(op).into_iter().any(has_uses) {
+                // SAFETY: `op` is a live, pure op whose results have no uses; ops are visited
+                // innermost first and not used after they are destroyed.
                 unsafe { mlirOperationDestroy(op) };
                 erased = true;
             }

@@ -23,3 +23,20 @@ tt.func @offsets(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divi
   %other = tt.addptr %ptrs, %kk : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
   tt.return
 }
+
+// A scalar i1 condition selects a whole tensor: the result has the facts both sides share (its
+// condition's rank-1 facts say nothing about the tensors' dims). A constant condition picks a side.
+// CHECK: tt.broadcast #0: contiguity = [1, 64], divisibility = [1073741824, 1073741824], constancy = [128, 1]
+// CHECK: tt.splat #0: contiguity = [1, 1], divisibility = [16, 16], constancy = [128, 64]
+// CHECK: arith.select #0: contiguity = [1, 1], divisibility = [16, 16], constancy = [128, 1]
+// CHECK: arith.select #0: contiguity = [1, 64], divisibility = [1073741824, 1073741824], constancy = [128, 1]
+tt.func @select(%c: i1, %n: i32 {tt.divisibility = 16 : i32}) {
+  %true = arith.constant true
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %row = tt.expand_dims %range {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cols = tt.broadcast %row : tensor<1x64xi32> -> tensor<128x64xi32>
+  %nn = tt.splat %n : i32 -> tensor<128x64xi32>
+  %either = arith.select %c, %cols, %nn : tensor<128x64xi32>
+  %first = arith.select %true, %cols, %nn : tensor<128x64xi32>
+  tt.return
+}

@@ -147,3 +147,23 @@ tt.func @kept(%lb: i32, %ub: i32, %step: i32, %init: f32) -> f32 {
   } {tt.loop_unroll_factor = 1 : i32}
   tt.return %s : f32
 }
+
+// -----
+
+// A factor above a constant trip count unrolls the loop completely (3 copies, not 2^31 - 1).
+// CHECK-LABEL: tt.func @factor_above_trip_count
+// CHECK-NOT: scf.for
+// CHECK: %[[A0:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[A1:.*]] = arith.addf %[[A0]], %[[A0]] : f32
+// CHECK-NEXT: %[[A2:.*]] = arith.addf %[[A1]], %[[A1]] : f32
+// CHECK-NEXT: tt.return %[[A2]]
+tt.func @factor_above_trip_count(%init: f32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (f32) : i32 {
+    %m = arith.addf %acc, %acc : f32
+    scf.yield %m : f32
+  } {tt.loop_unroll_factor = 2147483647 : i32}
+  tt.return %r : f32
+}

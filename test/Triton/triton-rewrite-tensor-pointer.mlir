@@ -166,3 +166,15 @@ tt.func @argument(%p: !tt.ptr<tensor<8xf32>>) -> tensor<8xf32> {
   %v = tt.load %p : !tt.ptr<tensor<8xf32>>
   tt.return %v : tensor<8xf32>
 }
+
+// -----
+
+// A rank-0 block pointer is its base (there are no offsets to add).
+// CHECK-LABEL: tt.func @rank_zero
+// CHECK: %[[P:.*]] = tt.splat %{{.*}} : !tt.ptr<f32> -> tensor<!tt.ptr<f32>>
+// CHECK-NEXT: tt.load %[[P]] : tensor<!tt.ptr<f32>>
+tt.func @rank_zero(%p: !tt.ptr<f32>) -> tensor<f32> {
+  %b = tt.make_tensor_ptr %p, [], [], [] {order = array<i32>} : <tensor<f32>>
+  %v = tt.load %b : !tt.ptr<tensor<f32>>
+  tt.return %v : tensor<f32>
+}

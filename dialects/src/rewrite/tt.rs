@@ -79,6 +79,8 @@ fn constant_splat<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
         .attribute("value")
         .ok()?;
     let raw = attribute.to_raw();
+    // SAFETY: `raw` is the live `value` attribute of an `arith.constant`; the kind tests only read
+    // it.
     unsafe {
         if mlir_sys::mlirAttributeIsAInteger(raw) || mlir_sys::mlirAttributeIsAFloat(raw) {
             return Some(attribute);
@@ -97,6 +99,7 @@ fn constant_splat<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
 /// The value of an integer constant splat (i1 `true` reads as -1).
 fn constant_int(value: Value) -> Option<i64> {
     let attribute = constant_splat(value)?;
+    // SAFETY: `attribute` is a live attribute; its value is read only when it is an integer.
     unsafe {
         mlir_sys::mlirAttributeIsAInteger(attribute.to_raw())
             .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attribute.to_raw()))
@@ -140,6 +143,8 @@ fn build<'c, 'a>(
     let context = location.context();
     let attributes: Vec<_> = attributes
         .iter()
+        // SAFETY: the location's context outlives every attribute and identifier built from it
+        // here.
         .map(|(key, value)| (Identifier::new(unsafe { context.to_ref() }, key), *value))
         .collect();
     let operation = OperationBuilder::new(name, location)
@@ -153,6 +158,8 @@ fn build<'c, 'a>(
     inserted
         .result(0)
         .ok()
+        // SAFETY: the inserted op lives in the rewriter's block, so its result is valid for the
+        // rewriter's lifetime `'a`.
         .map(|value| unsafe { Value::from_raw(value.to_raw()) })
 }
 
@@ -175,6 +182,8 @@ fn constant<'c, 'a>(
 
 /// A dense elements attribute of type `ty` whose elements all equal `element`.
 fn dense_splat<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
+    // SAFETY: `ty` and `element` are live handles of one context; MLIR checks the element against
+    // the shaped type.
     unsafe {
         Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(
             ty.to_raw(),
@@ -185,6 +194,7 @@ fn dense_splat<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
 
 /// `array<i32: values>`.
 fn i32_array<'c>(context: ContextRef<'c>, values: &[i32]) -> Attribute<'c> {
+    // SAFETY: the context outlives the call, which copies `values` (`values.len()` entries).
     unsafe {
         Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
             context.to_ref().to_raw(),
@@ -224,9 +234,13 @@ fn set_operands<'c>(
     segments: Option<&[i32]>,
 ) -> bool {
     rewriter.start_op_modification(op);
+    // SAFETY: `op` is the live op being rewritten, under `start_op_modification` for the in-place
+    // update.
     let mut op_mut = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     let operands: Vec<Value> = operands
         .iter()
+        // SAFETY: each value is a live value of the same function; re-wrapping only changes its
+        // Rust lifetime, and it outlives the call that sets the operands.
         .map(|value| unsafe { Value::from_raw(value.to_raw()) })
         .collect();
     op_mut.set_operands(&operands);
@@ -320,6 +334,7 @@ fn reshape_chain<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, '
     }
     let reorder = op.attribute("allow_reorder").is_ok() || inner.attribute("allow_reorder").is_ok();
     let unit =
+        // SAFETY: `op`'s context is live for the rewrite; unit attributes are owned by it.
         unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(op.context().to_ref().to_raw())) };
     let attributes: &[(&str, Attribute)] = if reorder {
         &[("allow_reorder", unit)]
@@ -453,6 +468,7 @@ fn addptr_of_splats<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         Some(SplatOf::Value(value)) => Some(value),
         Some(SplatOf::Constant(element)) => {
             let element_type =
+                // SAFETY: `element` is a live attribute; its type is owned by the same context.
                 unsafe { Type::from_raw(mlir_sys::mlirAttributeGetType(element.to_raw())) };
             constant(rewriter, location, element, element_type)
         }
@@ -542,6 +558,8 @@ fn fp_to_fp_of_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         return false;
     };
     let raw = element.to_raw();
+    // SAFETY: `raw` is a live attribute; the double is read only from a float attribute (`&&`
+    // short-circuits).
     let positive_zero = unsafe {
         mlir_sys::mlirAttributeIsAFloat(raw) && {
             let value = mlir_sys::mlirFloatAttrGetValueDouble(raw);
@@ -552,6 +570,8 @@ fn fp_to_fp_of_zero<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         return false;
     }
     let element_type = as_tensor(ty).map(|info| info.element).unwrap_or(ty);
+    // SAFETY: `element_type` is a live type, the result element of `tt.fp_to_fp` (a float by
+    // ODS); its context owns the new attribute.
     let zero = unsafe {
         Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(
             mlir_sys::mlirTypeGetContext(element_type.to_raw()),

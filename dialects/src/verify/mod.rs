@@ -5,8 +5,8 @@ mod tt;
 pub mod ttg;
 
 use crate::diag::emit_error;
-use melior::ir::{OperationRef, operation::OperationLike};
-use mlir_sys::MlirOperation;
+use melior::ir::{Attribute, OperationRef, operation::OperationLike};
+use mlir_sys::{MlirAttribute, MlirOperation, MlirStringRef};
 
 /// The result of one verifier rule: `Err` carries the message reported on the op.
 pub type Check = Result<(), String>;
@@ -32,11 +32,45 @@ pub fn verify_op(op: OperationRef) -> bool {
 /// Called by the generated C++ verifiers. Never unwinds into C++.
 #[unsafe(no_mangle)]
 pub extern "C" fn tritium_verify_op(op: MlirOperation) -> bool {
-    std::panic::catch_unwind(|| verify_op(unsafe { OperationRef::from_raw(op) })).unwrap_or_else(
-        |_| {
-            let op = unsafe { OperationRef::from_raw(op) };
-            emit_error(op.location(), "internal error: the verifier panicked");
+    // SAFETY: the C++ verifier passes the live operation it is verifying; it outlives this call.
+    let op = unsafe { OperationRef::from_raw(op) };
+    std::panic::catch_unwind(|| verify_op(op)).unwrap_or_else(|_| {
+        emit_error(op.location(), "internal error: the verifier panicked");
+        false
+    })
+}
+
+/// Verifies the `ttg.*` attribute `name = value` of `op`; returns false after emitting an error
+/// (at `op`, or at a nested op whose layout disagrees with it) on failure.
+pub fn verify_ttg_attribute(op: OperationRef, name: &str, value: Attribute) -> bool {
+    match ttg::verify_attribute(&op, name, value) {
+        Ok(()) => true,
+        Err((location, message)) => {
+            emit_error(location, &message);
             false
-        },
-    )
+        }
+    }
+}
+
+/// Called by `TritonGPUDialect::verifyOperationAttribute` for every `ttg.*` discardable
+/// attribute. Never unwinds into C++.
+#[unsafe(no_mangle)]
+pub extern "C" fn tritium_verify_ttg_attribute(
+    op: MlirOperation,
+    name: MlirStringRef,
+    value: MlirAttribute,
+) -> bool {
+    // SAFETY: the C++ verifier passes a live operation, the name of one of its attributes (a
+    // string owned by the context) and that attribute's value; all outlive this call.
+    let (op, name, value) = unsafe {
+        (
+            OperationRef::from_raw(op),
+            crate::ffi::string_ref_str(name),
+            Attribute::from_raw(value),
+        )
+    };
+    std::panic::catch_unwind(|| verify_ttg_attribute(op, name, value)).unwrap_or_else(|_| {
+        emit_error(op.location(), "internal error: the verifier panicked");
+        false
+    })
 }

@@ -15,7 +15,11 @@ use crate::{
         type_text,
     },
 };
-use melior::ir::{Attribute, OperationRef, Type, ValueLike, operation::OperationLike};
+use melior::ir::{
+    Attribute, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    attribute::AttributeLike, operation::OperationLike,
+};
+use std::collections::HashSet;
 
 pub fn verify(name: &str, op: OperationRef) -> Check {
     for value in op.operands() {
@@ -54,7 +58,7 @@ pub fn verify(name: &str, op: OperationRef) -> Check {
 //===----------------------------------------------------------------------===//
 
 /// The launch shape of the nearest enclosing op (usually the module) that declares it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LaunchShape {
     pub num_warps: Option<i64>,
     pub threads_per_warp: Option<i64>,
@@ -76,6 +80,154 @@ pub fn launch_shape<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> LaunchShape 
         current = parent.parent_operation();
     }
     shape
+}
+
+//===----------------------------------------------------------------------===//
+// Module attributes
+//===----------------------------------------------------------------------===//
+
+/// The attributes that make up the launch shape, in the (sorted) order MLIR verifies them.
+const LAUNCH_ATTRS: [&str; 3] = ["ttg.num-ctas", "ttg.num-warps", "ttg.threads-per-warp"];
+
+/// Most warps per CTA: 1024 threads, CUDA's limit per block, in warps of 32.
+pub const MAX_NUM_WARPS: i64 = 32;
+
+/// Threads per warp on NVIDIA GPUs, the only value Tritium supports.
+pub const THREADS_PER_WARP: i64 = 32;
+
+/// Most CTAs per cluster (Hopper's non-portable cluster size).
+pub const MAX_NUM_CTAS: i64 = 16;
+
+fn integer_value(value: Attribute) -> Option<i64> {
+    let raw = value.to_raw();
+    // SAFETY: `raw` is a live attribute; the getter is only called on integer attributes.
+    unsafe {
+        (mlir_sys::mlirAttributeIsAInteger(raw)
+            && !is_integer(Type::from_raw(mlir_sys::mlirAttributeGetType(raw)), Some(1)))
+        .then(|| mlir_sys::mlirIntegerAttrGetValueInt(raw))
+    }
+}
+
+fn power_of_two_in(value: i64, max: i64) -> bool {
+    (1..=max).contains(&value) && (value as u64).is_power_of_two()
+}
+
+/// The rule for one `ttg.*` attribute of `op` on its own.
+fn check_attribute_value(name: &str, value: Attribute) -> Check {
+    let int =
+        || integer_value(value).ok_or_else(|| format!("{name} must be an integer, not {value}"));
+    match name {
+        "ttg.num-warps" => {
+            let n = int()?;
+            if !power_of_two_in(n, MAX_NUM_WARPS) {
+                return Err(format!(
+                    "{name} must be a power of two in 1..={MAX_NUM_WARPS}, not {n}"
+                ));
+            }
+        }
+        "ttg.threads-per-warp" => {
+            let n = int()?;
+            if n != THREADS_PER_WARP {
+                return Err(format!(
+                    "{name} must be {THREADS_PER_WARP} (an NVIDIA warp), not {n}"
+                ));
+            }
+        }
+        "ttg.num-ctas" => {
+            let n = int()?;
+            if !power_of_two_in(n, MAX_NUM_CTAS) {
+                return Err(format!(
+                    "{name} must be a power of two in 1..={MAX_NUM_CTAS}, not {n}"
+                ));
+            }
+        }
+        "ttg.num-stages" => {
+            let n = int()?;
+            if n < 0 {
+                return Err(format!("{name} must be non-negative, not {n}"));
+            }
+        }
+        // SAFETY: `value` is a live attribute; the kind test only reads it.
+        "ttg.target" if !unsafe { mlir_sys::mlirAttributeIsAString(value.to_raw()) } => {
+            return Err(format!(
+                "{name} must be a string such as \"cuda:90\", not {value}"
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The rules for a `ttg.*` discardable attribute of `op`: the launch-shape attributes hold valid
+/// values, and once the last of them present has been checked, every tensor and buffer type used
+/// inside `op` has a layout for that launch shape (not only those of `ttg` ops: `tt`, `arith`,
+/// `scf`, ... ops and block arguments too). `Err` carries where and what to report.
+pub fn verify_attribute<'c>(
+    op: &OperationRef<'c, '_>,
+    name: &str,
+    value: Attribute<'c>,
+) -> Result<(), (Location<'c>, String)> {
+    let op_text = crate::ir::op_name(op);
+    check_attribute_value(name, value)
+        .map_err(|m| (op.location(), format!("'{op_text}' op {m}")))?;
+    let last_launch_attr = LAUNCH_ATTRS
+        .iter()
+        .rev()
+        .find(|attr| op.attribute(attr).is_ok());
+    if last_launch_attr == Some(&name) {
+        let mut seen = HashSet::new();
+        check_nested_types(op, &mut seen)?;
+    }
+    Ok(())
+}
+
+/// Checks every operand, result and block-argument type of the ops nested in `op` with the rules
+/// of [`check_value_type`], each (type, launch shape) pair once.
+fn check_nested_types<'c>(
+    op: &OperationRef<'c, '_>,
+    seen: &mut HashSet<(usize, LaunchShape)>,
+) -> Result<(), (Location<'c>, String)> {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(nested) = next {
+                let launch = launch_shape(&nested);
+                let mut check = |ty: Type<'c>| -> Result<(), (Location<'c>, String)> {
+                    if seen.insert((ty.to_raw().ptr as usize, launch)) {
+                        check_value_type(&nested, ty).map_err(|m| {
+                            (
+                                nested.location(),
+                                format!("'{}' op {m}", crate::ir::op_name(&nested)),
+                            )
+                        })?;
+                    }
+                    Ok(())
+                };
+                for value in nested.operands() {
+                    check(value.r#type())?;
+                }
+                for value in nested.results() {
+                    check(value.r#type())?;
+                }
+                for nested_region in nested.regions() {
+                    let mut inner = nested_region.first_block();
+                    while let Some(ib) = inner {
+                        for index in 0..ib.argument_count() {
+                            if let Ok(arg) = ib.argument(index) {
+                                check(arg.r#type())?;
+                            }
+                        }
+                        inner = ib.next_in_region();
+                    }
+                }
+                check_nested_types(&nested, seen)?;
+                next = nested.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
 }
 
 fn check_launch_shape(encoding: &Encoding, launch: LaunchShape, what: &str) -> Check {
@@ -130,7 +282,117 @@ pub fn check_tensor_encoding<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, ty: Ty
             tensor.shape.len()
         ));
     }
-    check_launch_shape(&encoding, launch_shape(op), &what)
+    check_launch_shape(&encoding, launch_shape(op), &what)?;
+    check_tensor_size(&encoding, &tensor.shape, &what)
+}
+
+/// Registers per thread of a distributed `encoding` for `shape` (each dim at least 1), as the
+/// layout crate counts them (duplicated registers included), saturating; a lower bound where the
+/// count depends on more than the encoding's parameters (mma, dot_op of mma).
+fn registers_per_thread(encoding: &Encoding, shape: &[u128]) -> u128 {
+    let product = |values: &mut dyn Iterator<Item = u128>| {
+        values.fold(1u128, |acc, v| acc.saturating_mul(v.max(1)))
+    };
+    // A thread holds at least its share of the elements.
+    let threads = product(
+        &mut [
+            encoding.threads_per_warp(),
+            encoding.num_warps(),
+            encoding.num_ctas(),
+        ]
+        .into_iter()
+        .map(|n| n.unwrap_or(1) as u128),
+    );
+    let share = product(&mut shape.iter().copied()).div_ceil(threads);
+    let per_dim = |spt: &[u32], tile: &dyn Fn(usize) -> u128, split: &[u32]| {
+        product(&mut shape.iter().enumerate().map(|(d, &extent)| {
+            let spt = spt.get(d).copied().unwrap_or(1) as u128;
+            let split = split.get(d).copied().unwrap_or(1).max(1) as u128;
+            let tile = tile(d).max(1);
+            // The tile's own registers, repeated to cover the CTA's part of the dim.
+            spt.saturating_mul((extent / split).max(1).div_ceil(tile))
+        }))
+    };
+    let exact = match encoding {
+        Encoding::Blocked(b) => {
+            let tile = |d: usize| {
+                [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                    .iter()
+                    .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                    .product::<u128>()
+            };
+            per_dim(&b.size_per_thread, &tile, &b.cta_layout.cta_split_num)
+        }
+        Encoding::DotOperand(dot) => match dot.parent.as_ref() {
+            // An FMA operand holds its whole K extent (per CTA) in every thread.
+            Encoding::Blocked(b) if shape.len() >= 2 => {
+                let k = if dot.op_idx == 0 {
+                    shape.len() - 1
+                } else {
+                    shape.len() - 2
+                };
+                let mut spt = b.size_per_thread.clone();
+                let k_split = b.cta_layout.cta_split_num.get(k).copied().unwrap_or(1).max(1) as u128;
+                if let Some(entry) = spt.get_mut(k) {
+                    *entry = u32::try_from((shape[k] / k_split).max(1)).unwrap_or(u32::MAX);
+                }
+                let tile = |d: usize| {
+                    if d == k {
+                        spt[d] as u128
+                    } else {
+                        [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                            .iter()
+                            .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                            .product::<u128>()
+                    }
+                };
+                per_dim(&spt, &tile, &b.cta_layout.cta_split_num)
+            }
+            _ => 0,
+        },
+        Encoding::Slice(slice) => {
+            let mut parent_shape = shape.to_vec();
+            parent_shape.insert((slice.dim as usize).min(shape.len()), 1);
+            registers_per_thread(&slice.parent, &parent_shape)
+        }
+        Encoding::Linear(linear) => 1u128 << linear.register.len().min(127),
+        _ => 0,
+    };
+    exact.max(share)
+}
+
+/// The size limits of the layout crate (`tritium_layout::MAX_DIM_BITS`,
+/// `MAX_REGISTER_BITS`): every dim at most 2^24, a blocked encoding's tile at most 2^24 along
+/// each dim, and at most 2^16 registers per thread. Beyond them no layout is built (and no kernel
+/// could hold the values), so the type is rejected here rather than deep in a pass or the lowering.
+fn check_tensor_size(encoding: &Encoding, shape: &[i64], what: &str) -> Check {
+    use tritium_layout::linear::{MAX_DIM_BITS, MAX_REGISTER_BITS};
+    if let Some(dim) = shape.iter().find(|&&d| d > 1 << MAX_DIM_BITS) {
+        return Err(format!(
+            "{what} has a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}"
+        ));
+    }
+    if let Encoding::Blocked(b) = encoding {
+        for d in 0..b.size_per_thread.len() {
+            let tile = [&b.size_per_thread, &b.threads_per_warp, &b.warps_per_cta]
+                .iter()
+                .map(|v| v.get(d).copied().unwrap_or(1) as u128)
+                .product::<u128>();
+            if tile > 1 << MAX_DIM_BITS {
+                return Err(format!(
+                    "{what} has a CTA tile (sizePerThread * threadsPerWarp * warpsPerCTA) of {tile} elements along dim {d}; layouts support at most 2^{MAX_DIM_BITS}"
+                ));
+            }
+        }
+    }
+    let dims: Vec<u128> = shape.iter().map(|&d| d.max(1) as u128).collect();
+    let registers = registers_per_thread(encoding, &dims);
+    if registers > 1 << MAX_REGISTER_BITS {
+        return Err(format!(
+            "{what} needs {registers} registers per thread; at most 2^{MAX_REGISTER_BITS} are supported"
+        ));
+    }
+    Ok(())
 }
 
 /// The rules for a `!ttg.memdesc` used by `op`: a shared encoding whose rank is at most the
@@ -252,7 +514,9 @@ fn non_negative(op: &OperationRef, attr: &str) -> Check {
 }
 
 fn product(shape: &[i64]) -> i64 {
-    shape.iter().product()
+    shape
+        .iter()
+        .fold(1i64, |count, &dim| count.saturating_mul(dim))
 }
 
 /// Whether two buffers are views of the same kind of memory: element type, encoding, memory space

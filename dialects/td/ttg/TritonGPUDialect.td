@@ -16,6 +16,8 @@ def TritonGPU_Dialect : Dialect {
   let dependentDialects = ["::mlir::triton::TritonDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // `ttg.*` attributes on any op (the module's launch shape) are checked in Rust.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();

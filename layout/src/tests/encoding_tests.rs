@@ -804,3 +804,84 @@ fn verify_reports_the_dialect_rules() {
     assert_eq!(odd.verify(), Ok(()));
     assert!(odd.to_linear(&[512]).is_err());
 }
+
+// ---------------------------------------------------------------------------
+// Limits: oversized encodings and shapes are errors, quickly.
+// ---------------------------------------------------------------------------
+
+fn assert_layout_error(result: Result<LinearLayout, crate::LayoutError>, needle: &str) {
+    match result {
+        Ok(l) => panic!(
+            "expected an error mentioning {needle:?}, got a layout of {} registers",
+            l.in_dim_size(REGISTER)
+        ),
+        Err(e) => assert!(
+            e.to_string().contains(needle),
+            "{e} does not mention {needle:?}"
+        ),
+    }
+}
+
+#[test]
+fn blocked_tile_of_2_pow_33_is_an_error() {
+    // sizePerThread * threadsPerWarp * warpsPerCTA = 2^26 * 32 * 4 = 2^33 (was a panic in the
+    // layout product).
+    let enc = blocked(&[1 << 26], &[32], &[4], &[0]);
+    assert_layout_error(enc.to_linear(&[1024]), "sizePerThread");
+    let enc = blocked(&[1 << 16], &[1 << 10], &[1 << 7], &[0]);
+    assert_layout_error(enc.to_linear(&[1024]), "CTA tile");
+    // Two dims whose products overflow u32.
+    let enc = blocked(&[1, 1], &[1 << 20, 1 << 20], &[1, 1], &[1, 0]);
+    assert_layout_error(enc.to_linear(&[1024, 1024]), "threadsPerWarp");
+}
+
+#[test]
+fn too_many_registers_per_thread_is_an_error() {
+    // 2^20 registers per thread, held even though the tensor has 1024 elements.
+    let enc = blocked(&[1 << 20], &[32], &[4], &[0]);
+    assert_layout_error(enc.to_linear(&[1024]), "sizePerThread");
+    // 2^22 elements over 128 threads: 2^15 registers are fine, 2^24 elements are not.
+    let enc = blocked(&[1], &[32], &[4], &[0]);
+    assert_eq!(
+        enc.to_linear(&[1 << 22]).unwrap().in_dim_size(REGISTER),
+        1 << 15
+    );
+    assert_layout_error(enc.to_linear(&[1 << 24]), "registers");
+    // A dot operand holds its whole K extent.
+    let dot = DotOperandEncoding::new(
+        0,
+        Encoding::Blocked(blocked(&[1, 1], &[4, 8], &[4, 1], &[1, 0])),
+        0,
+    );
+    assert_layout_error(dot.to_linear(&[16, 1 << 20]), "registers");
+}
+
+#[test]
+fn oversized_shapes_are_errors() {
+    let enc = blocked(&[1], &[32], &[4], &[0]);
+    assert_layout_error(enc.to_linear(&[1 << 31]), "larger than 2^24");
+    let shared = SwizzledSharedEncoding::new(1, 1, 1, vec![1, 0]);
+    assert_layout_error(shared.to_linear(&[1 << 30, 2]), "larger than 2^24");
+    let mma = NvidiaMmaEncoding::v2(vec![1 << 20, 1 << 20]);
+    assert_layout_error(mma.to_linear(&[64, 64]), "warpsPerCTA");
+    let mut hopper = NvidiaMmaEncoding::v3(vec![4, 1], 1 << 20, 16);
+    assert_layout_error(hopper.to_linear(&[64, 64]), "instrShape");
+    hopper.instr_shape[1] = 256;
+    assert!(hopper.to_linear(&[64, 256]).is_ok());
+    let dot = DotOperandEncoding::new(
+        0,
+        Encoding::NvidiaMma(NvidiaMmaEncoding::v2(vec![4, 1])),
+        1 << 30,
+    );
+    assert_layout_error(dot.to_linear(&[64, 64]), "kWidth");
+}
+
+#[test]
+fn degenerate_heuristic_inputs_do_not_panic() {
+    // Rank 0, zero warps or threads: an encoding whose to_linear says what is wrong.
+    assert!(default_blocked(&[], 4, 32, 2).to_linear(&[]).is_err());
+    let enc = default_blocked(&[1024], 0, 0, 1);
+    assert!(enc.validate().is_ok());
+    let enc = coalesced_blocked(&[64], &[], 4, 0, 32);
+    assert_eq!(enc.rank(), 0);
+}

@@ -462,3 +462,18 @@ fn register_coords_of_a_thread() {
     assert_eq!(l.min_preimage(&[9]), Some(vec![1, 0, 1]));
     assert_eq!(l.preimages(&[9]), vec![vec![1, 0, 1]]);
 }
+
+#[test]
+fn oversized_products_and_constructors_are_errors() {
+    let big = LinearLayout::identity_1d(1 << 20, REGISTER, "dim0");
+    let bigger = LinearLayout::identity_1d(1 << 10, LANE, "dim0");
+    let err = big.checked_mul(&bigger).unwrap_err();
+    assert!(err.to_string().contains("larger than 2^24"), "{err}");
+    assert!(LinearLayout::try_identity_1d(1 << 25, REGISTER, "dim0").is_err());
+    assert!(LinearLayout::try_identity_1d(3, REGISTER, "dim0").is_err());
+    assert!(LinearLayout::try_zeros_1d(1 << 31, REGISTER, "dim0").is_err());
+    assert!(LinearLayout::try_strided_1d(1 << 12, 1 << 13, REGISTER, "dim0").is_err());
+    let a = LinearLayout::identity_1d(2, "r", "x") * LinearLayout::identity_1d(2, "r", "y");
+    let b = LinearLayout::identity_1d(2, "r", "y") * LinearLayout::identity_1d(2, "r", "x");
+    assert!(a.checked_mul(&b).is_err());
+}

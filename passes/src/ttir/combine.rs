@@ -60,7 +60,11 @@ fn dot_add(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
         if !same_type(value_type(acc), value_type(sum)) {
             continue;
         }
+        // SAFETY: `dot` is the live `tt.dot` defining the matched add's operand; the clone is new
+        // and unattached.
         let new = unsafe { mlirOperationClone(dot) };
+        // SAFETY: the clone of a `tt.dot` has the accumulator as operand 2 (ODS: a, b, c); `acc` is
+        // a live value of the accumulator's type (checked above).
         unsafe { mlirOperationSetOperand(new, 2, acc) };
         At::Rewriter(rewriter).insert(new);
         return rewrite_replace(rewriter, op, &[result(new, 0)]);
@@ -124,7 +128,9 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     }
     // The new load reads memory where the old one did, or where the select is if nothing between
     // them may write memory.
+    // SAFETY: `load` is a live op (it defines an operand of `op`).
     let block = unsafe { mlirOperationGetBlock(load) };
+    // SAFETY: `op` is the live op the pattern matched.
     if block.ptr != unsafe { mlirOperationGetBlock(op) }.ptr {
         return false;
     }
@@ -132,6 +138,7 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     if !at_load && writes_between(load, op) {
         return false;
     }
+    // SAFETY: `load` is a live op; the clone is new and unattached, inserted by the rewriter below.
     let new = unsafe { mlirOperationClone(load) };
     set_operands(new, &[ptr, mask, other]);
     set_inherent(
@@ -140,6 +147,8 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
         i32_array_attr(context_of(op), &[1, 1, 1]),
     );
     if at_load {
+        // SAFETY: `rewriter` is the live rewriter of this match and `load` a live op in the same
+        // block.
         unsafe { mlirRewriterBaseSetInsertionPointBefore(rewriter, load) };
     }
     At::Rewriter(rewriter).insert(new);
@@ -148,6 +157,8 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
 
 /// Whether `value`, which dominates an op in the block of `op`, is also available before `op`.
 fn available_before(value: MlirValue, op: MlirOperation) -> bool {
+    // SAFETY: `op` and `value`'s defining op are live; both blocks are compared before ordering ops
+    // within one.
     unsafe {
         let block = mlirOperationGetBlock(op);
         match defining_op(value) {
@@ -161,6 +172,7 @@ fn available_before(value: MlirValue, op: MlirOperation) -> bool {
 
 /// Whether an op strictly between `first` and `last` (one block) may write memory.
 fn writes_between(first: MlirOperation, last: MlirOperation) -> bool {
+    // SAFETY: `first` is a live op in a block (the caller's load).
     let mut current = unsafe { mlirOperationGetNextInBlock(first) };
     while !current.ptr.is_null() && current.ptr != last.ptr {
         let mut writes = false;
@@ -168,6 +180,7 @@ fn writes_between(first: MlirOperation, last: MlirOperation) -> bool {
         if writes {
             return true;
         }
+        // SAFETY: `current` is a live, non-null op of the block (the loop condition).
         current = unsafe { mlirOperationGetNextInBlock(current) };
     }
     false
@@ -182,6 +195,8 @@ fn broadcast_of_splat(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
     let new = if let Some(scalar) = splat_source(src) {
         at.splat(loc, scalar, ty)
     } else if let Some(element) = constant_element(src) {
+        // SAFETY: `ty` is the live result type (a shaped type) and `element` a live scalar
+        // attribute of its element type.
         at.constant(loc, unsafe { mlirDenseElementsAttrSplatGet(ty, element) })
     } else {
         return false;
@@ -207,6 +222,8 @@ fn reshape_for_reduction(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     {
         return false;
     }
+    // SAFETY: `rewriter` is the live rewriter of this match and `op` the op it matched, modified in
+    // place between start and finalize.
     unsafe {
         mlirRewriterBaseStartOpModification(rewriter, op);
         set_inherent(op, "allow_reorder", mlirUnitAttrGet(context_of(op)));

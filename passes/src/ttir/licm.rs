@@ -68,6 +68,8 @@ fn hoist(lp: MlirOperation) {
             continue;
         }
         if speculatable_tree(op) {
+            // SAFETY: `op` is a live op inside the loop `lp`, whose operands are all defined
+            // outside it (checked by `speculatable_tree`), so it can move before `lp`.
             unsafe { mlirOperationMoveBefore(op, lp) };
             continue;
         }
@@ -96,6 +98,7 @@ fn hoist(lp: MlirOperation) {
         let mask = (segments.get(1) == Some(&1)).then(|| ins[1]);
         let other = (segments.get(2) == Some(&1)).then(|| ins[ins.len() - 1]);
         let guard_value = if is_tensor(ptr_type) {
+            // SAFETY: `op` is live, so is its context.
             let i1 = unsafe { mlirIntegerTypeGet(context_of(op), 1) };
             at.splat(loc, condition, with_element(ptr_type, i1))
         } else {
@@ -107,6 +110,8 @@ fn hoist(lp: MlirOperation) {
         };
         let mut new_operands = vec![ptr, new_mask];
         new_operands.extend(other);
+        // SAFETY: `op` is a live load; the clone is new and unattached, and gets its operands and
+        // segment sizes below.
         let new = unsafe { mlirOperationClone(op) };
         set_operands(new, &new_operands);
         set_inherent(

@@ -53,6 +53,7 @@ struct OpKey {
 
 /// An op's attributes as (name, value) handles, sorted: both are uniqued by the context.
 fn attribute_list(op: MlirOperation) -> Vec<(usize, usize)> {
+    // SAFETY: `op` is a live operation; attribute `i` exists below the count.
     let mut list: Vec<(usize, usize)> = unsafe {
         (0..mlirOperationGetNumAttributes(op))
             .map(|i| {
@@ -128,6 +129,7 @@ fn equivalent(a: MlirValue, b: MlirValue, assumed: &mut HashSet<(usize, usize)>)
     let (Some(x), Some(y)) = (defining_op(a), defining_op(b)) else {
         return false;
     };
+    // SAFETY: `value` is an op result (the caller checked both values have defining ops).
     let index = |value: MlirValue| unsafe { mlirOpResultGetResultNumber(value) };
     let name = op_name(x);
     if name != op_name(y)
@@ -186,6 +188,8 @@ fn merge(lp: MlirOperation, i: usize, j: usize) -> MlirOperation {
     let mut yielded = operands(yield_op);
     yielded.remove(j);
     set_operands(yield_op, &yielded);
+    // SAFETY: `block` is the live loop body; argument `1 + j` exists (iter_arg `j`, after the
+    // induction variable) and has no uses left (replaced above).
     unsafe { mlirBlockEraseArgument(block, (1 + j) as u32) };
     let new = rebuild_for(lp, &inits);
     let new_results = results(new);

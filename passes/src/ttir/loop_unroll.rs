@@ -9,13 +9,20 @@
 //! `ub`, fed the main loop's results) runs the leftover iterations and gets `tt.num_stages = 1`
 //! so that it is not pipelined. With constant bounds the remainder loop is omitted when there is
 //! no leftover, and loops left with a single iteration are inlined.
+//!
+//! Bounds: a factor above a constant trip count is lowered to the trip count (the same loop,
+//! unrolled completely; MLIR would emit `factor` copies of the body in a loop that never runs).
+//! A factor still above [`MAX_UNROLL_FACTOR`], or one that would make the unrolled body larger
+//! than [`MAX_UNROLLED_OPS`] ops, is an error at the loop.
 
 use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::OperationRef;
-use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, no_dialects};
+use tritium_dialects::pass::{
+    OptionKind, Options, PassDef, PassOption, PassResult, fail, no_dialects,
+};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-loop-unroll",
@@ -33,6 +40,13 @@ pub static PASS: PassDef = PassDef {
 
 const FACTOR: &str = "tt.loop_unroll_factor";
 
+/// The largest unroll factor (after lowering it to a constant trip count).
+pub const MAX_UNROLL_FACTOR: i64 = 1024;
+
+/// The most ops (nested ones included) an unrolled loop body may have: `factor` times the ops of
+/// the original body.
+pub const MAX_UNROLLED_OPS: i64 = 1 << 16;
+
 fn run(module: OperationRef, options: &Options) -> PassResult {
     let clamp = options.bool("clamp-trip-count");
     // Inner loops first: unrolling an outer loop copies its inner loops.
@@ -45,11 +59,70 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
             continue;
         };
         remove_attr(op, FACTOR);
-        if factor > 1 {
-            unroll(op, factor, clamp);
+        let factor = match static_trip_count(op) {
+            Some(trips) => factor.min(trips.max(1)),
+            None => factor,
+        };
+        if factor <= 1 {
+            continue;
         }
+        if factor > MAX_UNROLL_FACTOR {
+            return Err(fail(
+                location_ref(op),
+                &format!(
+                    "{FACTOR} = {factor} is too large: at most {MAX_UNROLL_FACTOR} copies of a loop body are supported"
+                ),
+            ));
+        }
+        let body_ops = body_op_count(op);
+        if body_ops.saturating_mul(factor) > MAX_UNROLLED_OPS {
+            return Err(fail(
+                location_ref(op),
+                &format!(
+                    "{FACTOR} = {factor} would make a body of {body_ops} ops {} ops long; at most {MAX_UNROLLED_OPS} are supported",
+                    body_ops.saturating_mul(factor)
+                ),
+            ));
+        }
+        unroll(op, factor, clamp);
     }
     Ok(())
+}
+
+fn location_ref<'c>(op: MlirOperation) -> tritium_dialects::melior::ir::Location<'c> {
+    // SAFETY: `op` is a live operation of the module being transformed; its location is owned by
+    // the context, which outlives the pass.
+    unsafe { tritium_dialects::melior::ir::Location::from_raw(location(op)) }
+}
+
+/// The ops nested in the body of `op`, its terminator excluded.
+fn body_op_count(op: MlirOperation) -> i64 {
+    let mut count = 0i64;
+    walk(op, &mut |_| count += 1);
+    // `op` itself and the body's terminator are not copied.
+    (count - 2).max(1)
+}
+
+/// The trip count of a loop with constant bounds and a positive step (signed comparison).
+fn static_trip_count(op: MlirOperation) -> Option<i64> {
+    if attr(op, "unsignedCmp").is_some() {
+        return None;
+    }
+    let parts = for_parts(op);
+    let (lb, ub, step) = (
+        constant_int(parts.lb)? as i128,
+        constant_int(parts.ub)? as i128,
+        constant_int(parts.step)? as i128,
+    );
+    if step <= 0 {
+        return None;
+    }
+    let trips = if ub > lb {
+        (ub - lb + step - 1) / step
+    } else {
+        0
+    };
+    i64::try_from(trips).ok()
 }
 
 /// The main loop's upper bound and step, and whether a remainder loop is needed (with its trip
@@ -135,11 +208,15 @@ fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
     let bounds = static_bounds(op, &parts, factor)
         .unwrap_or_else(|| dynamic_bounds(op, &parts, factor, clamp));
     if let Some(remainder_trips) = bounds.remainder {
+        // SAFETY: `op` is a live `scf.for`; the clone is new and unattached.
         let remainder = unsafe { mlirOperationClone(op) };
+        // SAFETY: `op` is live in a block, which takes ownership of the clone.
         unsafe { mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(op), op, remainder) };
         for (old, new) in results(op).into_iter().zip(results(remainder)) {
             replace_uses(old, new);
         }
+        // SAFETY: `remainder` is a clone of `op`: an `scf.for` with the lower bound as operand 0
+        // and one init per result of `op` from operand 3 on (ODS); the values are live.
         unsafe {
             mlirOperationSetOperand(remainder, 0, bounds.upper);
             for (index, value) in results(op).into_iter().enumerate() {
@@ -151,6 +228,8 @@ fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
             promote_single_iteration(remainder);
         }
     }
+    // SAFETY: `op` is a live `scf.for` (ODS: operands lb, ub, step first); the new bounds are live
+    // values of the bounds' type.
     unsafe {
         mlirOperationSetOperand(op, 1, bounds.upper);
         mlirOperationSetOperand(op, 2, bounds.step);
@@ -186,6 +265,8 @@ fn unroll_body(op: MlirOperation, step: MlirValue, factor: i64) {
             map.insert(key(iv), at.binary("arith.addi", loc, iv, stride));
         }
         for original in &originals {
+            // SAFETY: `original` is a live op of the loop body; the clone is new and inserted right
+            // away.
             let clone = at.insert(unsafe { mlirOperationClone(*original) });
             remap(clone, &map);
             for (old, new) in results(*original).into_iter().zip(results(clone)) {
@@ -205,6 +286,8 @@ pub(crate) fn remap(op: MlirOperation, map: &HashMap<usize, MlirValue>) {
     walk(op, &mut |nested| {
         for (index, value) in operands(nested).into_iter().enumerate() {
             if let Some(new) = map.get(&key(value)) {
+                // SAFETY: `nested` is a live op and `index` one of its operand indices; `new` is a
+                // live value.
                 unsafe { mlirOperationSetOperand(nested, index as isize, *new) };
             }
         }
@@ -223,6 +306,8 @@ fn promote_single_iteration(op: MlirOperation) {
     let yield_op = terminator(body);
     for nested in block_ops(body) {
         if nested.ptr != yield_op.ptr {
+            // SAFETY: `nested` is a live op of the body of `op`, which is live in a block; moving
+            // it before `op` keeps it in the IR.
             unsafe { mlirOperationMoveBefore(nested, op) };
         }
     }

@@ -72,6 +72,8 @@ fn make_splat(at: At, loc: MlirLocation, splat: &Splat, ty: MlirType) -> MlirVal
     match splat {
         Splat::Value(value) => at.splat(loc, *value, ty),
         Splat::Constant(element) => {
+            // SAFETY: `ty` is a live shaped type and `element` a live scalar attribute of its
+            // element type.
             at.constant(loc, unsafe { mlirDenseElementsAttrSplatGet(ty, *element) })
         }
     }

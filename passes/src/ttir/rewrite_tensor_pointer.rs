@@ -53,6 +53,7 @@ impl BlockPtr {
 
 /// The block type of a `!tt.ptr<tensor<...>>`.
 fn block_type(ty: MlirType) -> Option<MlirType> {
+    // SAFETY: `ty` is a live type of the function being rewritten.
     let (pointee, _) = tritium_dialects::ir::as_pointer(unsafe { Type::from_raw(ty) })?;
     let pointee = pointee.to_raw();
     is_tensor(pointee).then_some(pointee)
@@ -72,6 +73,7 @@ struct Rewrite {
 type Step = Result<(), PassFailed>;
 
 fn error(op: MlirOperation, message: &str) -> PassFailed {
+    // SAFETY: `op` is a live operation of the function being rewritten.
     fail(unsafe { OperationRef::from_raw(op) }.location(), message)
 }
 
@@ -124,10 +126,12 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 
 impl Rewrite {
     fn i64(&self) -> MlirType {
+        // SAFETY: `self.ctx` is the live context of the module being rewritten.
         unsafe { mlirIntegerTypeGet(self.ctx, 64) }
     }
 
     fn i32(&self) -> MlirType {
+        // SAFETY: `self.ctx` is the live context of the module being rewritten.
         unsafe { mlirIntegerTypeGet(self.ctx, 32) }
     }
 
@@ -186,7 +190,10 @@ impl Rewrite {
 
     fn make_tensor_ptr(&mut self, op: MlirOperation) -> Step {
         let ins = operands(op);
-        let rank = (ins.len() - 1) / 3;
+        // ODS and the verifier: the base, then `rank` shape, stride and offset values, `rank`
+        // being the block's rank (so the slices below are in bounds and `offsets`, `shape` and
+        // `strides` have one entry per block dim, which `pointers` and `mask` index).
+        let rank = ins.len().saturating_sub(1) / 3;
         let at = At::Before(op);
         let loc = location(op);
         let Some(block) = block_type(value_type(result(op, 0))) else {
@@ -270,11 +277,12 @@ impl Rewrite {
                 None => scaled,
             });
         }
-        let sum = sum.expect("block pointers have rank >= 1");
-        (
-            at.value("tt.addptr", loc, &[base, sum], pointers_type, &[]),
-            expanded,
-        )
+        // A rank-0 block has no offsets: its pointer is the base.
+        let pointers = match sum {
+            Some(sum) => at.value("tt.addptr", loc, &[base, sum], pointers_type, &[]),
+            None => base,
+        };
+        (pointers, expanded)
     }
 
     /// `0 <= off_d < shape_d` for every `d` in `boundaryCheck`, and-ed together.
@@ -287,8 +295,10 @@ impl Rewrite {
         expanded: &[MlirValue],
     ) -> Option<MlirValue> {
         let dims = shape(info.block);
+        // SAFETY: `self.ctx` is the live context of the module being rewritten.
         let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
         let mut mask: Option<MlirValue> = None;
+        // The verifier keeps boundaryCheck dims below the block's rank.
         for d in i32_array(op, "boundaryCheck").unwrap_or_default() {
             let offset = expanded[d as usize];
             let ty = value_type(offset);
@@ -321,6 +331,7 @@ impl Rewrite {
             let ty = value_type(result(op, 0));
             let element = element_type(ty);
             let nan = int_attr(op, "padding") == Some(2);
+            // SAFETY: `element` is a live type.
             let value = if unsafe { mlirTypeIsAFloat(element) } {
                 float_attr_of(ty, if nan { f64::NAN } else { 0.0 })
             } else {
@@ -431,6 +442,9 @@ impl Rewrite {
             position += 1;
             let Some(frame) = frame else { continue };
             let offsets: Vec<MlirValue> = (0..frame.offsets.len())
+                // SAFETY: `body` is the live loop body and `position + k` at most its argument
+                // count (arguments are inserted one after another, right after the block pointer
+                // they replace).
                 .map(|k| unsafe {
                     mlirBlockInsertArgument(body, (position + k) as isize, self.i64(), loc)
                 })
@@ -469,6 +483,8 @@ impl Rewrite {
                 ));
             }
             self.infos.remove(&key(arg));
+            // SAFETY: `arg` is a live argument of `body` with no uses left (checked above); it is
+            // erased once.
             unsafe { mlirBlockEraseArgument(body, mlirBlockArgumentGetArgNumber(arg) as u32) };
         }
         let new = rebuild_for(op, &inits);

@@ -1,14 +1,21 @@
 //! Helpers shared by the TTIR passes: building ops at an insertion point (before an op, or through
 //! a pattern rewriter), classifying ops (pure, speculatable, elementwise), loops, constants, and
 //! running a list of [`RawPattern`]s with MLIR's greedy driver.
+//!
+//! Raw handles: every `MlirOperation`, `MlirValue`, `MlirType`, `MlirAttribute` and `MlirBlock`
+//! these helpers take comes from the IR the calling pass is transforming (or was just built in its
+//! context), so it is live while the pass runs; the C API calls rely on that. Passes run on
+//! verified IR, so ops matched by name have the operands, results and regions ODS gives them.
 
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::{ContextRef, create_op_rewrite_pattern};
 
 pub fn string_ref(text: &CString) -> MlirStringRef {
+    // SAFETY: `text` is a NUL-terminated string; the ref is used while it lives.
     unsafe { mlirStringRefCreateFromCString(text.as_ptr()) }
 }
 
@@ -21,6 +28,9 @@ pub enum At {
 
 impl At {
     pub fn insert(self, op: MlirOperation) -> MlirOperation {
+        // SAFETY: (raw handles: see the module documentation) `op` is a new, unattached op;
+        // `before` is live and in a block, or `rewriter` is the live rewriter of the running
+        // pattern, which takes ownership of `op`.
         unsafe {
             match self {
                 At::Before(before) => {
@@ -57,6 +67,7 @@ impl At {
         result: MlirType,
         attrs: &[(&str, MlirAttribute)],
     ) -> MlirValue {
+        // SAFETY: the op was just created with exactly one result type.
         unsafe { mlirOperationGetResult(self.op(name, loc, operands, &[result], attrs), 0) }
     }
 
@@ -68,13 +79,16 @@ impl At {
     /// `arith.cmpi predicate, a, b`.
     pub fn cmpi(self, loc: MlirLocation, predicate: CmpI, a: MlirValue, b: MlirValue) -> MlirValue {
         let ty = value_type(a);
+        // SAFETY: `a` is a live value (module documentation), so its type and context are live.
         let ctx = unsafe { mlirTypeGetContext(ty) };
+        // SAFETY: `ctx` is the live context of `a`.
         let i1 = unsafe { mlirIntegerTypeGet(ctx, 1) };
         let result = if is_tensor(ty) {
             with_element(ty, i1)
         } else {
             i1
         };
+        // SAFETY: `ctx` is the live context of `a`; the attribute is owned by it.
         let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate as i64) };
         self.value("arith.cmpi", loc, &[a, b], result, &[("predicate", attr)])
     }
@@ -85,6 +99,7 @@ impl At {
             "arith.constant",
             loc,
             &[],
+            // SAFETY: `attr` is a live attribute (module documentation).
             unsafe { mlirAttributeGetType(attr) },
             &[("value", attr)],
         )
@@ -111,6 +126,8 @@ pub enum CmpI {
 
 /// An integer attribute of type `ty` (a dense splat when `ty` is a tensor).
 pub fn int_attr_of(ty: MlirType, value: i64) -> MlirAttribute {
+    // SAFETY: `ty` is a live integer type or tensor of them (module documentation); the attributes
+    // are owned by its context.
     unsafe {
         let element = element_type(ty);
         let scalar = mlirIntegerAttrGet(element, value);
@@ -124,6 +141,8 @@ pub fn int_attr_of(ty: MlirType, value: i64) -> MlirAttribute {
 
 /// A float attribute of type `ty` (a dense splat when `ty` is a tensor).
 pub fn float_attr_of(ty: MlirType, value: f64) -> MlirAttribute {
+    // SAFETY: `ty` is a live float type or tensor of them (module documentation); the attributes
+    // are owned by its context.
     unsafe {
         let element = element_type(ty);
         let scalar = mlirFloatAttrDoubleGet(mlirTypeGetContext(ty), element, value);
@@ -138,6 +157,8 @@ pub fn float_attr_of(ty: MlirType, value: f64) -> MlirAttribute {
 /// A ranked tensor type like `ty` with a new element type (same shape and encoding).
 pub fn with_element(ty: MlirType, element: MlirType) -> MlirType {
     let dims = shape(ty);
+    // SAFETY: `ty` is a live ranked tensor type (module documentation); `dims` lives through the
+    // call, which copies it.
     unsafe {
         mlirRankedTensorTypeGet(
             dims.len() as isize,
@@ -150,6 +171,8 @@ pub fn with_element(ty: MlirType, element: MlirType) -> MlirType {
 
 /// A ranked tensor type like `ty` with a new shape (same element type and encoding).
 pub fn with_shape(ty: MlirType, dims: &[i64]) -> MlirType {
+    // SAFETY: `ty` is a live ranked tensor type (module documentation); `dims` lives through the
+    // call, which copies it.
     unsafe {
         mlirRankedTensorTypeGet(
             dims.len() as isize,
@@ -162,6 +185,8 @@ pub fn with_shape(ty: MlirType, dims: &[i64]) -> MlirType {
 
 /// `tensor<dims x element>` without encoding.
 pub fn tensor_of(dims: &[i64], element: MlirType) -> MlirType {
+    // SAFETY: `element` is a live type (module documentation); `dims` lives through the call, which
+    // copies it.
     unsafe {
         mlirRankedTensorTypeGet(
             dims.len() as isize,
@@ -173,34 +198,37 @@ pub fn tensor_of(dims: &[i64], element: MlirType) -> MlirType {
 }
 
 pub fn location(op: MlirOperation) -> MlirLocation {
+    // SAFETY: `op` is a live operation (module documentation).
     unsafe { mlirOperationGetLocation(op) }
 }
 
 pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
-    let name = CString::new(name).unwrap();
-    let attr = unsafe { mlirOperationGetAttributeByName(op, string_ref(&name)) };
+    // SAFETY: `op` is a live operation; the name ref lives for the call.
+    let attr = unsafe { mlirOperationGetAttributeByName(op, str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
 }
 
 pub fn set_attr(op: MlirOperation, name: &str, value: MlirAttribute) {
-    let name = CString::new(name).unwrap();
-    unsafe { mlirOperationSetAttributeByName(op, string_ref(&name), value) };
+    // SAFETY: `op` and `value` are live handles of one context; the name ref lives for the call.
+    unsafe { mlirOperationSetAttributeByName(op, str_ref(name), value) };
 }
 
 /// Sets an inherent attribute (a property) of `op`.
 pub fn set_inherent(op: MlirOperation, name: &str, value: MlirAttribute) {
-    let name = CString::new(name).unwrap();
-    unsafe { mlirOperationSetInherentAttributeByName(op, string_ref(&name), value) };
+    // SAFETY: `op` and `value` are live handles of one context; the name ref lives for the call.
+    unsafe { mlirOperationSetInherentAttributeByName(op, str_ref(name), value) };
 }
 
 pub fn remove_attr(op: MlirOperation, name: &str) -> bool {
-    let name = CString::new(name).unwrap();
-    unsafe { mlirOperationRemoveAttributeByName(op, string_ref(&name)) }
+    // SAFETY: `op` is a live operation; the name ref lives for the call.
+    unsafe { mlirOperationRemoveAttributeByName(op, str_ref(name)) }
 }
 
 /// The values of an `array<i32: ...>` attribute.
 pub fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i32>> {
     let attr = attr(op, name)?;
+    // SAFETY: `attr` is a live attribute of `op`; elements are read only from a dense i32 array,
+    // below its length.
     unsafe {
         mlirAttributeIsADenseI32Array(attr).then(|| {
             (0..mlirDenseArrayGetNumElements(attr))
@@ -211,19 +239,23 @@ pub fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i32>> {
 }
 
 pub fn i32_array_attr(ctx: MlirContext, values: &[i32]) -> MlirAttribute {
+    // SAFETY: `ctx` is a live context; `values` lives through the call, which copies it.
     unsafe { mlirDenseI32ArrayGet(ctx, values.len() as isize, values.as_ptr()) }
 }
 
 pub fn i32_attr(ctx: MlirContext, value: i64) -> MlirAttribute {
+    // SAFETY: `ctx` is a live context; the attribute is owned by it.
     unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value) }
 }
 
 pub fn has_uses(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value (module documentation).
     unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
 }
 
 pub fn use_count(value: MlirValue) -> usize {
     let mut count = 0;
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
     unsafe {
         let mut operand = mlirValueGetFirstUse(value);
         while !mlirOpOperandIsNull(operand) {
@@ -237,6 +269,7 @@ pub fn use_count(value: MlirValue) -> usize {
 /// The ops using `value` (once per use).
 pub fn users(value: MlirValue) -> Vec<MlirOperation> {
     let mut out = Vec::new();
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
     unsafe {
         let mut operand = mlirValueGetFirstUse(value);
         while !mlirOpOperandIsNull(operand) {
@@ -252,14 +285,31 @@ pub fn same(a: MlirValue, b: MlirValue) -> bool {
 }
 
 pub fn same_type(a: MlirType, b: MlirType) -> bool {
+    // SAFETY: `a` and `b` are live types (module documentation).
     unsafe { mlirTypeEqual(a, b) }
 }
 
+/// Result `index` of `op`. Panics (caught and reported by the pass machinery) when `op` has no
+/// such result: a bug in the pass, not in the IR.
 pub fn result(op: MlirOperation, index: usize) -> MlirValue {
+    let count = results(op).len();
+    assert!(
+        index < count,
+        "result #{index} of an op with {count} results"
+    );
+    // SAFETY: `op` is a live operation and `index` below its result count (checked above).
     unsafe { mlirOperationGetResult(op, index as isize) }
 }
 
+/// Operand `index` of `op`. Panics (caught and reported by the pass machinery) when `op` has no
+/// such operand: a bug in the pass, not in the IR.
 pub fn operand(op: MlirOperation, index: usize) -> MlirValue {
+    let count = operands(op).len();
+    assert!(
+        index < count,
+        "operand #{index} of an op with {count} operands"
+    );
+    // SAFETY: `op` is a live operation and `index` below its operand count (checked above).
     unsafe { mlirOperationGetOperand(op, index as isize) }
 }
 
@@ -272,6 +322,8 @@ pub fn defined_by(value: MlirValue, name: &str) -> Option<MlirOperation> {
 pub fn constant_element(value: MlirValue) -> Option<MlirAttribute> {
     let op = defined_by(value, "arith.constant")?;
     let attr = attr(op, "value")?;
+    // SAFETY: `attr` is the live `value` attribute of an `arith.constant`; the splat is read only
+    // from a splat dense attribute.
     unsafe {
         if mlirAttributeIsADenseElements(attr) {
             return mlirDenseElementsAttrIsSplat(attr)
@@ -286,6 +338,8 @@ pub fn is_zero_constant(value: MlirValue) -> bool {
     let Some(element) = constant_element(value) else {
         return false;
     };
+    // SAFETY: `element` is a live attribute; each value is read only from the kind it belongs to
+    // (checked first).
     unsafe {
         if mlirAttributeIsAInteger(element) {
             return mlirIntegerAttrGetValueInt(element) == 0;
@@ -297,6 +351,7 @@ pub fn is_zero_constant(value: MlirValue) -> bool {
 /// The ops directly in `block`, in order (snapshot).
 pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     let mut ops = Vec::new();
+    // SAFETY: `block` is a live block (module documentation); it is only read.
     unsafe {
         let mut op = mlirBlockGetFirstOperation(block);
         while !op.ptr.is_null() {
@@ -308,15 +363,27 @@ pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
 }
 
 pub fn num_regions(op: MlirOperation) -> usize {
+    // SAFETY: `op` is a live operation (module documentation).
     unsafe { mlirOperationGetNumRegions(op) as usize }
 }
 
-/// The first block of region `index` of `op`.
+/// The first block of region `index` of `op`. Panics (caught and reported by the pass
+/// machinery) when `op` has no such region: a bug in the pass, not in the IR.
 pub fn body(op: MlirOperation, index: usize) -> MlirBlock {
+    let count = num_regions(op);
+    assert!(
+        index < count,
+        "region #{index} of an op with {count} regions"
+    );
+    // SAFETY: `op` is a live operation with a region `index` (checked above).
     unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, index as isize)) }
 }
 
+/// The terminator of `block`. Panics (caught and reported by the pass machinery) on an empty
+/// region's null block.
 pub fn terminator(block: MlirBlock) -> MlirOperation {
+    assert!(!block.ptr.is_null(), "the terminator of an empty region");
+    // SAFETY: `block` is a live, non-null block (checked above).
     unsafe { mlirBlockGetTerminator(block) }
 }
 
@@ -327,6 +394,7 @@ pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
         if current.ptr == ancestor.ptr {
             return true;
         }
+        // SAFETY: `current` is a live, non-null operation (the loop condition).
         current = unsafe { mlirOperationGetParentOperation(current) };
     }
     false
@@ -334,6 +402,8 @@ pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
 
 /// The op owning the block `value` is defined in (its defining op's parent, or its block's).
 fn value_parent_op(value: MlirValue) -> MlirOperation {
+    // SAFETY: `value` is a live value (module documentation): an op result has an owner op, a block
+    // argument an owner block, both in the IR.
     unsafe {
         if mlirValueIsAOpResult(value) {
             mlirOperationGetParentOperation(mlirOpResultGetOwner(value))
@@ -366,10 +436,13 @@ pub fn external_operands(op: MlirOperation) -> Vec<MlirValue> {
 
 /// Replaces every use of `from` by `to`.
 pub fn replace_uses(from: MlirValue, to: MlirValue) {
+    // SAFETY: `from` and `to` are live values of one context (module documentation).
     unsafe { mlirValueReplaceAllUsesOfWith(from, to) };
 }
 
 pub fn erase(op: MlirOperation) {
+    // SAFETY: `op` is a live operation that the caller has detached from its uses (module
+    // documentation); it is not used afterwards.
     unsafe { mlirOperationDestroy(op) };
 }
 
@@ -458,6 +531,8 @@ pub fn may_write(op: MlirOperation) -> bool {
         return false;
     }
     let flag = |key: &str| {
+        // SAFETY: `a` is a live attribute of `op`; the bool is read only from a bool attribute
+        // (`&&` short-circuits).
         attr(op, key).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) })
     };
     match name.as_str() {
@@ -502,7 +577,12 @@ pub fn for_parts(op: MlirOperation) -> ForParts {
 }
 
 /// Copies every attribute of `from` (inherent and discardable) onto `to`.
+///
+/// The attribute names are copied as string refs into `mlirOperationSetAttributeByName`, which
+/// interns them.
 pub fn copy_attributes(from: MlirOperation, to: MlirOperation) {
+    // SAFETY: `from` and `to` are live operations of one context; attribute `i` exists below the
+    // count.
     unsafe {
         for i in 0..mlirOperationGetNumAttributes(from) {
             let named = mlirOperationGetAttribute(from, i);
@@ -515,9 +595,12 @@ pub fn copy_attributes(from: MlirOperation, to: MlirOperation) {
 /// types, and `old`'s regions moved into it unchanged: the caller adjusts block arguments,
 /// terminators and the uses of `old`'s results, then erases `old`.
 pub fn rebuild(old: MlirOperation, operands: &[MlirValue], results: &[MlirType]) -> MlirOperation {
-    let name = CString::new(op_name(old)).unwrap();
+    let name = op_name(old);
+    // SAFETY: `old` is a live operation with `num_regions(old)` regions; the operand and result
+    // handles belong to its context; `name`, `operands`, `results` and `regions` outlive the
+    // state, which `mlirOperationCreate` consumes (taking ownership of the new regions).
     unsafe {
-        let mut state = mlirOperationStateGet(string_ref(&name), location(old));
+        let mut state = mlirOperationStateGet(str_ref(&name), location(old));
         mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
         mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
         let count = num_regions(old);
@@ -547,6 +630,8 @@ pub fn rebuild_for(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
 
 /// Replaces all operands of `op` by `values`.
 pub fn set_operands(op: MlirOperation, values: &[MlirValue]) {
+    // SAFETY: `op` is a live operation and every value a live value of its context; `values` lives
+    // through the call, which copies it.
     unsafe { mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) };
 }
 
@@ -562,6 +647,9 @@ pub type RawPattern = fn(MlirOperation, MlirRewriterBase) -> bool;
 /// driver, folding and erasing dead ops as it goes (as Triton's pattern passes do). Returns false
 /// when the driver did not converge.
 pub fn apply_patterns(op: MlirOperation, patterns: &[(&str, RawPattern)]) -> bool {
+    // SAFETY: `op` is a live operation; the pattern set is consumed by freezing, the frozen set and
+    // the config are destroyed after the driver, and each pattern gets the live op and rewriter of
+    // its match.
     unsafe {
         let ctx = mlirOperationGetContext(op);
         let context = ContextRef::from_raw(ctx);
@@ -599,6 +687,8 @@ pub fn rewrite_replace(
     op: MlirOperation,
     values: &[MlirValue],
 ) -> bool {
+    // SAFETY: `rewriter` is the live rewriter of the running pattern and `op` the op it matched;
+    // `values` lives through the call.
     unsafe {
         mlirRewriterBaseReplaceOpWithValues(rewriter, op, values.len() as isize, values.as_ptr())
     };

@@ -90,10 +90,11 @@
 // Encodings against tensors and the module's launch shape.
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @rank_mismatch(%x: tensor<64xf32, #blocked>) {
+  tt.func @rank_mismatch(%x: tensor<64xf32, #blocked1>) {
     // expected-error @below {{has an encoding of rank 2 for a tensor of rank 1}}
-    %0 = ttg.convert_layout %x : tensor<64xf32, #blocked> -> tensor<64xf32, #blocked>
+    %0 = ttg.convert_layout %x : tensor<64xf32, #blocked1> -> tensor<64xf32, #blocked>
     tt.return
   }
 }
@@ -113,10 +114,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @lanes_mismatch(%x: tensor<64x64xf32, #blocked>) {
+  tt.func @lanes_mismatch(%x: tensor<64x64xf32, #blocked1>) {
     // expected-error @below {{has a layout for 64 threads per warp, but the module has ttg.threads-per-warp = 32}}
-    %0 = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %0 = ttg.convert_layout %x : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }
@@ -125,10 +127,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @slice_parent_warps(%x: tensor<64xf32, #slice>) {
+  tt.func @slice_parent_warps(%x: tensor<64xf32, #blocked1>) {
     // expected-error @below {{has a layout for 4 warps, but the module has ttg.num-warps = 8}}
-    %0 = ttg.convert_layout %x : tensor<64xf32, #slice> -> tensor<64xf32, #slice>
+    %0 = ttg.convert_layout %x : tensor<64xf32, #blocked1> -> tensor<64xf32, #slice>
     tt.return
   }
 }
@@ -136,10 +139,11 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @ctas_mismatch(%x: tensor<64x64xf32, #blocked>) {
+  tt.func @ctas_mismatch(%x: tensor<64x64xf32, #blocked1>) {
     // expected-error @below {{has a layout for 2 CTAs, but the module has ttg.num-ctas = 1}}
-    %0 = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %0 = ttg.convert_layout %x : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #blocked>
     tt.return
   }
 }
@@ -147,10 +151,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 #linear = #ttg.linear<{register = [[0, 1]], lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2, 0]], warp = [[4, 0]], block = []}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @linear_warps(%x: tensor<8x16xf32, #linear>) {
+  tt.func @linear_warps(%x: tensor<8x16xf32, #blocked>) {
     // expected-error @below {{has a layout for 2 warps, but the module has ttg.num-warps = 4}}
-    %0 = ttg.convert_layout %x : tensor<8x16xf32, #linear> -> tensor<8x16xf32, #linear>
+    %0 = ttg.convert_layout %x : tensor<8x16xf32, #blocked> -> tensor<8x16xf32, #linear>
     tt.return
   }
 }

@@ -169,9 +169,11 @@ pub fn dot(op: &OperationRef) -> Rule {
 /// `ScaleDotElemType` cases: name, and the element types that may hold the format.
 const SCALED_FORMATS: [(&str, &str, TypeTest); 7] = [
     ("e4m3", "f8E4M3FN or i8", |ty| {
+        // SAFETY: `ty` is a live type; the kind test only reads it.
         is_i8(ty) || unsafe { mlir_sys::mlirTypeIsAFloat8E4M3FN(ty.to_raw()) }
     }),
     ("e5m2", "f8E5M2 or i8", |ty| {
+        // SAFETY: `ty` is a live type; the kind test only reads it.
         is_i8(ty) || unsafe { mlir_sys::mlirTypeIsAFloat8E5M2(ty.to_raw()) }
     }),
     ("e2m3", "i8", is_i8),
@@ -218,8 +220,11 @@ pub fn dot_scaled(op: &OperationRef) -> Rule {
         if name == "e2m1" {
             packing[index] = 2;
         }
+        // SAFETY: `value` is a live attribute of `op`; it is read as a bool only when it is one
+        // (ODS makes it a BoolAttr; anything else counts as the default, true).
         let along_k = op.attribute(k_pack).map_or(true, |value| unsafe {
-            mlir_sys::mlirBoolAttrGetValue(value.to_raw())
+            !mlir_sys::mlirAttributeIsABool(value.to_raw())
+                || mlir_sys::mlirBoolAttrGetValue(value.to_raw())
         });
         if !along_k {
             packing[index] = -packing[index];
@@ -237,7 +242,7 @@ pub fn dot_scaled(op: &OperationRef) -> Rule {
     // packing > 0: packed along K; packing < 0: packed along M (a) or N (b).
     let scale = |value: i64, factor: i64, along_k: bool| {
         if (factor > 0) == along_k {
-            value * factor.abs()
+            value.saturating_mul(factor.abs())
         } else {
             value
         }
@@ -469,6 +474,12 @@ pub fn func_return(op: &OperationRef) -> Rule {
     let Ok(attribute) = function.attribute("function_type") else {
         return Ok(());
     };
+    // SAFETY: `attribute` is a live attribute of the function; its type is read only from a
+    // type attribute (FunctionOpInterface makes `function_type` one).
+    if !unsafe { mlir_sys::mlirAttributeIsAType(attribute.to_raw()) } {
+        return Ok(());
+    }
+    // SAFETY: as above; the type is owned by the function's context.
     let ty = unsafe { Type::from_raw(mlir_sys::mlirTypeAttrGetValue(attribute.to_raw())) };
     let Ok(function_type) = FunctionType::try_from(ty) else {
         return Ok(());

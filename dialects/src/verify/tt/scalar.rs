@@ -75,7 +75,15 @@ pub fn extern_elementwise(op: &OperationRef) -> Rule {
     encodings_agree(&types, "operands and result")?;
     let symbol_length = op
         .attribute("symbol")
-        .map(|symbol| unsafe { mlir_sys::mlirStringAttrGetValue(symbol.to_raw()).length })
+        // SAFETY: `symbol` is a live attribute of `op`; its string is read only from a string
+        // attribute (ODS makes `symbol` one).
+        .map(|symbol| unsafe {
+            if mlir_sys::mlirAttributeIsAString(symbol.to_raw()) {
+                mlir_sys::mlirStringAttrGetValue(symbol.to_raw()).length
+            } else {
+                0
+            }
+        })
         .unwrap_or(0);
     ensure(symbol_length > 0, || "requires a non-empty symbol".into())
 }

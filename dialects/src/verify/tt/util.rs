@@ -90,9 +90,11 @@ pub fn encoding(ty: Type) -> Option<Attribute> {
     as_tensor(ty).and_then(|info| info.encoding)
 }
 
-/// The number of elements of a shape.
+/// The number of elements of a shape (saturating: huge shapes do not overflow).
 pub fn numel(shape: &[i64]) -> i64 {
-    shape.iter().product()
+    shape
+        .iter()
+        .fold(1i64, |count, &dim| count.saturating_mul(dim))
 }
 
 /// Whether two types carry the same encoding (both none, or equal attributes).
@@ -149,6 +151,7 @@ pub fn pointee_elem(ty: Type) -> Option<Type> {
 }
 
 pub fn is_int(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsAInteger(ty.to_raw()) }
 }
 
@@ -161,6 +164,7 @@ pub fn is_i32(ty: Type) -> bool {
 }
 
 pub fn is_float(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
 }
 
@@ -169,24 +173,29 @@ pub fn is_pointer(ty: Type) -> bool {
 }
 
 pub fn is_f16(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsAF16(ty.to_raw()) }
 }
 
 pub fn is_bf16(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsABF16(ty.to_raw()) }
 }
 
 pub fn is_f32(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsAF32(ty.to_raw()) }
 }
 
 pub fn is_f64(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the kind test only reads it.
     unsafe { mlir_sys::mlirTypeIsAF64(ty.to_raw()) }
 }
 
 /// The 8-bit float formats Triton knows.
 pub fn is_fp8(ty: Type) -> bool {
     let raw = ty.to_raw();
+    // SAFETY: `raw` is a live type; the kind tests only read it.
     unsafe {
         mlir_sys::mlirTypeIsAFloat8E4M3FN(raw)
             || mlir_sys::mlirTypeIsAFloat8E5M2(raw)
@@ -218,6 +227,8 @@ pub fn is_permutation(order: &[i32], rank: usize) -> bool {
 /// If `attribute` is `#ttg.slice<{dim = d, parent = P}>`: `(d, P)`.
 pub fn as_slice(attribute: Attribute) -> Option<(i64, Attribute)> {
     let raw = attribute.to_raw();
+    // SAFETY: `raw` is a live attribute; dim and parent are read only from a slice encoding, whose
+    // parent lives in the same context.
     unsafe {
         ttg::tritiumAttributeIsASliceEncoding(raw).then(|| {
             (
@@ -231,6 +242,8 @@ pub fn as_slice(attribute: Attribute) -> Option<(i64, Attribute)> {
 /// If `attribute` is `#ttg.dot_op<{opIdx = i, parent = P, ...}>`: `(i, P)`.
 pub fn as_dot_operand(attribute: Attribute) -> Option<(i64, Attribute)> {
     let raw = attribute.to_raw();
+    // SAFETY: `raw` is a live attribute; opIdx and parent are read only from a dot_op encoding,
+    // whose parent lives in the same context.
     unsafe {
         ttg::tritiumAttributeIsADotOperandEncoding(raw).then(|| {
             (
