@@ -12,6 +12,7 @@
 //! first, at 16-byte aligned offsets that do not overlap any buffer live at the same time;
 //! offsets go on the ops as `allocation.offset`, which the lowering honors.
 
+use crate::builder::sref;
 use crate::registry::scratch_of;
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -70,12 +71,13 @@ pub fn place(buffers: &[Buffer]) -> (Vec<u64>, u64) {
 }
 
 fn set_i32(op: MlirOperation, name: &str, value: u64) {
-    let name = std::ffi::CString::new(name).unwrap();
+    // SAFETY: `op` is a live op of the module; the type and attribute are made in its context,
+    // and MLIR copies `name` into the context.
     unsafe {
         let i32_type = mlirIntegerTypeGet(context_of(op), 32);
         mlirOperationSetDiscardableAttributeByName(
             op,
-            mlirStringRefCreateFromCString(name.as_ptr()),
+            sref(name),
             mlirIntegerAttrGet(i32_type, value as i64),
         );
     }
@@ -105,6 +107,7 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         if bytes == 0 {
             continue;
         }
+        // Every op of `ops` has a position.
         let start = position[&(op.ptr as usize)];
         let end = if op_name(*op) == "ttg.local_alloc" {
             last_use(*op, start, &position)
@@ -157,6 +160,7 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
                         .get(&(parent.ptr as usize))
                         .copied()
                         .unwrap_or(start);
+                    // `collect_ops` includes `parent` itself: at least one op.
                     end = end.max(first + collect_ops(parent).len() - 1);
                 }
                 parent = mlirOperationGetParentOperation(parent);

@@ -372,10 +372,17 @@ impl Builder {
         }
     }
 
-    /// The single result of a just-built op.
+    /// The first result of a just-built op (which has one: a caller asking for the result of an
+    /// op without results is a bug, and panics).
     pub fn result(op: MlirOperation) -> Value {
-        // SAFETY: callers only ask ops built with at least one result.
-        unsafe { mlirOperationGetResult(op, 0) }
+        // SAFETY: `op` is live, and result 0 exists (checked first).
+        unsafe {
+            assert!(
+                mlirOperationGetNumResults(op) > 0,
+                "Builder::result of an op without results"
+            );
+            mlirOperationGetResult(op, 0)
+        }
     }
 
     fn one(

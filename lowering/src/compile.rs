@@ -145,6 +145,7 @@ pub fn compile_timed(
     };
     let mlir_stage = |stage: Stage, module: &mut Module, times: &mut StageTimes| {
         timed(times, stage, || {
+            // Only called below for the four pass-pipeline stages, for which `passes` is `Some`.
             let passes = stage
                 .passes(&ttgir_options)
                 .expect("an MLIR pass-pipeline stage")
@@ -161,22 +162,31 @@ pub fn compile_timed(
         mlir_stage(Stage::TtirPasses, &mut module, times)?;
         mlir_stage(Stage::TtgirPasses, &mut module, times)?;
     }
+    // The last stage that ran: symbol-dce drops private functions.
+    let last_stage = if target.is_ttgir {
+        Stage::Parse
+    } else {
+        Stage::TtgirPasses
+    };
     let kernel = collect_ops(module.as_operation().to_raw())
         .into_iter()
         .find(|op| op_name(*op) == "tt.func" && !is_private(*op))
         .ok_or_else(|| CompileError::Stage {
-            // The last stage that ran: symbol-dce drops private functions.
-            stage: if target.is_ttgir {
-                Stage::Parse
-            } else {
-                Stage::TtgirPasses
-            },
+            stage: last_stage,
             diagnostics: vec![Diagnostic::error_at(
                 filename,
                 "no public tt.func to compile",
             )],
         })?;
-    let (name, signature, arg_names) = kernel_signature(kernel);
+    // MLIR's verifier rejects public declarations, but a `nested` one has no body either.
+    let (name, signature, arg_names) =
+        kernel_signature(kernel).ok_or_else(|| CompileError::Stage {
+            stage: last_stage,
+            diagnostics: vec![Diagnostic::error_at(
+                filename,
+                "the kernel tt.func has no body",
+            )],
+        })?;
     let ttgir = keep.then(|| module.as_operation().to_string());
 
     mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
@@ -337,7 +347,7 @@ impl Target {
             })?,
             (None, None) => DEFAULT_NUM_STAGES,
         };
-        let recorded_target = string_attr(module, "ttg.target");
+        let recorded_target = crate::state::string_attr(module, "ttg.target");
         let arch = match (options.arch, recorded_target) {
             (given, None) => given.unwrap_or(Arch::parse("sm_90a").expect("a supported arch")),
             (given, Some(recorded)) => {
@@ -374,16 +384,6 @@ impl Target {
     }
 }
 
-fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
-    let name = std::ffi::CString::new(name).unwrap();
-    unsafe {
-        let attr =
-            mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name.as_ptr()));
-        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
-            .then(|| tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
-    }
-}
-
 /// The name of a named location (`loc("x_ptr"(...))` or `loc("x_ptr")`); empty for file
 /// positions (`loc("k.ttir":3:7)`) and other locations.
 fn argument_name(location: &str) -> String {
@@ -402,6 +402,9 @@ fn argument_name(location: &str) -> String {
 fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
     let source = std::ffi::CString::new(source).ok()?;
     let name = std::ffi::CString::new(filename).ok()?;
+    // SAFETY: the context is live and both strings are NUL-terminated and outlive the call (MLIR
+    // copies what it keeps); a parsed op that is not a module is destroyed here, as nothing else
+    // owns it, and a module is handed to `Module`, which owns and destroys it.
     unsafe {
         let op = mlirOperationCreateParse(
             context.to_raw(),
@@ -421,27 +424,19 @@ fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Optio
 }
 
 fn is_private(func: MlirOperation) -> bool {
-    let key = std::ffi::CString::new("sym_visibility").unwrap();
-    unsafe {
-        let attr =
-            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
-        !attr.ptr.is_null()
-            && tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)) == "private"
-    }
+    crate::state::string_attr(func, "sym_visibility").as_deref() == Some("private")
 }
 
-fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
-    let key = std::ffi::CString::new("sym_name").unwrap();
-    let name = unsafe {
-        let attr =
-            mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString(key.as_ptr()));
-        tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned()
-    };
-    let entry = blocks_of(func)[0];
+/// Name, parameter types and argument names of a kernel; `None` when it has no body.
+fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<String>)> {
+    let name = crate::state::symbol_name(func);
+    let entry = *blocks_of(func).first()?;
     let mut signature = Vec::new();
     let mut names = Vec::new();
     for arg in block_args(entry) {
         let ty = value_type(arg);
+        // SAFETY: `ty` is the live type of an argument; its pointee is read only from a
+        // `!tt.ptr` (checked first).
         let text = unsafe {
             if tritium_dialects::ffi::tritiumTypeIsPointer(ty) {
                 format!(
@@ -453,13 +448,18 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
             }
         };
         signature.push(text);
+        // SAFETY: `arg` is a live block argument.
         let location = unsafe { mlirValueGetLocation(arg) };
         let mut loc_text = String::new();
         unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
+            // SAFETY: `data` is the `&mut String` given to mlirLocationPrint below, live and not
+            // otherwise borrowed while it prints; `text` is valid for this call.
             unsafe {
                 (*(data as *mut String)).push_str(tritium_dialects::ffi::string_ref_str(text))
             };
         }
+        // SAFETY: `location` is live; `append` gets `loc_text` as its user data, which outlives
+        // the call.
         unsafe {
             mlirLocationPrint(
                 location,
@@ -469,7 +469,7 @@ fn kernel_signature(func: MlirOperation) -> (String, Vec<String>, Vec<String>) {
         };
         names.push(argument_name(&loc_text));
     }
-    (name, signature, names)
+    Some((name, signature, names))
 }
 
 #[cfg(test)]

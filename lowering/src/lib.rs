@@ -8,6 +8,8 @@
 //! - [`registry`]: the one table of op lowerings; [`pass_registry`]: every pass and pipeline of
 //!   Tritium, registered by both drivers.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 pub mod allocate;
 pub mod builder;
 pub mod compile;
@@ -110,6 +112,7 @@ pub fn llvm_version() -> String {
         fn LLVMGetVersion(major: *mut u32, minor: *mut u32, patch: *mut u32);
     }
     let (mut major, mut minor, mut patch) = (0, 0, 0);
+    // SAFETY: LLVMGetVersion only writes one integer through each pointer, all to live locals.
     unsafe { LLVMGetVersion(&mut major, &mut minor, &mut patch) };
     format!("{major}.{minor}.{patch}")
 }

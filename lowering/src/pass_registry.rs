@@ -50,6 +50,8 @@ pub fn all_pipelines() -> Vec<&'static PipelineDef> {
 pub fn register_all() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        // SAFETY: takes no arguments and only adds MLIR's upstream passes to its global
+        // registry; `ONCE` runs it once per process.
         unsafe { mlir_sys::mlirRegisterAllPasses() };
         for entry in all_passes() {
             register_pass(entry.pass);

@@ -67,7 +67,7 @@ unsafe extern "C" {
     fn LLVMVerifyModule(module: LLVMModuleRef, action: c_int, message: *mut *mut c_char) -> c_int;
 }
 
-const TRIPLE: &str = "nvptx64-nvidia-cuda";
+const TRIPLE: &CStr = c"nvptx64-nvidia-cuda";
 const CODEGEN_LEVEL_AGGRESSIVE: c_int = 3;
 const RELOC_DEFAULT: c_int = 0;
 const CODE_MODEL_DEFAULT: c_int = 0;
@@ -124,6 +124,8 @@ impl Arch {
 
 fn initialize() {
     static INIT: Once = Once::new();
+    // SAFETY: LLVM's target initializers take no arguments; `INIT` runs them once per process,
+    // before any NVPTX target is looked up.
     INIT.call_once(|| unsafe {
         LLVMInitializeNVPTXTargetInfo();
         LLVMInitializeNVPTXTarget();
@@ -132,13 +134,21 @@ fn initialize() {
     });
 }
 
+/// The text of an LLVM message (empty for null), which is then disposed.
+///
+/// # Safety
+/// `message` is null or a NUL-terminated string LLVM allocated for the caller to dispose with
+/// `LLVMDisposeMessage`, not used after this call.
 unsafe fn take_message(message: *mut c_char) -> String {
     if message.is_null() {
         return String::new();
     }
+    // SAFETY: by this function's contract `message` is a live NUL-terminated string (non-null:
+    // checked above); the text is copied out before it is disposed.
     let text = unsafe { CStr::from_ptr(message) }
         .to_string_lossy()
         .into_owned();
+    // SAFETY: LLVM allocated `message` for us to dispose, once; it is not used afterwards.
     unsafe { LLVMDisposeMessage(message) };
     text
 }
@@ -153,8 +163,11 @@ impl LlvmModule {
     /// LLVM's module verifier: `Err` with its report when the module is broken.
     pub fn verify(&self) -> Result<(), String> {
         let mut message: *mut c_char = std::ptr::null_mut();
+        // SAFETY: `self.module` is live (owned until drop); with the return-status action the
+        // verifier only reports, and sets `message` to a string we own (or leaves it null).
         let broken =
             unsafe { LLVMVerifyModule(self.module, VERIFIER_RETURN_STATUS, &mut message) } != 0;
+        // SAFETY: `message` is null or the verifier's report, ours to dispose.
         let report = unsafe { take_message(message) };
         if broken {
             Err(report.trim_end().to_owned())
@@ -165,12 +178,15 @@ impl LlvmModule {
 
     /// The module as LLVM IR text.
     pub fn print(&self) -> String {
+        // SAFETY: `self.module` is live; LLVMPrintModuleToString returns a string we own.
         unsafe { take_message(LLVMPrintModuleToString(self.module)) }
     }
 }
 
 impl Drop for LlvmModule {
     fn drop(&mut self) {
+        // SAFETY: `LlvmModule` owns both and disposes them once, here: the module first, then
+        // the context it lives in.
         unsafe {
             LLVMDisposeModule(self.module);
             LLVMContextDispose(self.context);
@@ -181,6 +197,9 @@ impl Drop for LlvmModule {
 /// Translates a module in the LLVM dialect (with NVVM ops) to LLVM IR. `None` when MLIR's
 /// translation fails; it has emitted diagnostics on the module's context.
 pub fn translate(module: &Module) -> Option<LlvmModule> {
+    // SAFETY: `module` is a live MLIR module; the translation builds the LLVM module in the fresh
+    // `context`, and both are then owned by the returned `LlvmModule` (the context alone is
+    // disposed here when translation fails).
     unsafe {
         let context = LLVMContextCreate();
         let llvm_module = mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context);
@@ -203,18 +222,21 @@ pub struct TargetMachine {
 impl TargetMachine {
     pub fn new(arch: Arch) -> Result<TargetMachine, String> {
         initialize();
-        let triple = CString::new(TRIPLE).unwrap();
+        // `sm_NN[a]` and `+ptxNN`: no NUL bytes.
         let cpu = CString::new(arch.name()).unwrap();
         let features = CString::new(arch.ptx_features()).unwrap();
+        // SAFETY: the NVPTX target is initialized; every string is NUL-terminated and outlives
+        // the calls (LLVM copies them); `target` and `error` are out-parameters LLVM sets, and an
+        // error message is ours to dispose. The new machine is owned by `TargetMachine`.
         unsafe {
             let mut target: TargetRef = std::ptr::null_mut();
             let mut error: *mut c_char = std::ptr::null_mut();
-            if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut error) != 0 {
+            if LLVMGetTargetFromTriple(TRIPLE.as_ptr(), &mut target, &mut error) != 0 {
                 return Err(format!("NVPTX target unavailable: {}", take_message(error)));
             }
             let machine = LLVMCreateTargetMachine(
                 target,
-                triple.as_ptr(),
+                TRIPLE.as_ptr(),
                 cpu.as_ptr(),
                 features.as_ptr(),
                 CODEGEN_LEVEL_AGGRESSIVE,
@@ -234,22 +256,30 @@ impl TargetMachine {
 
 impl Drop for TargetMachine {
     fn drop(&mut self) {
+        // SAFETY: `TargetMachine` owns the (non-null) machine and disposes it once, here.
         unsafe { LLVMDisposeTargetMachine(self.machine) };
     }
 }
 
 /// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`.
 pub fn optimize(module: &LlvmModule, machine: &TargetMachine) -> Result<(), String> {
-    let triple = CString::new(TRIPLE).unwrap();
+    // SAFETY: the module and machine are live (owned by their wrappers); the strings are
+    // NUL-terminated literals; the data layout is copied into the module before it is disposed,
+    // the pass options are disposed once after the run, and an error is consumed by
+    // LLVMGetErrorMessage, whose message is ours to dispose.
     unsafe {
-        LLVMSetTarget(module.module, triple.as_ptr());
+        LLVMSetTarget(module.module, TRIPLE.as_ptr());
         let layout = LLVMCreateTargetDataLayout(machine.machine);
         LLVMSetModuleDataLayout(module.module, layout);
         LLVMDisposeTargetData(layout);
 
         let options = LLVMCreatePassBuilderOptions();
-        let pipeline = CString::new("default<O3>").unwrap();
-        let error_ref = LLVMRunPasses(module.module, pipeline.as_ptr(), machine.machine, options);
+        let error_ref = LLVMRunPasses(
+            module.module,
+            c"default<O3>".as_ptr(),
+            machine.machine,
+            options,
+        );
         LLVMDisposePassBuilderOptions(options);
         if !error_ref.is_null() {
             let message = LLVMGetErrorMessage(error_ref);
@@ -263,6 +293,9 @@ pub fn optimize(module: &LlvmModule, machine: &TargetMachine) -> Result<(), Stri
 
 /// PTX assembly of the module, from LLVM's NVPTX backend.
 pub fn codegen(module: &LlvmModule, machine: &TargetMachine) -> Result<String, String> {
+    // SAFETY: the module and machine are live; `error` and `buffer` are out-parameters LLVM sets
+    // (an error message is ours to dispose). On success `buffer` is a memory buffer we own: its
+    // start and size describe one allocation, read (and copied) before it is disposed.
     unsafe {
         let mut error: *mut c_char = std::ptr::null_mut();
         let mut buffer: MemoryBufferRef = std::ptr::null_mut();

@@ -3,13 +3,22 @@
 //!
 //! Adding the lowering of an op is one function in its family's file, one line here and one lit
 //! test in `test/Conversion/` (see docs/lowering.md).
+//!
+//! Every lowering (and scratch function) runs on ops that MLIR's verifier accepted, ODS and the
+//! dialect verifiers included: `compile` verifies the module after each stage, `triton-opt`
+//! when it parses it and after each pass. So the fixed operands and results an op declares are
+//! there, and lowerings index them directly (`o.ins[0]`, `o.outs[0]`, `ins[1]` of a `tt.store`)
+//! without a check at each site. Variadic and optional operands and results (`tt.load`'s mask
+//! and `other`, `scf.for`'s iter args, the operands of `tt.reduce`/`tt.scan`/`tt.print`, ...)
+//! are read with `get`/`first` and a located error, or checked before they are indexed.
 
 use crate::state::{FuncLowering, LResult};
 use mlir_sys::{MlirOperation, MlirValue};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-/// The op being lowered, with its operands and results.
+/// The op being lowered, with its operands and results (in order; a verified op has all its
+/// fixed ones, see the module docs).
 pub struct OpLowering {
     pub op: MlirOperation,
     pub name: String,

@@ -68,8 +68,12 @@ pub fn is_pointer(ty: MlirType) -> bool {
     unsafe { ffi::tritiumTypeIsPointer(ty) }
 }
 
+/// The pointee of a `!tt.ptr` type (any other type is returned as is; callers pass pointers).
 pub fn pointee(ty: MlirType) -> MlirType {
-    // SAFETY: callers pass `!tt.ptr` types.
+    if !is_pointer(ty) {
+        return ty;
+    }
+    // SAFETY: `ty` is a live `!tt.ptr` type (checked above), which the C++ side casts to.
     unsafe { ffi::tritiumPointerTypeGetPointee(ty) }
 }
 
@@ -248,6 +252,7 @@ impl FuncLowering<'_> {
 
     /// The one register of a scalar TTGIR value.
     pub fn scalar(&self, op: MlirOperation, value: MlirValue) -> LResult<Value> {
+        // Non-empty: `regs` returns at least one register.
         Ok(self.regs(op, value)?[0])
     }
 
@@ -283,6 +288,7 @@ impl FuncLowering<'_> {
         let map = self.thread_map(op, ty)?;
         let rank = map.shape.len();
         let mut base = Vec::new();
+        // Every lane and warp basis has one entry per dim (the layout's outputs are the dims).
         for d in 0..rank {
             let mut acc = self.b.prologue_i32(0);
             for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
@@ -400,7 +406,8 @@ pub fn smem_bytes(elem: MlirType) -> u64 {
     }
 }
 
-/// `(mask, other)` of a load (`first_optional` = 1) or `(mask, None)` of a store (2).
+/// `(mask, other)` of a load (`first_optional` = 1) or `(mask, None)` of a store (2). By
+/// position: the `tt.load` verifier accepts `other` only together with a mask.
 pub fn load_store_optionals(
     ins: &[MlirValue],
     first_optional: usize,
@@ -485,7 +492,8 @@ impl FuncLowering<'_> {
     }
 
     /// `per` sub-32-bit elements of `values` from `first` packed into one b32 word (element k in
-    /// bits `k*bits..`), as a vectorized load/store moves them.
+    /// bits `k*bits..`), as a vectorized load/store moves them. `values` is a register list from
+    /// [`Self::regs`] (never empty); indices past its end take its last register.
     pub fn pack_word(
         &mut self,
         values: &[Value],

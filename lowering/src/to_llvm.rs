@@ -156,6 +156,8 @@ impl FuncLowering<'_> {
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
         while !op.ptr.is_null() {
             self.lower_op(op)?;
+            // SAFETY: `op` is still a live op of `block`: lowering builds new ops elsewhere and
+            // never erases TTGIR ops (the function is destroyed only once all of it is lowered).
             op = unsafe { mlirOperationGetNextInBlock(op) };
         }
         Ok(())

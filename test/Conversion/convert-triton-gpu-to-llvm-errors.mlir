@@ -31,3 +31,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A module whose launch shape holds no thread (num-warps 0) is rejected before any lowering
+// (tt.histogram used to loop with step_by(0) on it).
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{ttg.num-warps must be a power of two in 1..=32, not 0}}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 0 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @histogram_no_warps(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %h = tt.histogram %r : tensor<512xi32, #blocked> -> tensor<64xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// The same with threads-per-warp 0.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{ttg.threads-per-warp must be 32}}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 0 : i32} {
+  tt.func public @histogram_no_lanes(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %h = tt.histogram %r : tensor<512xi32, #blocked> -> tensor<64xi32, #blocked>
+    tt.return
+  }
+}

@@ -1,10 +1,12 @@
 // RUN: triton-opt %s --tritongpu-remove-layout-conversions | FileCheck %s
 
-// A reduction fed by a conversion out of a preferred #ttg.linear layout (one the layout crate
-// cannot read) is left alone instead of panicking.
+// A reduction fed by a conversion out of a #ttg.linear layout (this used to panic): the layout
+// model reads linear layouts, so the reduction runs in the load's layout and only its small
+// result is converted.
 // CHECK-LABEL: tt.func @reduce_of_linear
-// CHECK: ttg.convert_layout
 // CHECK: "tt.reduce"
+// CHECK: (tensor<2x64xf32, #linear>)
+// CHECK: ttg.convert_layout {{.*}} #ttg.slice<{dim = 1, parent = #linear}>> -> {{.*}} #ttg.slice<{dim = 1, parent = #blocked}>>
 // CHECK: tt.return
 #linear = #ttg.linear<{register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [1, 0]], block = []}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>

@@ -59,6 +59,8 @@ impl FuncLowering<'_> {
         block_types.extend(&types);
         let (region, block) = self.b.region_with_block(&block_types);
         let lowered_args = block_args(block);
+        // Both blocks start with the induction variable: scf.for's verifier requires it of
+        // `body`, and `block_types` starts with it.
         self.set(args[0], vec![lowered_args[0]]);
         self.bind_block_args(op, &args[1..], &lowered_args[1..])?;
         let saved = self.b.save();
@@ -115,6 +117,7 @@ impl FuncLowering<'_> {
             } else {
                 self.lower_op(op)?;
             }
+            // SAFETY: `op` is still a live op of `block` (lowering never erases TTGIR ops).
             op = unsafe { mlirOperationGetNextInBlock(op) };
         }
         Ok(())
@@ -154,6 +157,7 @@ impl FuncLowering<'_> {
             } else {
                 self.lower_op(inner)?;
             }
+            // SAFETY: `inner` is still a live op of `before` (lowering never erases TTGIR ops).
             inner = unsafe { mlirOperationGetNextInBlock(inner) };
         }
 

@@ -134,6 +134,7 @@ impl FuncLowering<'_> {
                     "printfFormat",
                     &format!("pid (%u, %u, %u) {prefix}{operand_note}{spec}\n"),
                 );
+                // Non-empty: `regs` returns at least one register.
                 let v = self.promote(values[0], elem, promoted, is_signed);
                 let mut args = pids.clone();
                 args.push(v);

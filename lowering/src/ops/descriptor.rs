@@ -88,6 +88,8 @@ impl FuncLowering<'_> {
                 "tensor descriptors must come from tt.make_tensor_descriptor in the same kernel",
             );
         }
+        // `parts` is [base, shape..., strides...] with `rank` of each (checked above), and
+        // `index_values` has `rank` entries: every index below is in range.
         let base = parts[0];
         let map = self.thread_map(op, ty)?;
         let thread = self.thread_base(op, ty)?;

@@ -103,6 +103,9 @@ impl FuncLowering<'_> {
         if a_shape.len() != rank || b_shape.len() != rank {
             return err(op, "tt.dot operands must have the rank of the accumulator");
         }
+        // Every coordinate and thread base below has `rank` (2 or 3) entries, row keys
+        // `rank - 1` and column keys `rank - 1` (batch, n) or 1 (n); `runtime_coord` of one dim
+        // gives one value.
         let k = a_shape[rank - 1] as u64;
         self.reserve_scratch(dot_scratch(op)?);
         let base = self.smem_base();
@@ -115,6 +118,7 @@ impl FuncLowering<'_> {
             if values.len() < map.num_registers() {
                 return err(op, "internal error: a dot operand has too few registers");
             }
+            // `register_duplicate` has one entry per register, and `values` at least as many.
             for (r, coord) in map.registers.iter().enumerate() {
                 if map.register_duplicate[r] {
                     continue;
@@ -175,6 +179,7 @@ impl FuncLowering<'_> {
         block_types.extend(std::iter::repeat_n(acc_lty, count));
         let (region, body) = self.b.region_with_block(&block_types);
         let body_args = block_args(body);
+        // The body was made with the induction variable first.
         let (iv, accs) = (body_args[0], &body_args[1..]);
         let saved = self.b.save();
         self.b.set_end(body);
@@ -215,6 +220,7 @@ impl FuncLowering<'_> {
             b_values.push(widened);
         }
         let mut next = Vec::with_capacity(count);
+        // `row`/`col` are positions in `rows`/`cols`, which `a_values`/`b_values` follow.
         for (&(row, col), &acc) in pairs.iter().zip(accs) {
             let (a, b) = (a_values[row], b_values[col]);
             next.push(if is_float(acc_type) {

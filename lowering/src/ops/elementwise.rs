@@ -101,10 +101,10 @@ impl FuncLowering<'_> {
         let attr_refs: Vec<(&str, MlirAttribute)> =
             attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
         let result_types: Vec<MlirType> = outs.iter().map(|v| self.elem_llvm_type(*v)).collect();
-        let count = match outs.first() {
-            Some(out) => self.register_count(op, value_type(*out))?,
-            None => 1,
+        let Some(&out) = outs.first() else {
+            return err(op, "expected a result");
         };
+        let count = self.register_count(op, value_type(out))?;
         let mut inputs = Vec::with_capacity(ins.len());
         for v in ins {
             inputs.push(self.regs(op, *v)?);
@@ -117,7 +117,7 @@ impl FuncLowering<'_> {
                 .create(name, &args, &result_types, &attr_refs, Vec::new());
             regs.push(Builder::result(lowered));
         }
-        self.set(outs[0], regs);
+        self.set(out, regs);
         Ok(())
     }
 
@@ -147,7 +147,8 @@ impl FuncLowering<'_> {
     }
 }
 
-/// Register `r` of a value, or its only register when it is a scalar broadcast to every one.
+/// Register `r` of a value, or its only register when it is a scalar broadcast to every one
+/// (`values` is never empty: it comes from [`FuncLowering::regs`]).
 pub fn pick(values: &[Value], r: usize) -> Value {
     values.get(r).copied().unwrap_or(values[0])
 }

@@ -108,6 +108,7 @@ impl FuncLowering<'_> {
         let idx_elem = element_type(idx_type);
         let mut regs = Vec::with_capacity(out_map.num_registers());
         for (r, coord) in out_map.registers.iter().enumerate() {
+            // `c` has the result's rank, which `axis` is below (checked above).
             let mut c = self.runtime_coord(&out_base, coord);
             let picked = pick(op, &indices, r)?;
             c[axis] = self.index_i32(picked, idx_elem);
@@ -211,6 +212,7 @@ impl FuncLowering<'_> {
         let out_base = self.thread_base(op, out_type)?;
         let mut regs = Vec::with_capacity(out_map.num_registers());
         for coord in &out_map.registers {
+            // One entry: the result is rank 1 (checked above).
             let c = self.runtime_coord(&out_base, coord);
             let address = self.smem_address(base, c[0], i32);
             let count = self.b.load(address, i32);

@@ -147,7 +147,8 @@ fn nth(op: MlirOperation, values: &[MlirValue], n: usize, what: &str) -> LResult
 
 impl FuncLowering<'_> {
     /// Row-major index of `coord` with dimensions ordered fastest-first by `order` (a permutation
-    /// of the dimensions, checked by [`memdesc_layout`]).
+    /// of the dimensions, checked by [`memdesc_layout`]; `coord` has the buffer's rank, checked
+    /// by [`Self::check_rank`], so every index is in range).
     fn ordered_index(&mut self, coord: &[Value], shape: &[u32], order: &[u32]) -> Value {
         let slowest_first: Vec<usize> = order.iter().rev().map(|&d| d as usize).collect();
         let coords: Vec<Value> = slowest_first.iter().map(|&d| coord[d]).collect();
@@ -186,6 +187,7 @@ impl FuncLowering<'_> {
             );
         }
         self.barrier();
+        // `register_duplicate` has one entry per register, and `values` at least as many.
         for (r, coord) in map.registers.iter().enumerate() {
             if map.register_duplicate[r] {
                 continue;

@@ -532,6 +532,7 @@ impl FuncLowering<'_> {
         rty: MlirType,
     ) -> Value {
         let b = &mut self.b;
+        // `lower_extern` checked that there are `native.arity()` (1 to 3) arguments.
         let a = args[0];
         match native {
             Native::Rsqrt => {

@@ -20,18 +20,22 @@ impl FuncLowering<'_> {
     ) -> usize {
         let rank = map.shape.len();
         let info = self.axis.get(ptr);
+        // Axis facts have one entry per dim of the value; a missing one counts as the weakest
+        // fact (1: no vectorization), which is always correct.
+        let fact = |facts: &[u64], d: usize| facts.get(d).copied().unwrap_or(1);
         // The fastest dim: the most contiguous one.
         let fastest = (0..rank)
-            .max_by_key(|&d| (info.contiguity[d], d))
+            .max_by_key(|&d| (fact(&info.contiguity, d), d))
             .unwrap_or(0);
         let elem_bytes = (elem_bits / 8).max(1) as u64;
         let mut vec = (128 / elem_bits.max(8)) as u64;
-        vec = vec.min(info.contiguity[fastest]);
-        vec = vec.min((info.divisibility[fastest] / elem_bytes).max(1));
+        vec = vec.min(fact(&info.contiguity, fastest));
+        vec = vec.min((fact(&info.divisibility, fastest) / elem_bytes).max(1));
         if let Some(mask) = mask {
-            vec = vec.min(self.axis.get(mask).constancy[fastest]);
+            vec = vec.min(fact(&self.axis.get(mask).constancy, fastest));
         }
-        // Consecutive registers along the fastest dim.
+        // Consecutive registers along the fastest dim (`registers[0]` and `registers[run]`
+        // exist: `run` stays below the register count; coordinates have `rank` entries).
         let mut run = 1usize;
         while run < map.num_registers() {
             let expected: Vec<u32> = (0..rank)
@@ -104,6 +108,8 @@ impl FuncLowering<'_> {
         } else {
             word
         };
+        // `nregs >= 1`: `vec >= 1`, and a packed `vec` fills at least one b32 (`vec >= per`).
+        // Register lists come from `regs` (never empty), so `len() - 1` does not wrap.
         let mut regs: Vec<Value> = Vec::with_capacity(count);
         for start in (0..count).step_by(vec.max(1)) {
             // Masked-off lanes keep `other` (or zero).
@@ -236,6 +242,8 @@ impl FuncLowering<'_> {
             asm_register(bits)
         };
         let cache = cache_suffix(op);
+        // As for loads: `nregs >= 1`, register lists are never empty, and `start` is below the
+        // register count (`register_duplicate` has one entry per register).
         for start in (0..count).step_by(vec.max(1)) {
             if map.as_ref().is_some_and(|m| m.register_duplicate[start]) {
                 continue;

@@ -356,6 +356,8 @@ impl FuncLowering<'_> {
         let src_map = self.thread_map(op, src_type)?;
         let dst_map = self.thread_map(op, dst_type)?;
         let src_rank = src_map.shape.len();
+        // Indices below are in range: `check_projection` (through `register_route`) bounds the
+        // projected operand and source rank, and every operand has all its registers.
         let mut src_values = Vec::with_capacity(sources.len());
         for &source in sources {
             let values = self.regs(op, source)?;

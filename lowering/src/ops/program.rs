@@ -28,6 +28,7 @@ impl FuncLowering<'_> {
         let base = self.thread_base(o.op, ty)?;
         let start = int_attr(o.op, "start").unwrap_or(0);
         let mut regs = Vec::with_capacity(map.num_registers());
+        // One entry each: the verifier makes the result a 1-D tensor.
         for coord in &map.registers {
             let x = self.b.bin_imm(BinOp::Xor, base[0], coord[0] as i64);
             regs.push(self.b.bin_imm(BinOp::Add, x, start));
@@ -53,6 +54,7 @@ impl FuncLowering<'_> {
             .iter()
             .enumerate()
             .map(|(i, &p)| {
+                // Non-empty: `regs` returns at least one register.
                 let offset = *offsets.get(i).unwrap_or(&offsets[0]);
                 self.b.gep(p, offset, element)
             })

@@ -215,6 +215,9 @@ impl FuncLowering<'_> {
         for v in ins {
             inputs.push(self.regs(op, *v)?);
         }
+        // Every value list below has one entry per operand (and per result: checked above):
+        // `combine` checks that its region returns as many, so `values[i]`, `slot_bases[i]` and
+        // `per_output[i]` are in range.
         // 1. Within the thread: combine registers with the same coordinates off the axis.
         let mut groups: Vec<(Vec<u32>, Vec<Value>)> = Vec::new();
         for (r, coord) in map.registers.iter().enumerate() {

@@ -154,6 +154,8 @@ impl FuncLowering<'_> {
             }
             inputs.push(regs);
         }
+        // Every register list has at least `count` entries (checked above); `partner` below
+        // differs from `r` in a register bit, so it is below `count` too.
         let mut prefix: Vec<Vec<Value>> = (0..count)
             .map(|r| inputs.iter().map(|regs| regs[r]).collect())
             .collect();

@@ -20,6 +20,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 use tritium_lowering::compile::{CompileOptions, compile};
 use tritium_lowering::ptx::Arch;
 use tritium_runtime::{Cache, Device, Kernel, KernelMetadata};

@@ -1,5 +1,7 @@
 //! `tritium`: compile Triton TTIR to PTX, and run or benchmark kernels on an NVIDIA GPU.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 mod run;
 
 use clap::{Parser, Subcommand};

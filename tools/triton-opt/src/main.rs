@@ -1,6 +1,8 @@
 //! `triton-opt`: MLIR's `mlir-opt` driver (MlirOptMain) with every upstream dialect, extension and
 //! pass, plus Tritium's `tt`/`ttg`/`ttng` dialects and Rust passes. Every mlir-opt flag works.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 use mlir_sys::{MlirDialectRegistry, mlirRegisterAllDialects};
 use std::ffi::{CString, c_char, c_int};
 
@@ -13,6 +15,7 @@ unsafe extern "C" {
 }
 
 extern "C" fn register_dialects(registry: MlirDialectRegistry) {
+    // SAFETY: `tritiumOptMain` (OptMain.cpp) calls this with its live, local dialect registry.
     unsafe { mlirRegisterAllDialects(registry) };
     tritium_dialects::register_dialects_raw(registry);
 }
@@ -25,6 +28,9 @@ fn main() {
         .collect();
     let mut argv: Vec<*mut c_char> = args.iter().map(|arg| arg.as_ptr() as *mut c_char).collect();
     argv.push(std::ptr::null_mut());
+    // SAFETY: `argv` holds `args.len()` pointers to NUL-terminated strings owned by `args`, then
+    // a null, as C's `main` receives them; both outlive the call (the process exits after it) and
+    // MlirOptMain does not write through them.
     let code = unsafe { tritiumOptMain(args.len() as c_int, argv.as_mut_ptr(), register_dialects) };
     std::process::exit(code);
 }
