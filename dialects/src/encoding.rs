@@ -24,6 +24,14 @@ pub use tritium_layout::encoding::{
 };
 
 /// Calls a C array getter twice: for the length, then for the values.
+///
+/// `get(out, capacity)` is only ever called as `(NULL, 0)` or with `out` pointing to `capacity`
+/// writable, initialized `T`s (a `Vec` of exactly that length).
+///
+/// # Safety
+/// `get` must behave like the array getters of `cpp/TritonGPUCAPI.cpp` (`copyOut`): write at most
+/// `capacity` values to `out` (nothing when `out` is NULL or `capacity` is 0) and return the
+/// array's full length, the same on both calls (attributes and types are immutable).
 unsafe fn read_array<T: Copy + Default>(get: impl Fn(*mut T, isize) -> isize) -> Vec<T> {
     let len = get(std::ptr::null_mut(), 0).max(0) as usize;
     let mut values = vec![T::default(); len];
@@ -33,13 +41,25 @@ unsafe fn read_array<T: Copy + Default>(get: impl Fn(*mut T, isize) -> isize) ->
     values
 }
 
+/// [`read_array`] for `unsigned` arrays.
+///
+/// # Safety
+/// As for [`read_array`].
 unsafe fn read_u32s(get: impl Fn(*mut c_uint, isize) -> isize) -> Vec<u32> {
+    // SAFETY: the caller guarantees that `get` is a capacity-respecting C array getter.
     unsafe { read_array(get) }
 }
 
 /// The CTA parameters of a blocked, nvidia_mma, swizzled_shared or nvmma_shared attribute; one CTA
 /// in the default order (what the text omits) reads as [`CtaLayout::single`].
+///
+/// # Safety
+/// `attr` must be a live, non-null attribute (`withCTAParams` `dyn_cast`s it, which asserts on
+/// NULL). Any kind is accepted: the getters read 0 values from other attributes.
 unsafe fn read_cta(attr: MlirAttribute) -> CtaLayout {
+    // SAFETY: `attr` is a live non-null attribute (this function's contract); the three CTA
+    // getters `dyn_cast` it to one of the four kinds with CTA parameters (0 for any other kind),
+    // and `copyOut` writes at most `capacity` values to `out`, which is what `read_array` needs.
     let layout = unsafe {
         CtaLayout::new(
             read_u32s(|o, c| ffi::tritiumEncodingGetCTAsPerCGA(attr, o, c)),
@@ -93,6 +113,14 @@ pub fn encoding_from_raw(a: MlirAttribute) -> Option<Encoding> {
     if a.ptr.is_null() {
         return None;
     }
+    // SAFETY: `a` is non-null (checked above) and, like every raw handle this module takes, a live
+    // attribute of a live context. The `tritiumAttributeIsA*` predicates use `isa_and_nonnull`,
+    // so they accept any attribute. Every kind-specific accessor (`cast<...>` in
+    // TritonGPUCAPI.cpp, which asserts on the wrong kind) is called only inside the branch whose
+    // predicate checked that kind; the shared getters (`WarpsPerCTA`, `Order`, the CTA arrays)
+    // `dyn_cast` and read 0 values from the other kinds. The array getters copy at most
+    // `capacity` values (`copyOut`), as `read_array` needs. Slice and dot_op parents are live
+    // attributes of the same context (a NULL one is rejected by the recursive call).
     unsafe {
         if ffi::tritiumAttributeIsABlockedEncoding(a) {
             return Some(Encoding::Blocked(BlockedEncoding {
@@ -179,6 +207,15 @@ pub fn encoding_from_raw(a: MlirAttribute) -> Option<Encoding> {
 /// [`Encoding::verify`]); arrays shorter than the encoding's rank are padded rather than read out
 /// of bounds. [`encoding_from_raw`] of the result gives `encoding` back whenever it verifies.
 pub fn encoding_to_raw(ctx: MlirContext, encoding: &Encoding) -> MlirAttribute {
+    // SAFETY: `ctx` is a live context (this module's contract for raw handles). Each constructor
+    // reads exactly `rank` values from every array it gets (`arrayIn`/`CTAIn` in
+    // TritonGPUCAPI.cpp), and every array passed holds at least that many: `exactly` pads or cuts
+    // each array to the rank, `cta_arrays` returns three arrays of exactly `rank` values (or NULL
+    // pointers, which the constructors replace by defaults or leave empty, with a CTA rank of 0
+    // for nvmma_shared), instr_shape is passed with its own length, and the linear bases are
+    // flattened to `len * rank` values, matching `num * rank` on the C++ side. The arrays live to
+    // the end of their match arm, past the call, and are copied into the uniqued attribute.
+    // Slice and dot_op parents are live attributes built in the same context.
     unsafe {
         match encoding {
             Encoding::Blocked(b) => {
@@ -309,32 +346,41 @@ impl EncodingAttribute for Encoding {
     }
 
     fn to_attribute<'c>(&self, context: &'c Context) -> Attribute<'c> {
+        // SAFETY: `encoding_to_raw` returns a non-null attribute uniqued in `context`, which
+        // outlives `'c`.
         unsafe { Attribute::from_raw(encoding_to_raw(context.to_raw(), self)) }
     }
 }
 
 /// `#ttg.shared_memory`.
 pub fn shared_memory_space(context: &Context) -> Attribute<'_> {
+    // SAFETY: `context` is live (borrowed) and has the ttg dialect loaded; the result is a non-null
+    // attribute uniqued in it.
     unsafe { Attribute::from_raw(ffi::tritiumSharedMemorySpaceGet(context.to_raw())) }
 }
 
 /// Whether `attr` is a shared-memory encoding (`#ttg.swizzled_shared` or `#ttg.nvmma_shared`).
 pub fn is_shared_encoding(attr: Attribute) -> bool {
+    // SAFETY: `attr` is a live attribute; the predicate uses `isa_and_nonnull`, so any kind is fine.
     unsafe { ffi::tritiumAttributeIsASharedEncoding(attr.to_raw()) }
 }
 
 /// Whether `attr` is `#ttg.shared_memory`.
 pub fn is_shared_memory_space(attr: Attribute) -> bool {
+    // SAFETY: `attr` is a live attribute; the predicate uses `isa_and_nonnull`, so any kind is fine.
     unsafe { ffi::tritiumAttributeIsASharedMemorySpace(attr.to_raw()) }
 }
 
 /// `!ttg.async.token`.
 pub fn async_token_type(context: &Context) -> Type<'_> {
+    // SAFETY: `context` is live (borrowed) and has the ttg dialect loaded; the result is a non-null
+    // type uniqued in it.
     unsafe { Type::from_raw(ffi::tritiumAsyncTokenTypeGet(context.to_raw())) }
 }
 
 /// Whether `ty` is `!ttg.async.token`.
 pub fn is_async_token(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; the predicate uses `isa_and_nonnull`, so any kind is fine.
     unsafe { ffi::tritiumTypeIsAsyncToken(ty.to_raw()) }
 }
 
@@ -373,6 +419,11 @@ impl<'c> MemDesc<'c> {
     /// Reads a `!ttg.memdesc` type.
     pub fn from_type(ty: Type<'c>) -> Option<Self> {
         let raw = ty.to_raw();
+        // SAFETY: `raw` is a live type of a context that outlives `'c`; `tritiumTypeIsMemDesc`
+        // (`isa_and_nonnull`) accepts any type, and the `cast<MemDescType>` accessors run only
+        // after it returned true. The shape getters copy at most `capacity` values (`copyOut`).
+        // The element type, encoding and memory space of a memdesc are non-null (its parser
+        // requires all three; `to_type` passes non-null melior handles) and live in that context.
         unsafe {
             if !ffi::tritiumTypeIsMemDesc(raw) {
                 return None;
@@ -390,6 +441,10 @@ impl<'c> MemDesc<'c> {
 
     /// The type.
     pub fn to_type(&self) -> Type<'c> {
+        // SAFETY: the element type, encoding and memory space are live handles of the `'c`
+        // context; `shape` and `alloc_shape` are passed with their own lengths (`Vec::as_ptr` is
+        // non-null, so an empty `alloc_shape` is read as 0 values, not as "same as shape") and
+        // are copied into the uniqued type during the call.
         unsafe {
             Type::from_raw(ffi::tritiumMemDescTypeGet(
                 self.element.to_raw(),
@@ -429,6 +484,9 @@ pub unsafe extern "C" fn tritium_verify_encoding(
     match result {
         Ok(()) => true,
         Err(message) => {
+            // SAFETY: `report` and `user` are the callback pair C++ passed (this function's
+            // contract); `message` is valid UTF-8 of `message.len()` bytes and outlives the call,
+            // which copies it.
             unsafe {
                 report(
                     MlirStringRef {
@@ -494,6 +552,9 @@ mod tests {
 
     /// Every `#ttg.*` encoding in a type (tensors, buffers, descriptors, pointers to tensors).
     fn encodings_in_type(ty: MlirType, out: &mut Vec<MlirAttribute>) {
+        // SAFETY: `ty` is a live, non-null type of a parsed module; each `cast`-based getter runs
+        // only after the predicate of its kind (ranked tensor, memdesc, tensor descriptor,
+        // pointer) returned true, and the types it returns are live in the same context.
         unsafe {
             if mlirTypeIsARankedTensor(ty) {
                 let e = mlirRankedTensorTypeGetEncoding(ty);
@@ -512,6 +573,9 @@ mod tests {
     }
 
     fn encodings_in_op(op: MlirOperation, out: &mut Vec<MlirAttribute>) {
+        // SAFETY: `op` is a live operation of the module the caller holds; operand, result,
+        // region and argument indices stay below the counts MLIR reports, and the block and
+        // operation walks stop at the null handle that ends each list.
         unsafe {
             for i in 0..mlirOperationGetNumOperands(op) {
                 encodings_in_type(mlirValueGetType(mlirOperationGetOperand(op, i)), out);
@@ -564,6 +628,7 @@ mod tests {
             encodings_in_op(module.as_operation().to_raw(), &mut attrs);
             let mut seen: HashMap<usize, Encoding> = HashMap::new();
             for raw in attrs {
+                // SAFETY: `raw` is a non-null encoding of `module`, live in `context`.
                 let attr = unsafe { Attribute::from_raw(raw) };
                 if is_shared_memory_space(attr) || seen.contains_key(&(raw.ptr as usize)) {
                     continue;

@@ -157,6 +157,8 @@ pub mod dialects {
     }
 
     pub fn math() -> DialectHandle {
+        // SAFETY: the handle getter of MLIR's upstream math dialect (its C API, linked through
+        // mlir-sys); it takes nothing and returns a static handle.
         unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()) }
     }
 
@@ -169,6 +171,8 @@ pub mod dialects {
     }
 
     pub fn nvvm() -> DialectHandle {
+        // SAFETY: the handle getter of MLIR's upstream NVVM dialect (its C API, linked through
+        // mlir-sys); it takes nothing and returns a static handle.
         unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__nvvm__()) }
     }
 }

@@ -466,8 +466,9 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
 }
 
 fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
-    // SAFETY: `func` is a live function op; the array is indexed below its length, and the
-    // element is a dictionary (FunctionOpInterface's `arg_attrs`) when the array is one.
+    // SAFETY: `func` is a live function op; the array is indexed below its length, the element
+    // is looked up by name only when it is a dictionary (ODS's `DictArrayAttr` makes it one in
+    // verified IR; checked anyway), and the value is read only from an integer attribute.
     unsafe {
         let attrs = mlirOperationGetAttributeByName(func, str_ref("arg_attrs"));
         if attrs.ptr.is_null()
@@ -477,6 +478,9 @@ fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {
             return None;
         }
         let dict = mlirArrayAttrGetElement(attrs, index as isize);
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
         let value = mlirDictionaryAttrGetElementByName(dict, str_ref(name));
         (!value.ptr.is_null() && mlirAttributeIsAInteger(value))
             .then(|| mlirIntegerAttrGetValueInt(value))

@@ -350,36 +350,39 @@ fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
 }
 
 /// An `arith.constant` whose result type changed needs its dense value retyped.
+///
+/// `new_type` must be the constant's type with only the encoding changed. Only int, index, float
+/// and complex elements (`DenseIntOrFPElementsAttr`) are retyped; anything else (string elements,
+/// or a type that does not match) is left as it is, for the verifier to report the mismatch.
 pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
-    // SAFETY: `op` is a live `arith.constant` and `new_type` a shaped type of its context. The raw
-    // data of a non-splat dense attribute holds `bytes` bytes for `new_type`, which has the
-    // old type's shape and element type (only the encoding changed).
+    // SAFETY: `op` is a live `arith.constant` and `new_type` a type of its context (every raw
+    // handle these passes take is live while they run). The attribute is retyped only when it is
+    // non-null and a `DenseIntOrFPElementsAttr` (checked by type id: `reshape` reads its raw data
+    // as that storage, so a `DenseStringElementsAttr` must not get there), and `new_type` is a
+    // ranked tensor with the attribute type's shape and element type: the element count and
+    // element type `reshape` requires (asserts only in builds with assertions) hold, so the raw
+    // data is read as exactly what it holds.
     unsafe {
         let value_name = str_ref("value");
         let attr = mlirOperationGetAttributeByName(op, value_name);
-        if !mlirAttributeIsADenseElements(attr) {
+        if attr.ptr.is_null()
+            || !mlirAttributeIsADenseElements(attr)
+            || !mlirTypeIDEqual(
+                mlirAttributeGetTypeID(attr),
+                mlirDenseIntOrFPElementsAttrGetTypeID(),
+            )
+        {
             return;
         }
-        let retyped = if mlirDenseElementsAttrIsSplat(attr) {
-            mlirDenseElementsAttrSplatGet(new_type, mlirDenseElementsAttrGetSplatValue(attr))
-        } else {
-            let data = mlirDenseElementsAttrGetRawData(attr);
-            let count: i64 = shape(new_type).iter().product();
-            let bits = {
-                let element = element_type(new_type);
-                if mlirTypeIsAInteger(element) {
-                    mlirIntegerTypeGetWidth(element)
-                } else {
-                    mlirFloatTypeGetWidth(element)
-                }
-            };
-            let bytes = if bits == 1 {
-                (count as usize).div_ceil(8)
-            } else {
-                count as usize * (bits as usize / 8)
-            };
-            mlirDenseElementsAttrRawBufferGet(new_type, bytes, data)
-        };
+        let old_type = mlirAttributeGetType(attr);
+        if !is_tensor(old_type)
+            || !is_tensor(new_type)
+            || shape(old_type) != shape(new_type)
+            || !mlirTypeEqual(element_type(old_type), element_type(new_type))
+        {
+            return;
+        }
+        let retyped = mlirDenseElementsAttrReshapeGet(attr, new_type);
         mlirOperationSetAttributeByName(op, value_name, retyped);
     }
 }
@@ -408,5 +411,46 @@ fn update_function_type(func: MlirOperation) {
             outputs.as_ptr(),
         );
         mlirOperationSetAttributeByName(func, str_ref("function_type"), mlirTypeAttrGet(ty));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tritium_dialects::context::new_context;
+    use tritium_dialects::melior::ir::Module;
+
+    /// Dense constants of every element kind a tensor may hold get the new encoding, data
+    /// unchanged (index and complex elements used to reach `mlirFloatTypeGetWidth`).
+    #[test]
+    fn dense_constants_of_any_element_kind_are_retyped() {
+        let context = new_context();
+        let text = r#"
+module {
+  tt.func @f() -> (tensor<4xindex>, tensor<2xcomplex<f32>>, tensor<4xi1>, tensor<4xf16>, tensor<4xi32>) {
+    %a = arith.constant dense<[1, 2, 3, 4]> : tensor<4xindex>
+    %b = arith.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>
+    %c = arith.constant dense<[true, false, true, true]> : tensor<4xi1>
+    %d = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16>
+    %e = arith.constant dense<7> : tensor<4xi32>
+    tt.return %a, %b, %c, %d, %e : tensor<4xindex>, tensor<2xcomplex<f32>>, tensor<4xi1>, tensor<4xf16>, tensor<4xi32>
+  }
+}"#;
+        let module = Module::parse(&context, text).expect("parses");
+        assert_eq!(
+            run(module.as_operation(), &Options::defaults(PASS.options)),
+            Ok(())
+        );
+        assert!(module.as_operation().verify());
+        let printed = module.as_operation().to_string();
+        for constant in [
+            "dense<[1, 2, 3, 4]> : tensor<4xindex, #blocked",
+            "dense<[(1.000000e+00,2.000000e+00), (3.000000e+00,4.000000e+00)]> : tensor<2xcomplex<f32>, #blocked",
+            "dense<[true, false, true, true]> : tensor<4xi1, #blocked",
+            "dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf16, #blocked",
+            "dense<7> : tensor<4xi32, #blocked",
+        ] {
+            assert!(printed.contains(constant), "{constant} not in\n{printed}");
+        }
     }
 }

@@ -81,9 +81,14 @@ pub fn encoding_attr(ty: MlirType) -> Option<MlirAttribute> {
 pub fn print_attr(attr: MlirAttribute) -> String {
     let mut out = String::new();
     unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `print_attr` passes its own `&mut String` as `data`, alive and not otherwise
+        // borrowed during the print call.
         let out = unsafe { &mut *(data as *mut String) };
+        // SAFETY: MLIR passes a string ref valid during the callback; the text is copied out.
         out.push_str(unsafe { string_ref_str(text) });
     }
+    // SAFETY: `attr` is a live attribute and `out` outlives the call that appends to it through
+    // `append`.
     unsafe { mlirAttributePrint(attr, Some(append), &mut out as *mut String as *mut _) };
     out
 }
@@ -117,8 +122,12 @@ pub fn encoding_from_attr(attr: MlirAttribute) -> Option<Encoding> {
 
 /// The encoding of a `!ttg.memdesc` type; `None` for other types.
 pub fn memdesc_encoding_of(ty: MlirType) -> Option<Encoding> {
+    // SAFETY: `ty` is a live type; the predicate (`isa_and_nonnull`) accepts any type.
     unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(ty) }.then_some(())?;
-    encoding_from_attr(unsafe { tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty) })
+    // SAFETY: `ty` is a live `!ttg.memdesc` (checked just above), so the `cast<MemDescType>` of
+    // the accessor holds; it returns the memdesc's live encoding attribute.
+    let encoding = unsafe { tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty) };
+    encoding_from_attr(encoding)
 }
 
 /// The MLIR attribute of an encoding, built through the C constructors (the uniqued attribute
@@ -167,10 +176,15 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
     if op_name(op) != "arith.constant" {
         return None;
     }
-    // SAFETY: `op` is a live `arith.constant`; every getter is called on an attribute of the
-    // kind it reads (checked just before).
+    // SAFETY: `op` is a live `arith.constant`; every getter is called on an attribute or type of
+    // the kind it reads (checked just before): the splat only of a splat dense attribute, the
+    // value only of an integer attribute, and the width only of an integer type (an integer
+    // attribute may also be an `index`, which has no width).
     unsafe {
         let mut attr = mlirOperationGetAttributeByName(op, str_ref("value"));
+        if attr.ptr.is_null() {
+            return None;
+        }
         if mlirAttributeIsADenseElements(attr) {
             if !mlirDenseElementsAttrIsSplat(attr) {
                 return None;
@@ -178,8 +192,9 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
             attr = mlirDenseElementsAttrGetSplatValue(attr);
         }
         if mlirAttributeIsAInteger(attr) {
-            let width = mlirIntegerTypeGetWidth(mlirAttributeGetType(attr));
-            return Some(if width == 1 {
+            let ty = mlirAttributeGetType(attr);
+            let width = mlirTypeIsAInteger(ty).then(|| mlirIntegerTypeGetWidth(ty));
+            return Some(if width == Some(1) {
                 (mlirIntegerAttrGetValueInt(attr) & 1) as i64
             } else {
                 mlirIntegerAttrGetValueInt(attr)
@@ -297,6 +312,34 @@ mod tests {
     use tritium_dialects::context::new_context;
     use tritium_dialects::melior::ir::{Type, TypeLike};
     use tritium_layout::encoding::{LinearEncoding, SliceEncoding};
+
+    /// Integer constants of every integer-like type, `index` included (which has no width to
+    /// read).
+    #[test]
+    fn constant_ints() {
+        let context = new_context();
+        let module = tritium_dialects::melior::ir::Module::parse(
+            &context,
+            "module {
+  %a = arith.constant 5 : index
+  %b = arith.constant true
+  %c = arith.constant dense<-3> : tensor<4xi32>
+  %d = arith.constant dense<7> : tensor<4xindex>
+  %e = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %f = arith.constant 1.0 : f32
+}",
+        )
+        .expect("parses");
+        use tritium_dialects::melior::ir::{BlockLike, operation::OperationLike};
+        let body = module.body();
+        let mut values = vec![];
+        let mut op = body.first_operation();
+        while let Some(o) = op {
+            values.push(constant_int(results(o.to_raw())[0]));
+            op = o.next_in_block();
+        }
+        assert_eq!(values, [Some(5), Some(1), Some(-3), Some(7), None, None]);
+    }
 
     #[test]
     fn encodings_of_types_round_trip_through_the_accessors() {

@@ -123,6 +123,8 @@ fn in_preferred_family(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirTyp
     };
     let encoding = encoding_from_attr(attr);
     preferred.values().any(|p| {
+        // SAFETY: both are live attributes: `attr` is `ty`'s encoding and `p` one of the
+        // function's tensor encodings (from `preferred_layouts`); equality compares the handles.
         let same = unsafe { mlirAttributeEqual(attr, *p) };
         same || encoding
             .as_ref()

@@ -332,7 +332,13 @@ fn registers_per_thread(encoding: &Encoding, shape: &[u128]) -> u128 {
                     shape.len() - 2
                 };
                 let mut spt = b.size_per_thread.clone();
-                let k_split = b.cta_layout.cta_split_num.get(k).copied().unwrap_or(1).max(1) as u128;
+                let k_split = b
+                    .cta_layout
+                    .cta_split_num
+                    .get(k)
+                    .copied()
+                    .unwrap_or(1)
+                    .max(1) as u128;
                 if let Some(entry) = spt.get_mut(k) {
                     *entry = u32::try_from((shape[k] / k_split).max(1)).unwrap_or(u32::MAX);
                 }
