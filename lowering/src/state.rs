@@ -394,6 +394,20 @@ impl FuncLowering<'_> {
     }
 }
 
+/// Register `r` of a value's registers, or its only register when the value is a scalar used
+/// with a tensor (a splat operand); `None` when there are none.
+pub fn pick(values: &[Value], r: usize) -> Option<Value> {
+    values.get(r).or(values.first()).copied()
+}
+
+/// [`pick`], as a located error when there is no register.
+pub fn pick_reg(op: MlirOperation, values: &[Value], r: usize) -> LResult<Value> {
+    match pick(values, r) {
+        Some(v) => Ok(v),
+        None => err(op, "internal error: an operand has no lowered value"),
+    }
+}
+
 /// Bytes of a scalar in shared memory (i1 as one byte, pointers as eight).
 pub fn smem_bytes(elem: MlirType) -> u64 {
     let bits = type_bits(elem);

@@ -87,11 +87,6 @@ fn float_name(ty: MlirType) -> Option<&'static str> {
     }
 }
 
-/// Register `r` of a value list (scalars have one).
-fn pick(values: &[Value], r: usize) -> Option<Value> {
-    values.get(r).or(values.first()).copied()
-}
-
 impl FuncLowering<'_> {
     pub fn lower_atomic(
         &mut self,

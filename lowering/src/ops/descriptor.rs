@@ -40,11 +40,6 @@ fn type_name(ty: MlirType) -> String {
     }
 }
 
-/// Register `r` of a value list (scalars have one).
-fn pick(values: &[Value], r: usize) -> Option<Value> {
-    values.get(r).or(values.first()).copied()
-}
-
 impl FuncLowering<'_> {
     pub fn lower_make_descriptor(
         &mut self,

@@ -111,7 +111,10 @@ impl FuncLowering<'_> {
         }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<Value> = inputs.iter().map(|vals| pick(vals, r)).collect();
+            let args: Vec<Value> = inputs
+                .iter()
+                .map(|vals| pick_reg(op, vals, r))
+                .collect::<LResult<_>>()?;
             let lowered = self
                 .b
                 .create(name, &args, &result_types, &attr_refs, Vec::new());
@@ -139,16 +142,13 @@ impl FuncLowering<'_> {
         }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<Value> = inputs.iter().map(|vals| pick(vals, r)).collect();
+            let args: Vec<Value> = inputs
+                .iter()
+                .map(|vals| pick_reg(op, vals, r))
+                .collect::<LResult<_>>()?;
             regs.push(self.b.asm(asm, constraints, &args, elem));
         }
         self.set(outs[0], regs);
         Ok(())
     }
-}
-
-/// Register `r` of a value, or its only register when it is a scalar broadcast to every one
-/// (`values` is never empty: it comes from [`FuncLowering::regs`]).
-pub fn pick(values: &[Value], r: usize) -> Value {
-    values.get(r).copied().unwrap_or(values[0])
 }

@@ -5,14 +5,6 @@ use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
 
-/// Register `r` of a value list (scalars have one).
-fn pick(op: MlirOperation, values: &[Value], r: usize) -> LResult<Value> {
-    match values.get(r).or(values.first()) {
-        Some(&v) => Ok(v),
-        None => err(op, "internal error: an operand has no lowered value"),
-    }
-}
-
 /// The first operand and result of `op`.
 fn operand_and_result(op: MlirOperation, what: &str) -> LResult<(MlirValue, MlirValue)> {
     match (operands(op).first(), results(op).first()) {
@@ -49,15 +41,9 @@ impl FuncLowering<'_> {
 
     /// `scf.if cond { body }` (no results, no else).
     fn if_then(&mut self, cond: Value, body: impl FnOnce(&mut Self) -> LResult<()>) -> LResult<()> {
-        let (then_region, then_block) = self.b.region_with_block(&[]);
-        let else_region = self.b.empty_region();
-        self.b
-            .create("scf.if", &[cond], &[], &[], vec![then_region, else_region]);
-        let saved = self.b.save();
-        self.b.set_end(then_block);
+        let after = self.b.begin_if(cond);
         let result = body(self);
-        self.b.create("scf.yield", &[], &[], &[], Vec::new());
-        self.b.restore(saved);
+        self.b.restore(after);
         result
     }
 
@@ -110,7 +96,7 @@ impl FuncLowering<'_> {
         for (r, coord) in out_map.registers.iter().enumerate() {
             // `c` has the result's rank, which `axis` is below (checked above).
             let mut c = self.runtime_coord(&out_base, coord);
-            let picked = pick(op, &indices, r)?;
+            let picked = pick_reg(op, &indices, r)?;
             c[axis] = self.index_i32(picked, idx_elem);
             let index = self.linear_index(&c, &src_map.shape);
             regs.push(self.smem_load(base, index, elem));
@@ -193,7 +179,7 @@ impl FuncLowering<'_> {
                 pred = self.b.and(pred, p);
             }
             if let Some(m) = &masks {
-                let mv = pick(op, m, r)?;
+                let mv = pick_reg(op, m, r)?;
                 pred = self.b.and(pred, mv);
             }
             self.if_then(pred, |this| {

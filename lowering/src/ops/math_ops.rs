@@ -28,12 +28,6 @@ const FAST_F32: &[&str] = &[
     "arith.divf",
 ];
 
-/// Register `r` of a value, or its only register when it is a scalar broadcast to every one
-/// (`values` is never empty: it comes from [`FuncLowering::regs`]).
-fn pick(values: &[Value], r: usize) -> Value {
-    values.get(r).copied().unwrap_or(values[0])
-}
-
 /// What an `__nv_*` symbol lowers to.
 enum Extern {
     /// A function of [`crate::math`].
@@ -241,7 +235,10 @@ impl FuncLowering<'_> {
         }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<Value> = inputs.iter().map(|v| pick(v, r)).collect();
+            let args: Vec<Value> = inputs
+                .iter()
+                .map(|v| pick_reg(op, v, r))
+                .collect::<LResult<_>>()?;
             regs.push(self.call_math(op, function, &args, elem)?);
         }
         self.set(out, regs);
@@ -314,7 +311,7 @@ impl FuncLowering<'_> {
         let f32 = self.b.f32();
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let x = pick(&a, r);
+            let x = pick_reg(op, &a, r)?;
             let v = match name {
                 "math.exp" => self.exp_f32(x),
                 "math.exp2" => self.b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[x], f32),
@@ -333,7 +330,7 @@ impl FuncLowering<'_> {
                     let Some(b) = &b else {
                         return err(op, "a division needs two operands");
                     };
-                    let y = pick(b, r);
+                    let y = pick_reg(op, b, r)?;
                     self.b
                         .asm("div.full.f32 $0, $1, $2;", "=f,f,f", &[x, y], f32)
                 }
@@ -365,7 +362,11 @@ impl FuncLowering<'_> {
         let (x, lo, hi) = (self.regs(op, x)?, self.regs(op, lo)?, self.regs(op, hi)?);
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let (a, l, h) = (pick(&x, r), pick(&lo, r), pick(&hi, r));
+            let (a, l, h) = (
+                pick_reg(op, &x, r)?,
+                pick_reg(op, &lo, r)?,
+                pick_reg(op, &hi, r)?,
+            );
             let m = self.b.intr(max, &[a, l]);
             regs.push(self.b.intr(min, &[m, h]));
         }
@@ -436,10 +437,11 @@ impl FuncLowering<'_> {
         let f32 = self.b.f32();
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<Value> = inputs
-                .iter()
-                .map(|v| self.b.cast(CastOp::FpExt, pick(v, r), f32))
-                .collect();
+            let mut args = Vec::with_capacity(inputs.len());
+            for v in &inputs {
+                let x = pick_reg(op, v, r)?;
+                args.push(self.b.cast(CastOp::FpExt, x, f32));
+            }
             let wide = if name == "tt.precise_sqrt" {
                 self.b.asm("sqrt.rn.f32 $0, $1;", "=f,f", &args, f32)
             } else {
@@ -509,7 +511,10 @@ impl FuncLowering<'_> {
         }
         let mut regs = Vec::with_capacity(count);
         for r in 0..count {
-            let args: Vec<Value> = inputs.iter().map(|v| pick(v, r)).collect();
+            let args: Vec<Value> = inputs
+                .iter()
+                .map(|v| pick_reg(op, v, r))
+                .collect::<LResult<_>>()?;
             let v = match &function {
                 Extern::Soft(name) => self.call_math(op, name, &args, elem)?,
                 Extern::Float(native) | Extern::Int(native) => {
@@ -645,11 +650,11 @@ impl FuncLowering<'_> {
                 let (regs, per) = group(bits);
                 for g in 0..regs {
                     if per == 1 {
-                        operands.push(pick(vals, start + g));
+                        operands.push(pick_reg(op, vals, start + g)?);
                     } else {
                         let mut word = self.b.const_i32(0);
                         for k in 0..per {
-                            let v = pick(vals, start + g * per + k);
+                            let v = pick_reg(op, vals, start + g * per + k)?;
                             // `bits_of` gives an i16 for 8- and 16-bit elements.
                             let b = self.bits_of(v, *elem, bits);
                             let b = self.b.zext(b, i32);
