@@ -394,6 +394,24 @@ impl FuncLowering<'_> {
     }
 }
 
+/// The PTX name of a float type (`f16`, `bf16`, `f32`, `f64`), as instruction suffixes spell it.
+pub fn ptx_float_name(ty: MlirType) -> Option<&'static str> {
+    // SAFETY: type kind queries on a live type.
+    unsafe {
+        if mlirTypeIsAF16(ty) {
+            Some("f16")
+        } else if mlirTypeIsABF16(ty) {
+            Some("bf16")
+        } else if mlirTypeIsAF32(ty) {
+            Some("f32")
+        } else if mlirTypeIsAF64(ty) {
+            Some("f64")
+        } else {
+            None
+        }
+    }
+}
+
 /// Register `r` of a value's registers, or its only register when the value is a scalar used
 /// with a tensor (a splat operand); `None` when there are none.
 pub fn pick(values: &[Value], r: usize) -> Option<Value> {

@@ -69,24 +69,6 @@ pub fn atomic_scratch(op: MlirOperation) -> LResult<u64> {
     }
 }
 
-/// A PTX float type name (`f16`, `bf16`, `f32`, `f64`).
-fn float_name(ty: MlirType) -> Option<&'static str> {
-    // SAFETY: type queries on a live type.
-    unsafe {
-        if mlirTypeIsAF16(ty) {
-            Some("f16")
-        } else if mlirTypeIsABF16(ty) {
-            Some("bf16")
-        } else if mlirTypeIsAF32(ty) {
-            Some("f32")
-        } else if mlirTypeIsAF64(ty) {
-            Some("f64")
-        } else {
-            None
-        }
-    }
-}
-
 impl FuncLowering<'_> {
     pub fn lower_atomic(
         &mut self,
@@ -414,7 +396,7 @@ fn rmw_opcode(
         2 => ("or", format!(".b{bits}")),
         3 => ("xor", format!(".b{bits}")),
         5 | 4 if float => {
-            let Some(name) = float_name(elem) else {
+            let Some(name) = ptx_float_name(elem) else {
                 return err(op, "atomic add on this float type is not supported");
             };
             if bits == 16 {

@@ -103,24 +103,6 @@ fn needs_float_cast(o: &OpLowering) -> bool {
         || (o.name == "arith.truncf" && int_attr(o.op, "roundingmode") == Some(3))
 }
 
-/// The PTX name of an LLVM float type (`cvt.rz.<to>.<from>`).
-fn float_name(ty: MlirType) -> Option<&'static str> {
-    // SAFETY: type kind queries on a live type.
-    unsafe {
-        if mlirTypeIsAF16(ty) {
-            Some("f16")
-        } else if mlirTypeIsABF16(ty) {
-            Some("bf16")
-        } else if mlirTypeIsAF32(ty) {
-            Some("f32")
-        } else if mlirTypeIsAF64(ty) {
-            Some("f64")
-        } else {
-            None
-        }
-    }
-}
-
 /// Inline-asm constraint letter of a float register of `bits`.
 pub fn float_constraint(bits: u32) -> &'static str {
     match bits {
@@ -268,7 +250,8 @@ impl FuncLowering<'_> {
         match rounding {
             Rounding::NearestEven => Ok(self.b.cast(CastOp::FpTrunc, value, tl)),
             Rounding::TowardZero => {
-                let (Some(from_name), Some(to_name)) = (float_name(from), float_name(to)) else {
+                let (Some(from_name), Some(to_name)) = (ptx_float_name(from), ptx_float_name(to))
+                else {
                     return err(
                         op,
                         "round-toward-zero conversion between unsupported float types",

@@ -9,27 +9,9 @@ use mlir_sys::*;
 use tritium_dialects::ffi;
 use tritium_passes::ir_util::*;
 
-/// A PTX float type name (`f16`, `bf16`, `f32`, `f64`).
-fn float_name(ty: MlirType) -> Option<&'static str> {
-    // SAFETY: type queries on a live type.
-    unsafe {
-        if mlirTypeIsAF16(ty) {
-            Some("f16")
-        } else if mlirTypeIsABF16(ty) {
-            Some("bf16")
-        } else if mlirTypeIsAF32(ty) {
-            Some("f32")
-        } else if mlirTypeIsAF64(ty) {
-            Some("f64")
-        } else {
-            None
-        }
-    }
-}
-
 /// A short name of a scalar type for messages.
 fn type_name(ty: MlirType) -> String {
-    if let Some(name) = float_name(ty) {
+    if let Some(name) = ptx_float_name(ty) {
         return name.to_owned();
     }
     // SAFETY: type query on a live type.
@@ -189,7 +171,7 @@ impl FuncLowering<'_> {
         let (reg, letter, _) = asm_register(bits);
         let instruction = if reduce {
             let float = is_float(elem);
-            let name = float_name(elem);
+            let name = ptx_float_name(elem);
             let suffix = match (int_attr(op, "kind").unwrap_or(1), name) {
                 (1, Some(name)) if float && bits == 16 => format!("add.noftz.{name}"),
                 (1, Some(name)) if float => format!("add.{name}"),
