@@ -25,16 +25,6 @@ impl FuncLowering<'_> {
         Ok(flat)
     }
 
-    /// Binds TTGIR block arguments to the arguments of a lowered block, in flattened order.
-    fn bind_block_args(
-        &mut self,
-        op: MlirOperation,
-        ttgir: &[MlirValue],
-        lowered: &[Value],
-    ) -> LResult<()> {
-        self.bind_flat(op, ttgir, lowered)
-    }
-
     pub fn lower_for(
         &mut self,
         op: MlirOperation,
@@ -62,7 +52,7 @@ impl FuncLowering<'_> {
         // Both blocks start with the induction variable: scf.for's verifier requires it of
         // `body`, and `block_types` starts with it.
         self.set(args[0], vec![lowered_args[0]]);
-        self.bind_block_args(op, &args[1..], &lowered_args[1..])?;
+        self.bind_flat(op, &args[1..], &lowered_args[1..])?;
         let saved = self.b.save();
         self.b.set_end(block);
         self.lower_yielding_block(body)?;
@@ -139,7 +129,7 @@ impl FuncLowering<'_> {
         let result_types = self.flat_types(op, outs)?;
 
         let (before_region, before_block) = self.b.region_with_block(&init_types);
-        self.bind_block_args(op, &block_args(before), &block_args(before_block))?;
+        self.bind_flat(op, &block_args(before), &block_args(before_block))?;
         let saved = self.b.save();
         self.b.set_end(before_block);
         // SAFETY: iteration over a live block's ops.
@@ -162,7 +152,7 @@ impl FuncLowering<'_> {
         }
 
         let (after_region, after_block) = self.b.region_with_block(&result_types);
-        self.bind_block_args(op, &block_args(after), &block_args(after_block))?;
+        self.bind_flat(op, &block_args(after), &block_args(after_block))?;
         self.b.set_end(after_block);
         self.lower_yielding_block(after)?;
         self.b.restore(saved);

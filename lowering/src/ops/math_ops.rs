@@ -324,8 +324,6 @@ impl FuncLowering<'_> {
                 "math.rsqrt" => self
                     .b
                     .asm("rsqrt.approx.ftz.f32 $0, $1;", "=f,f", &[x], f32),
-                "math.sin" => self.b.asm("sin.approx.f32 $0, $1;", "=f,f", &[x], f32),
-                "math.cos" => self.b.asm("cos.approx.f32 $0, $1;", "=f,f", &[x], f32),
                 _ => {
                     let Some(b) = &b else {
                         return err(op, "a division needs two operands");
