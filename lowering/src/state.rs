@@ -136,16 +136,16 @@ pub fn i32_array(op: MlirOperation, name: &str) -> Vec<i32> {
     }
 }
 
-/// A conversion into a dot-operand layout whose users are all `tt.dot`.
+/// A conversion into an FMA dot-operand layout whose users are all `tt.dot` (which then stage
+/// the source through shared memory themselves).
 pub fn is_dot_operand_feed(op: MlirOperation) -> bool {
     let Some(&result) = results(op).first() else {
         return false;
     };
-    if !matches!(
-        encoding_of(value_type(result)),
-        Some(Encoding::DotOperand(_))
-    ) {
-        return false;
+    // Only FMA operands (blocked parent): tensor-core operands are real registers.
+    match encoding_of(value_type(result)) {
+        Some(Encoding::DotOperand(dot)) if matches!(*dot.parent, Encoding::Blocked(_)) => {}
+        _ => return false,
     }
     // SAFETY: use-list traversal of a live value.
     unsafe {

@@ -6,6 +6,7 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod accelerate_matmul;
 pub mod axis_info;
 pub mod coalesce;
 pub mod convert_to_gpu;
@@ -85,6 +86,15 @@ pub static PASSES: &[PassEntry] = &[
             many elements per thread as axis info proves contiguous and aligned (up to 16 \
             bytes), lanes and warps over the rest. Operands are converted into that layout and \
             the result back; -tritongpu-remove-layout-conversions then propagates it.",
+    },
+    PassEntry {
+        pass: &accelerate_matmul::PASS,
+        description: "Puts tt.dot on tensor cores on sm_80 and later: a 2-D dot of f16 or bf16 \
+            operands with an f32 accumulator whose shape tiles by mma.sync.m16n8k16 gets an \
+            #ttg.nvidia_mma version 2 accumulator (Triton's choice of warps per CTA) and \
+            #ttg.dot_op operands of it with kWidth 2, with conversions into those layouts and \
+            back. Other dots stay on CUDA cores (FMA). Not yet: wgmma (version 3), tf32, fp8 and \
+            int8 operands, f16 accumulators.",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,

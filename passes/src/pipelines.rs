@@ -52,6 +52,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
             .option("num-stages", stages)
             .option("target", format!("cuda:{}", options.capability)),
         PassSpec::new("tritongpu-coalesce"),
+        PassSpec::new("tritongpu-accelerate-matmul"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-optimize-thread-locality"),
         PassSpec::new("cse"),

@@ -3,6 +3,7 @@
 use crate::builder::*;
 use crate::state::*;
 use mlir_sys::*;
+use tritium_layout::encoding::Encoding;
 use tritium_passes::ir_util::*;
 
 /// One dot operand as staged in shared memory: the tensor it is made from and where it goes.
@@ -71,7 +72,18 @@ fn staging(op: MlirOperation) -> LResult<(Vec<Staged>, u64)> {
 
 /// Shared-memory scratch of `tt.dot` (A and B staged), in bytes, from its types alone.
 pub fn dot_scratch(op: MlirOperation) -> LResult<u64> {
+    if is_mma_dot(op) {
+        // Tensor-core operands arrive in registers, already in their dot-operand layouts.
+        return Ok(0);
+    }
     Ok(staging(op)?.1)
+}
+
+/// Whether a `tt.dot` accumulates in an `#ttg.nvidia_mma` layout (tensor cores).
+pub fn is_mma_dot(op: MlirOperation) -> bool {
+    results(op)
+        .first()
+        .is_some_and(|&d| matches!(encoding_of(value_type(d)), Some(Encoding::NvidiaMma(_))))
 }
 
 impl FuncLowering<'_> {
@@ -83,6 +95,9 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
+        if is_mma_dot(op) {
+            return self.lower_mma_dot(op, ins, outs);
+        }
         let (Some(&c_value), Some(&out)) = (ins.get(2), outs.first()) else {
             return err(op, "tt.dot needs operands a, b and c and a result");
         };

@@ -12,6 +12,7 @@ pub mod gather;
 pub(crate) mod local;
 pub mod math_ops;
 pub mod memory;
+pub mod mma;
 pub mod movement;
 pub mod program;
 pub mod reduce;

@@ -1,0 +1,10 @@
+// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir=num-warps=4 --tritium-llvm | FileCheck %s
+// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s
+
+// A 64x64 f32 accumulator over 4 warps (mma v2, warpsPerCTA [2, 2]) with K = 32: each warp owns
+// 32x32, i.e. 2 x 4 tiles of 16x8, and takes 2 K steps of 16 — 16 mma.sync per thread, each
+// with four packed f16x2 A registers, two B registers and four f32 accumulators.
+// CHECK-LABEL: llvm.func @dot_f16
+// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"
+// CHECK-NOT: mma.sync
+// CHECK: llvm.return
