@@ -82,6 +82,51 @@ fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32
     Ok((shape, shared.order, elem))
 }
 
+/// Elements a thread moves per shared-memory access of `map` in `buffer` (at most 16 bytes):
+/// the largest power of two `v` such that every aligned group of `v` registers holds `v`
+/// consecutive elements along the buffer's fastest dimension starting at a multiple of `v`, and
+/// no lane or warp moves that start off a multiple of `v` (so the address is `v`-aligned). 1
+/// for element types that are not 16 or 32 bits wide. Stores also need no duplicated register
+/// inside a group (duplicates are skipped one by one).
+fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store: bool) -> usize {
+    let bits = type_bits(buffer.elem);
+    if !(bits == 16 || bits == 32) || is_pointer(buffer.elem) || buffer.order.is_empty() {
+        return 1;
+    }
+    let fast = buffer.order[0] as usize;
+    let Some(&extent) = buffer.shape.get(fast) else {
+        return 1;
+    };
+    let count = map.num_registers();
+    let mut vec = (128 / bits) as usize;
+    while vec > 1 {
+        let v = vec as u32;
+        let threads_aligned = map
+            .lane_bases
+            .iter()
+            .chain(&map.warp_bases)
+            .all(|basis| basis.get(fast).is_some_and(|&c| c % v == 0));
+        let groups_contiguous = count.is_multiple_of(vec)
+            && (0..count).step_by(vec).all(|start| {
+                let first = &map.registers[start];
+                first.get(fast).is_some_and(|&c| c % v == 0)
+                    && (1..vec).all(|k| {
+                        let next = &map.registers[start + k];
+                        (!store || !map.register_duplicate[start + k])
+                            && next.len() == first.len()
+                            && next.iter().zip(first).enumerate().all(|(d, (&n, &f))| {
+                                if d == fast { n == f + k as u32 } else { n == f }
+                            })
+                    })
+            });
+        if extent.is_multiple_of(v) && threads_aligned && groups_contiguous {
+            return vec;
+        }
+        vec /= 2;
+    }
+    1
+}
+
 /// Whether every reader of `memdesc` is a `ttg.local_load` feeding only `tt.dot`s.
 fn read_only_by_dots(memdesc: MlirValue) -> bool {
     let mut any = false;
@@ -149,6 +194,21 @@ impl FuncLowering<'_> {
     /// Row-major index of `coord` with dimensions ordered fastest-first by `order` (a permutation
     /// of the dimensions, checked by [`memdesc_layout`]; `coord` has the buffer's rank, checked
     /// by [`Self::check_rank`], so every index is in range).
+    /// `values` (16- or 32-bit elements) packed into one integer, element k at bits `k*bits..`.
+    fn pack_vector(&mut self, values: &[Value], elem: MlirType) -> Value {
+        let bits = type_bits(elem);
+        let word_type = self.b.int_type(bits * values.len() as u32);
+        let mut word = self.b.const_int(word_type, 0);
+        for (k, &v) in values.iter().enumerate() {
+            let raw = self.bits_of(v, elem, bits);
+            let raw = self.b.trunc(raw, self.b.int_type(bits));
+            let wide = self.b.zext(raw, word_type);
+            let shifted = self.b.bin_imm(BinOp::Shl, wide, (k as u32 * bits) as i64);
+            word = self.b.or(word, shifted);
+        }
+        word
+    }
+
     fn ordered_index(&mut self, coord: &[Value], shape: &[u32], order: &[u32]) -> Value {
         let slowest_first: Vec<usize> = order.iter().rev().map(|&d| d as usize).collect();
         let coords: Vec<Value> = slowest_first.iter().map(|&d| coord[d]).collect();
@@ -187,14 +247,22 @@ impl FuncLowering<'_> {
             );
         }
         self.barrier();
+        let vec = vector_width(&map, buffer, true);
         // `register_duplicate` has one entry per register, and `values` at least as many.
-        for (r, coord) in map.registers.iter().enumerate() {
+        for (r, coord) in map.registers.iter().enumerate().step_by(vec) {
             if map.register_duplicate[r] {
                 continue;
             }
             let c = self.runtime_coord(&thread, coord);
             let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
-            self.smem_store(buffer.base, index, values[r], buffer.elem);
+            if vec == 1 {
+                self.smem_store(buffer.base, index, values[r], buffer.elem);
+            } else {
+                let word = self.pack_vector(&values[r..r + vec], buffer.elem);
+                let address = self.smem_address(buffer.base, index, self.llvm_type(buffer.elem));
+                self.b
+                    .store_aligned(word, address, vec as u64 * smem_bytes(buffer.elem));
+            }
         }
         self.barrier();
         Ok(())
@@ -212,10 +280,26 @@ impl FuncLowering<'_> {
         Self::check_rank(op, &map, buffer)?;
         let thread = self.thread_base(op, ty)?;
         let mut regs = Vec::with_capacity(map.num_registers());
-        for coord in &map.registers {
+        let vec = vector_width(&map, buffer, false);
+        for coord in map.registers.iter().step_by(vec) {
             let c = self.runtime_coord(&thread, coord);
             let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
-            regs.push(self.smem_load(buffer.base, index, buffer.elem));
+            if vec == 1 {
+                regs.push(self.smem_load(buffer.base, index, buffer.elem));
+            } else {
+                let address = self.smem_address(buffer.base, index, self.llvm_type(buffer.elem));
+                let bits = type_bits(buffer.elem);
+                let word_type = self.b.int_type(bits * vec as u32);
+                let word =
+                    self.b
+                        .load_aligned(address, word_type, vec as u64 * smem_bytes(buffer.elem));
+                let part_type = self.b.int_type(bits);
+                for k in 0..vec {
+                    let shifted = self.b.bin_imm(BinOp::LShr, word, (k as u32 * bits) as i64);
+                    let part = self.b.trunc(shifted, part_type);
+                    regs.push(self.value_from_bits(part, buffer.elem, bits, bits));
+                }
+            }
         }
         self.set(out, regs);
         Ok(())
