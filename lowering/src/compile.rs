@@ -347,7 +347,7 @@ impl Target {
             })?,
             (None, None) => DEFAULT_NUM_STAGES,
         };
-        let recorded_target = crate::state::string_attr(module, "ttg.target");
+        let recorded_target = string_attr(module, "ttg.target");
         let arch = match (options.arch, recorded_target) {
             (given, None) => given.unwrap_or(Arch::parse("sm_90a").expect("a supported arch")),
             (given, Some(recorded)) => {
@@ -424,7 +424,7 @@ fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Optio
 }
 
 fn is_private(func: MlirOperation) -> bool {
-    crate::state::string_attr(func, "sym_visibility").as_deref() == Some("private")
+    string_attr(func, "sym_visibility").as_deref() == Some("private")
 }
 
 /// Name, parameter types and argument names of a kernel; `None` when it has no body.

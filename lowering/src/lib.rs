@@ -28,7 +28,6 @@ pub mod to_llvm;
 pub use pipelines::FINISH_PIPELINE;
 
 use mlir_sys::*;
-use state::string_attr;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::melior::ir::operation::OperationLike;
 use tritium_dialects::pass::{

@@ -101,16 +101,6 @@ pub fn llvm_type(ctx: MlirContext, ty: MlirType) -> MlirType {
     ty
 }
 
-/// A string attribute of an op, if present.
-pub fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
-    // SAFETY: attribute queries on a live op; the string is copied before returning.
-    unsafe {
-        let attr = mlirOperationGetAttributeByName(op, sref(name));
-        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
-            .then(|| ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
-    }
-}
-
 /// An attribute of an op by name, if present.
 pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.

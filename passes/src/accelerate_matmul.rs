@@ -61,8 +61,8 @@ fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType) -> bool {
 
 fn run(module: OperationRef, _options: &Options) -> PassResult {
     let module = module.to_raw();
-    let capability = string_attr_of(module, "ttg.target")
-        .and_then(|t| t.strip_prefix("cuda:").and_then(|c| c.parse::<u32>().ok()))
+    let capability = string_attr(module, "ttg.target")
+        .and_then(|t| crate::convert_to_gpu::parse_target(&t).ok())
         .unwrap_or(90);
     if capability < 80 {
         return Ok(());
@@ -181,15 +181,6 @@ fn carry_accumulator_in_mma(converted_c: MlirValue, d: MlirValue, back: MlirValu
         let old_type = value_type(result);
         mlirValueSetType(result, mma_type);
         convert_all_uses_after(result, old_type);
-    }
-}
-
-fn string_attr_of(op: MlirOperation, name: &str) -> Option<String> {
-    // SAFETY: attribute lookup on a live op; the string is copied out before returning.
-    unsafe {
-        let attr = mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name));
-        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
-            .then(|| tritium_dialects::ffi::string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
     }
 }
 

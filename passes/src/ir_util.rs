@@ -161,6 +161,17 @@ pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
     unsafe { mlirValueIsAOpResult(value).then(|| mlirOpResultGetOwner(value)) }
 }
 
+/// A string attribute of an op, if present.
+pub fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    // SAFETY: attribute queries on a live op; the attribute's kind is checked before its string
+    // is read, and the string is copied before returning.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name));
+        (!attr.ptr.is_null() && mlirAttributeIsAString(attr))
+            .then(|| string_ref_str(mlirStringAttrGetValue(attr)).to_owned())
+    }
+}
+
 pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
     // SAFETY: `op` is a live operation; the value is read only from an integer attribute.
     unsafe {

@@ -9,7 +9,7 @@ use crate::math;
 use crate::registry::OpLowering;
 use crate::state::*;
 use mlir_sys::*;
-use tritium_passes::ir_util::{element_type, int_attr, value_type};
+use tritium_passes::ir_util::{element_type, int_attr, string_attr, value_type};
 
 /// `math` dialect ops that [`crate::math`] implements (the math-to-LLVM conversion would leave
 /// libm calls the GPU does not have).
