@@ -402,6 +402,23 @@ pub fn ptx_float_name(ty: MlirType) -> Option<&'static str> {
     }
 }
 
+/// The `n`th of an op's operands or results, or a located error naming `what`.
+pub fn nth(op: MlirOperation, values: &[MlirValue], n: usize, what: &str) -> LResult<MlirValue> {
+    match values.get(n) {
+        Some(&v) => Ok(v),
+        None => err(op, format!("missing {what}")),
+    }
+}
+
+/// Inline-asm constraint letter of a float register of `bits`.
+pub fn float_constraint(bits: u32) -> &'static str {
+    match bits {
+        64 => "d",
+        16 => "h",
+        _ => "f",
+    }
+}
+
 /// Register `r` of a value's registers, or its only register when the value is a scalar used
 /// with a tensor (a splat operand); `None` when there are none.
 pub fn pick(values: &[Value], r: usize) -> Option<Value> {

@@ -103,15 +103,6 @@ fn needs_float_cast(o: &OpLowering) -> bool {
         || (o.name == "arith.truncf" && int_attr(o.op, "roundingmode") == Some(3))
 }
 
-/// Inline-asm constraint letter of a float register of `bits`.
-pub fn float_constraint(bits: u32) -> &'static str {
-    match bits {
-        64 => "d",
-        16 => "h",
-        _ => "f",
-    }
-}
-
 /// The one operand and the one result of a conversion.
 fn unary(
     op: MlirOperation,

@@ -182,14 +182,6 @@ pub fn local_alloc_scratch(op: MlirOperation) -> LResult<u64> {
     Ok(numel * smem_bytes(elem))
 }
 
-/// The `n`th of `values`, or a located error naming `what`.
-fn nth(op: MlirOperation, values: &[MlirValue], n: usize, what: &str) -> LResult<MlirValue> {
-    match values.get(n) {
-        Some(&v) => Ok(v),
-        None => err(op, format!("missing {what}")),
-    }
-}
-
 impl FuncLowering<'_> {
     /// Row-major index of `coord` with dimensions ordered fastest-first by `order` (a permutation
     /// of the dimensions, checked by [`memdesc_layout`]; `coord` has the buffer's rank, checked

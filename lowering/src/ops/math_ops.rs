@@ -138,14 +138,6 @@ fn extern_function(symbol: &str) -> Option<Extern> {
         .map(|(_, native)| Extern::Int(*native))
 }
 
-/// The first result of an op, or a located error.
-fn first_result(op: MlirOperation, outs: &[MlirValue]) -> LResult<MlirValue> {
-    match outs.first() {
-        Some(&out) => Ok(out),
-        None => err(op, "expected a result"),
-    }
-}
-
 /// Whether a type is an integer type (the LLVM dialect's `iN`).
 fn is_integer(ty: MlirType) -> bool {
     // SAFETY: type kind query on a live type.
@@ -157,7 +149,7 @@ impl FuncLowering<'_> {
     /// and divf; else our accurate implementation where [`crate::math`] has one; else MLIR's
     /// conversion per register.
     pub fn lower_math_function(&mut self, o: &OpLowering) -> LResult<()> {
-        let out = first_result(o.op, &o.outs)?;
+        let out = nth(o.op, &o.outs, 0, "the result")?;
         if is_f32(element_type(value_type(out))) && FAST_F32.contains(&o.name.as_str()) {
             return self.lower_fast_math(o.op, &o.name, &o.ins, &o.outs);
         }
@@ -225,7 +217,7 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let ty = value_type(out);
         let elem = element_type(ty);
         let count = self.register_count(op, ty)?;
@@ -298,7 +290,7 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let count = self.register_count(op, value_type(out))?;
         let Some(&first) = ins.first() else {
             return err(op, "expected an operand");
@@ -346,7 +338,7 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let propagate = int_attr(op, "propagateNan").unwrap_or(0) != 0;
         let (max, min) = if propagate {
             (Intrinsic::Maximum, Intrinsic::Minimum)
@@ -380,7 +372,7 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let elem = element_type(value_type(out));
         let bits = type_bits(elem);
         let expected = if name == "tt.precise_sqrt" { 1 } else { 2 };
@@ -421,7 +413,7 @@ impl FuncLowering<'_> {
         ins: &[MlirValue],
         outs: &[MlirValue],
     ) -> LResult<()> {
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let ty = value_type(out);
         if !is_float(element_type(ty)) {
             return err(op, format!("{name} needs float operands"));
@@ -470,7 +462,7 @@ impl FuncLowering<'_> {
                 ),
             );
         };
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let Some(&first) = ins.first() else {
             return err(
                 op,
@@ -614,7 +606,7 @@ impl FuncLowering<'_> {
         let pure = attribute(op, "pure").is_some_and(|attr| unsafe {
             mlirAttributeIsABool(attr) && mlirBoolAttrGetValue(attr)
         });
-        let out = first_result(op, outs)?;
+        let out = nth(op, outs, 0, "the result")?;
         let count = self.register_count(op, value_type(out))?;
         if count % pack != 0 {
             return err(
@@ -732,14 +724,5 @@ fn cast_int(b: &mut Builder, v: Value, to: MlirType) -> Value {
         b.trunc(v, to)
     } else {
         b.zext(v, to)
-    }
-}
-
-/// Inline-asm constraint letter of a float register of `bits`.
-fn float_constraint(bits: u32) -> &'static str {
-    match bits {
-        64 => "d",
-        16 => "h",
-        _ => "f",
     }
 }
