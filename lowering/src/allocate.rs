@@ -9,7 +9,8 @@
 //! interval of the ops in program order: scratch only during its op, a local_alloc from its
 //! definition to its last use — or to the end of a loop that uses it but does not contain the
 //! allocation (the loop's back edge reads it again). Buffers are placed first-fit, largest
-//! first, at 16-byte aligned offsets that do not overlap any buffer live at the same time;
+//! first, at 16-byte aligned offsets (1024 for the swizzle atoms of `#ttg.nvmma_shared`) that do
+//! not overlap any buffer live at the same time;
 //! offsets go on the ops as `allocation.offset`, which the lowering honors.
 
 use crate::builder::sref;
@@ -33,6 +34,8 @@ pub static PASS: PassDef = PassDef {
 #[derive(Clone, Debug)]
 pub struct Buffer {
     pub size: u64,
+    /// Byte alignment of its offset (a power of two, at least 16).
+    pub align: u64,
     pub start: usize,
     pub end: usize,
 }
@@ -56,7 +59,7 @@ pub fn place(buffers: &[Buffer]) -> (Vec<u64>, u64) {
             if offset + b.size <= lo {
                 break;
             }
-            offset = offset.max(hi.div_ceil(16) * 16);
+            offset = offset.max(hi.div_ceil(b.align) * b.align);
         }
         offsets[i] = offset;
         placed.push(i);
@@ -117,6 +120,7 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         owners.push(*op);
         buffers.push(Buffer {
             size: bytes,
+            align: crate::ops::local::buffer_alignment(*op),
             start,
             end,
         });
@@ -179,16 +183,19 @@ mod tests {
     fn buffers_live_at_the_same_time_do_not_overlap() {
         let buffers = vec![
             Buffer {
+                align: 16,
                 size: 100,
                 start: 0,
                 end: 10,
             },
             Buffer {
+                align: 16,
                 size: 64,
                 start: 5,
                 end: 5,
             },
             Buffer {
+                align: 16,
                 size: 64,
                 start: 20,
                 end: 20,
@@ -208,6 +215,7 @@ mod tests {
     fn scratch_of_different_ops_shares_offset_zero() {
         let buffers: Vec<Buffer> = (0..5)
             .map(|i| Buffer {
+                align: 16,
                 size: 32 * (i + 1),
                 start: i as usize,
                 end: i as usize,

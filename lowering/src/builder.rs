@@ -445,6 +445,12 @@ impl Builder {
             mlirLLVMStructTypeLiteralGet(self.ctx, fields.len() as isize, fields.as_ptr(), false)
         }
     }
+    /// `vector<n x element>`.
+    pub fn vector_type(&self, element: MlirType, n: u32) -> MlirType {
+        let shape = [n as i64];
+        // SAFETY: a valid element type; `shape` outlives the call.
+        unsafe { mlirVectorTypeGet(1, shape.as_ptr(), element) }
+    }
     /// `!llvm.array<n x element>`.
     pub fn array_type(&self, element: MlirType, n: u32) -> MlirType {
         // SAFETY: a valid element type.
@@ -778,6 +784,17 @@ impl Builder {
         let pos = self.i64_array(&[index]);
         self.one("llvm.extractvalue", &[aggregate], ty, &[("position", pos)])
     }
+    /// `llvm.insertelement`: `vector` with lane `index` replaced by `value`.
+    pub fn insert_element(&mut self, vector: Value, value: Value, index: i64) -> Value {
+        let ty = type_of(vector);
+        let position = self.const_i32(index);
+        self.one("llvm.insertelement", &[vector, value, position], ty, &[])
+    }
+    /// `llvm.extractelement`: lane `index` of `vector`.
+    pub fn extract_element(&mut self, vector: Value, index: i64, ty: MlirType) -> Value {
+        let position = self.const_i32(index);
+        self.one("llvm.extractelement", &[vector, position], ty, &[])
+    }
     pub fn insert_value(&mut self, aggregate: Value, value: Value, index: i64) -> Value {
         let ty = type_of(aggregate);
         let pos = self.i64_array(&[index]);
@@ -923,7 +940,7 @@ impl Builder {
     }
 }
 
-fn type_of(value: Value) -> MlirType {
+pub fn type_of(value: Value) -> MlirType {
     // SAFETY: `value` is live.
     unsafe { mlirValueGetType(value) }
 }

@@ -167,6 +167,14 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         }),
         // ops/dot.rs
         ("tt.dot", |l, o| l.lower_dot(o.op, &o.ins, &o.outs)),
+        // ops/wgmma.rs
+        ("ttng.warp_group_dot", |l, o| {
+            l.lower_warp_group_dot(o.op, &o.ins, &o.outs)
+        }),
+        ("ttng.warp_group_dot_wait", |l, o| {
+            l.lower_warp_group_dot_wait(o.op, &o.ins, &o.outs)
+        }),
+        ("ttng.fence_async_shared", |l, o| l.lower_fence_async_shared(o.op)),
         // ops/local.rs
         ("ttg.local_alloc", |l, o| {
             l.lower_local(o.op, &o.name, &o.ins, &o.outs)

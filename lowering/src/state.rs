@@ -211,6 +211,10 @@ pub struct FuncLowering<'a> {
     pub scratch: Vec<(MlirOperation, u64)>,
     /// `ttg.local_alloc` buffers by memdesc value.
     pub buffers: HashMap<usize, crate::ops::local::SharedBuffer>,
+    /// A shared-memory write whose closing barrier is not emitted yet: it goes right before the
+    /// next op that may touch shared memory (or after the next `fence.proxy.async`), so
+    /// consecutive buffer writes and the fence before a wgmma share one barrier.
+    pub barrier_pending: bool,
 }
 
 impl FuncLowering<'_> {
@@ -374,7 +378,9 @@ impl FuncLowering<'_> {
                 ("global_type", b.type_attr(array)),
                 ("linkage", b.linkage(false)),
                 ("addr_space", b.i32_attr(3)),
-                ("alignment", b.i64_attr(16)),
+                // wgmma's swizzled operands need 1024-byte aligned buffers (see
+                // `buffer_alignment`); offsets are aligned relative to this base.
+                ("alignment", b.i64_attr(1024)),
             ];
             let region = b.empty_region();
             b.create("llvm.mlir.global", &[], &[], &attrs, vec![region]);
@@ -555,7 +561,29 @@ impl FuncLowering<'_> {
 
     /// `bar.sync 0`: every thread of the CTA waits here (shared memory is then consistent).
     pub fn barrier(&mut self) {
+        self.barrier_pending = false;
         self.b.barrier();
+    }
+
+    /// The barrier before a shared-memory write (earlier readers are done) — unless a write's
+    /// closing barrier is still pending: nothing has read shared memory since that write's
+    /// opening barrier.
+    pub fn barrier_before_write(&mut self) {
+        if !self.barrier_pending {
+            self.barrier();
+        }
+    }
+
+    /// Ends a shared-memory write: its barrier waits for the next op that may read.
+    pub fn barrier_after_write(&mut self) {
+        self.barrier_pending = true;
+    }
+
+    /// Emits a pending write barrier.
+    pub fn flush_barrier(&mut self) {
+        if self.barrier_pending {
+            self.barrier();
+        }
     }
 
     /// The op being lowered's shared-memory scratch (`allocation.offset` bytes into

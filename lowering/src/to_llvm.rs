@@ -81,6 +81,7 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
             module_body,
             defined: std::mem::take(&mut defined),
             current_op: None,
+            barrier_pending: false,
             scratch: Vec::new(),
             buffers: HashMap::new(),
         };
@@ -175,6 +176,9 @@ impl FuncLowering<'_> {
             ins: operands(op),
             outs: results(op),
         };
+        if may_touch_shared_memory(op, &lowering.name) {
+            self.flush_barrier();
+        }
         let result = match lowering_of(&lowering.name) {
             Some(lower) => lower(self, &lowering),
             None if matches!(lowering.name.as_str(), "scf.yield" | "scf.condition") => {
@@ -209,4 +213,26 @@ impl FuncLowering<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether an op's lowering may read or write shared memory (or leave its block), so a pending
+/// write barrier must be emitted before it. Ops without scratch, regions or buffers — loads
+/// and stores to global memory, arithmetic, index computations — may run before it; shared
+/// writes (`ttg.local_alloc` / `local_store`) place their own barriers, and
+/// `ttng.fence_async_shared` emits it after the fence.
+fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
+    if matches!(
+        name,
+        "ttg.local_alloc" | "ttg.local_store" | "ttng.fence_async_shared"
+    ) {
+        return false;
+    }
+    // SAFETY: region count of a live op.
+    let has_regions = unsafe { mlirOperationGetNumRegions(op) } > 0;
+    has_regions
+        || crate::registry::scratch_of(name).is_some_and(|scratch| scratch(op).is_ok_and(|b| b > 0))
+        || name.starts_with("ttg.")
+        || name.starts_with("ttng.")
+        || name.starts_with("scf.")
+        || matches!(name, "tt.return" | "tt.dot" | "tt.call")
 }

@@ -285,6 +285,18 @@ impl AxisInfoAnalysis {
                             info.contiguity[d] = gcd(a.contiguity_at(d), c as u64);
                             info.divisibility[d] = gcd(a.divisibility_at(d), c as u64);
                         }
+                    } else {
+                        // x % n with n unknown but a multiple of D along d (a splat with
+                        // divisibility D): wraps happen only at multiples of D, so runs of x
+                        // that start at multiples of gcd(run, D) stay contiguous.
+                        for d in 0..rank {
+                            if b.constancy_at(d) > 1 || rank == 0 {
+                                let wrap = gcd(b.divisibility_at(d), a.divisibility_at(d));
+                                info.contiguity[d] =
+                                    gcd(gcd(a.contiguity_at(d), wrap), b.constancy_at(d));
+                                info.divisibility[d] = wrap;
+                            }
+                        }
                     }
                 }
                 if let Some(c) = b

@@ -172,6 +172,15 @@ pub fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
     }
 }
 
+/// A bool attribute of an op, if present.
+pub fn bool_attr(op: MlirOperation, name: &str) -> Option<bool> {
+    // SAFETY: `op` is a live operation; the value is read only from a bool attribute.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, str_ref(name));
+        (!attr.ptr.is_null() && mlirAttributeIsABool(attr)).then(|| mlirBoolAttrGetValue(attr))
+    }
+}
+
 pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
     // SAFETY: `op` is a live operation; the value is read only from an integer attribute.
     unsafe {

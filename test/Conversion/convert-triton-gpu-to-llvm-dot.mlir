@@ -4,8 +4,8 @@
 // back in dot-operand layouts (upstream-style TTGIR): the buffers are read into registers and
 // staged for the dot (this used to index an empty register list and panic).
 // CHECK-LABEL: llvm.func @matmul
-// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : i128, !llvm.ptr<3>
-// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i128
+// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK: llvm.cond_br
 // CHECK: llvm.intr.fma
 // CHECK: llvm.return

@@ -102,6 +102,8 @@ impl FuncLowering<'_> {
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
         while !op.ptr.is_null() {
             if op_name(op) == "scf.yield" {
+                // Shared-memory writes in the block are complete before it ends.
+                self.flush_barrier();
                 let yielded = self.flat_regs(op, &operands(op))?;
                 self.b.create("scf.yield", &yielded, &[], &[], Vec::new());
             } else {
@@ -136,6 +138,7 @@ impl FuncLowering<'_> {
         let mut inner = unsafe { mlirBlockGetFirstOperation(before) };
         while !inner.ptr.is_null() {
             if op_name(inner) == "scf.condition" {
+                self.flush_barrier();
                 let operands_in = operands(inner);
                 let Some(&condition) = operands_in.first() else {
                     return err(inner, "scf.condition without a condition");

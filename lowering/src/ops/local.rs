@@ -19,6 +19,64 @@ pub struct SharedBuffer {
     /// Dimensions fastest first.
     pub order: Vec<u32>,
     pub elem: MlirType,
+    pub addressing: Addressing,
+}
+
+/// How a buffer maps a tensor coordinate to an element offset.
+#[derive(Clone, Debug)]
+pub enum Addressing {
+    /// Row-major over the dimensions in `order` (any shape): unswizzled layouts.
+    Ordered,
+    /// The inverse of the shared layout's linear map (swizzled layouts, power-of-two shapes):
+    /// bit `i` of dimension `d` of the coordinate XORs `bits[d][i]` into the offset.
+    Linear { bits: Vec<Vec<u32>> },
+}
+
+impl Addressing {
+    /// The offset of a compile-time coordinate (the `Linear` map; `Ordered` buffers address
+    /// through [`FuncLowering::ordered_index`]).
+    pub fn offset_of(&self, coord: &[u32]) -> u32 {
+        let Addressing::Linear { bits } = self else {
+            return 0;
+        };
+        let mut offset = 0;
+        for (d, &c) in coord.iter().enumerate() {
+            for (i, &b) in bits.get(d).map(|v| v.as_slice()).unwrap_or(&[]).iter().enumerate() {
+                if c >> i & 1 == 1 {
+                    offset ^= b;
+                }
+            }
+        }
+        offset
+    }
+}
+
+/// The element offset map of a shared encoding over `shape`: the inverse of its linear layout
+/// (offset → coordinate), read as one XOR term per coordinate bit.
+pub fn linear_addressing(encoding: &Encoding, shape: &[u32]) -> Result<Addressing, String> {
+    use tritium_layout::linear::{OFFSET, out_dim_name};
+    if !shape.iter().all(|d| d.is_power_of_two()) {
+        return Err(format!(
+            "a swizzled shared-memory buffer needs power-of-two dimensions, got {shape:?}"
+        ));
+    }
+    let layout = encoding.to_linear(shape).map_err(|e| e.to_string())?;
+    let inverse = layout.invert().map_err(|e| e.to_string())?;
+    let bits = (0..shape.len())
+        .map(|d| {
+            let name = out_dim_name(d);
+            inverse
+                .bases(&name)
+                .iter()
+                .map(|basis| {
+                    let names = inverse.out_dim_names();
+                    let at = names.iter().position(|n| *n == OFFSET).unwrap_or(0);
+                    basis.get(at).copied().unwrap_or(0)
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Addressing::Linear { bits })
 }
 
 /// The shape of a `!ttg.memdesc` type.
@@ -41,35 +99,31 @@ fn memdesc_shape(op: MlirOperation, memdesc: MlirType) -> LResult<Vec<u32>> {
         .collect()
 }
 
-/// Shape, order (fastest first) and element type of a `!ttg.memdesc` the lowering can address.
-fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32>, MlirType)> {
+/// Shape, order (fastest first), element type and addressing of a `!ttg.memdesc` the lowering
+/// can address.
+fn memdesc_layout(
+    op: MlirOperation,
+    ty: MlirType,
+) -> LResult<(Vec<u32>, Vec<u32>, MlirType, Addressing)> {
     // SAFETY: type query on a live type.
     if !unsafe { ttg::tritiumTypeIsMemDesc(ty) } {
         return err(op, "expected a !ttg.memdesc");
     }
     let shape = memdesc_shape(op, ty)?;
-    let shared = match memdesc_encoding_of(ty) {
-        Some(Encoding::SwizzledShared(shared)) => shared,
-        Some(Encoding::NvmmaShared(_)) => {
-            return err(
-                op,
-                "shared layout #ttg.nvmma_shared is not supported by the lowering yet (only #ttg.swizzled_shared)",
-            );
-        }
+    // SAFETY: `ty` is a memdesc.
+    let elem = unsafe { ttg::tritiumMemDescTypeGetElementType(ty) };
+    let encoding = memdesc_encoding_of(ty);
+    let (order, swizzled) = match &encoding {
+        Some(Encoding::SwizzledShared(shared)) => (shared.order.clone(), shared.max_phase > 1),
+        Some(Encoding::NvmmaShared(shared)) => (shared.order(shape.len()), true),
         _ => {
             return err(
                 op,
-                "the buffer's shared layout is not supported by the lowering yet (only #ttg.swizzled_shared)",
+                "the buffer's shared layout is not supported by the lowering yet (only #ttg.swizzled_shared and #ttg.nvmma_shared)",
             );
         }
     };
-    if shared.max_phase > 1 {
-        return err(
-            op,
-            "swizzled shared layouts (maxPhase > 1) are not supported by the lowering yet",
-        );
-    }
-    let mut sorted = shared.order.clone();
+    let mut sorted = order.clone();
     sorted.sort_unstable();
     if !sorted.iter().copied().eq(0..shape.len() as u32) {
         return err(
@@ -77,9 +131,14 @@ fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32
             "the shared layout's order must be a permutation of the buffer's dimensions",
         );
     }
-    // SAFETY: `ty` is a memdesc.
-    let elem = unsafe { ttg::tritiumMemDescTypeGetElementType(ty) };
-    Ok((shape, shared.order, elem))
+    let addressing = match (&encoding, swizzled) {
+        (Some(encoding), true) => match linear_addressing(encoding, &shape) {
+            Ok(addressing) => addressing,
+            Err(message) => return err(op, message),
+        },
+        _ => Addressing::Ordered,
+    };
+    Ok((shape, order, elem, addressing))
 }
 
 /// Elements a thread moves per shared-memory access of `map` in `buffer` (at most 16 bytes):
@@ -90,7 +149,14 @@ fn memdesc_layout(op: MlirOperation, ty: MlirType) -> LResult<(Vec<u32>, Vec<u32
 /// inside a group (duplicates are skipped one by one).
 fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store: bool) -> usize {
     let bits = type_bits(buffer.elem);
-    if !(bits == 16 || bits == 32) || is_pointer(buffer.elem) || buffer.order.is_empty() {
+    if !(bits == 8 || bits == 16 || bits == 32) || is_pointer(buffer.elem) || buffer.order.is_empty()
+    {
+        return 1;
+    }
+    if let Addressing::Linear { .. } = buffer.addressing {
+        return linear_vector_width(map, buffer, store);
+    }
+    if bits == 8 {
         return 1;
     }
     let fast = buffer.order[0] as usize;
@@ -127,6 +193,48 @@ fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store
     1
 }
 
+/// [`vector_width`] for a swizzled buffer: every aligned group of `v` registers lands on `v`
+/// consecutive offsets starting at a multiple of `v`, and no lane or warp bit moves the offset
+/// by less than `v` elements.
+fn linear_vector_width(
+    map: &crate::layout_map::ThreadMap,
+    buffer: &SharedBuffer,
+    store: bool,
+) -> usize {
+    let bits = type_bits(buffer.elem);
+    let addressing = &buffer.addressing;
+    let thread_mask = thread_offset_mask(map, addressing);
+    let offsets: Vec<u32> = map.registers.iter().map(|c| addressing.offset_of(c)).collect();
+    let count = offsets.len();
+    let mut vec = (128 / bits) as usize;
+    // Vectors are whole b32 words.
+    while vec > 1 && vec as u32 * bits >= 32 {
+        let v = vec as u32;
+        let fits = count.is_multiple_of(vec)
+            && thread_mask & (v - 1) == 0
+            && (0..count).step_by(vec).all(|start| {
+                offsets[start] % v == 0
+                    && (1..vec).all(|k| {
+                        (!store || !map.register_duplicate[start + k])
+                            && offsets[start + k] == offsets[start] + k as u32
+                    })
+            });
+        if fits {
+            return vec;
+        }
+        vec /= 2;
+    }
+    1
+}
+
+/// The offset bits a thread's lane and warp can set in a `Linear` buffer.
+fn thread_offset_mask(map: &crate::layout_map::ThreadMap, addressing: &Addressing) -> u32 {
+    map.lane_bases
+        .iter()
+        .chain(&map.warp_bases)
+        .fold(0, |mask, basis| mask | addressing.offset_of(basis))
+}
+
 /// Whether every reader of `memdesc` is a `ttg.local_load` feeding only `tt.dot`s.
 fn read_only_by_dots(memdesc: MlirValue) -> bool {
     let mut any = false;
@@ -159,6 +267,19 @@ fn alloc_is_forwarded(op: MlirOperation) -> bool {
     operands(op).len() == 1 && results(op).first().is_some_and(|&m| read_only_by_dots(m))
 }
 
+/// Byte alignment of an op's shared-memory buffer: a `#ttg.nvmma_shared` swizzle pattern
+/// repeats every 8 rows of `swizzlingByteWidth` bytes and is read by wgmma from the address
+/// bits, so its buffer starts on a multiple of that; everything else is 16-byte aligned.
+pub fn buffer_alignment(op: MlirOperation) -> u64 {
+    if op_name(op) != "ttg.local_alloc" {
+        return 16;
+    }
+    match results(op).first().and_then(|&m| memdesc_encoding_of(value_type(m))) {
+        Some(Encoding::NvmmaShared(shared)) => (8 * shared.swizzling_byte_width as u64).max(16),
+        _ => 16,
+    }
+}
+
 /// Shared-memory buffer of a `ttg.local_alloc`, in bytes, from its type alone (0 when the
 /// allocation is forwarded to `tt.dot` and no buffer is materialized).
 pub fn local_alloc_scratch(op: MlirOperation) -> LResult<u64> {
@@ -182,23 +303,131 @@ pub fn local_alloc_scratch(op: MlirOperation) -> LResult<u64> {
     Ok(numel * smem_bytes(elem))
 }
 
+/// Per-op cache of a thread's offsets in a `Linear` buffer: its lane/warp part, and that part
+/// XORed with each register constant that overlaps it (all computed in the prologue).
+#[derive(Default)]
+pub struct OffsetCache {
+    thread: Option<Value>,
+    xored: std::collections::HashMap<u32, Value>,
+}
+
 impl FuncLowering<'_> {
+    /// The element offset (i32) in `buffer` of the register at compile-time coordinate `coord`
+    /// (lane 0, warp 0) of a thread whose lane/warp coordinate part is `thread`.
+    ///
+    /// `Linear` buffers: offset = thread part XOR register part. The register part splits into
+    /// the bits the thread part can also set (XORed, once per distinct value, in the prologue)
+    /// and the rest (added, so it folds into the access's immediate offset).
+    pub fn element_offset(
+        &mut self,
+        map: &crate::layout_map::ThreadMap,
+        buffer: &SharedBuffer,
+        thread: &[Value],
+        coord: &[u32],
+        cache: &mut OffsetCache,
+    ) -> Value {
+        if let Addressing::Ordered = buffer.addressing {
+            let c = self.runtime_coord(thread, coord);
+            return self.ordered_index(&c, &buffer.shape, &buffer.order);
+        }
+        let addressing = &buffer.addressing;
+        let mask = thread_offset_mask(map, addressing);
+        let thread_part = match cache.thread {
+            Some(v) => v,
+            None => {
+                let mut acc = self.b.prologue_i32(0);
+                for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
+                    for (bit, basis) in bases.iter().enumerate() {
+                        let term = addressing.offset_of(basis);
+                        if term == 0 {
+                            continue;
+                        }
+                        let shift = self.b.prologue_i32(bit as i64);
+                        let one = self.b.prologue_i32(1);
+                        let mult = self.b.prologue_i32(term as i64);
+                        let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
+                        let masked = self.b.prologue_bin(BinOp::And, shifted, one);
+                        let scaled = self.b.prologue_bin(BinOp::Mul, masked, mult);
+                        acc = self.b.prologue_bin(BinOp::Xor, acc, scaled);
+                    }
+                }
+                cache.thread = Some(acc);
+                acc
+            }
+        };
+        let constant = addressing.offset_of(coord);
+        let (overlap, rest) = (constant & mask, constant & !mask);
+        let base = if overlap == 0 {
+            thread_part
+        } else if let Some(&v) = cache.xored.get(&overlap) {
+            v
+        } else {
+            let c = self.b.prologue_i32(overlap as i64);
+            let v = self.b.prologue_bin(BinOp::Xor, thread_part, c);
+            cache.xored.insert(overlap, v);
+            v
+        };
+        if rest == 0 {
+            base
+        } else {
+            self.b.bin_imm(BinOp::Add, base, rest as i64)
+        }
+    }
+
     /// Row-major index of `coord` with dimensions ordered fastest-first by `order` (a permutation
     /// of the dimensions, checked by [`memdesc_layout`]; `coord` has the buffer's rank, checked
     /// by [`Self::check_rank`], so every index is in range).
-    /// `values` (16- or 32-bit elements) packed into one integer, element k at bits `k*bits..`.
+    /// `values` (8-, 16- or 32-bit elements, 4 to 16 bytes in all) packed into b32 words: one
+    /// i32, or a `vector<n x i32>` that one `st.shared.v{2,4}.b32` stores.
     fn pack_vector(&mut self, values: &[Value], elem: MlirType) -> Value {
         let bits = type_bits(elem);
-        let word_type = self.b.int_type(bits * values.len() as u32);
-        let mut word = self.b.const_int(word_type, 0);
-        for (k, &v) in values.iter().enumerate() {
-            let raw = self.bits_of(v, elem, bits);
-            let raw = self.b.trunc(raw, self.b.int_type(bits));
-            let wide = self.b.zext(raw, word_type);
-            let shifted = self.b.bin_imm(BinOp::Shl, wide, (k as u32 * bits) as i64);
-            word = self.b.or(word, shifted);
+        let per = (32 / bits).max(1) as usize;
+        let words: Vec<Value> = (0..values.len().div_ceil(per))
+            .map(|w| self.pack_word(values, w * per, per, elem, bits))
+            .collect();
+        if words.len() == 1 {
+            return words[0];
         }
-        word
+        let i32t = self.b.i32();
+        let vector_type = self.b.vector_type(i32t, words.len() as u32);
+        let mut vector = self.b.undef(vector_type);
+        for (i, &w) in words.iter().enumerate() {
+            vector = self.b.insert_element(vector, w, i as i64);
+        }
+        vector
+    }
+
+    /// The inverse of [`Self::pack_vector`]: `count` elements from a loaded i32 or
+    /// `vector<n x i32>`.
+    fn unpack_vector(&mut self, loaded: Value, count: usize, elem: MlirType) -> Vec<Value> {
+        let bits = type_bits(elem);
+        let per = (32 / bits).max(1) as usize;
+        let i32t = self.b.i32();
+        let word_count = count.div_ceil(per);
+        let part_type = self.b.int_type(bits);
+        let mut out = Vec::with_capacity(count);
+        for w in 0..word_count {
+            let word = if word_count == 1 {
+                loaded
+            } else {
+                self.b.extract_element(loaded, w as i64, i32t)
+            };
+            for k in 0..per.min(count - w * per) {
+                let shifted = self.b.bin_imm(BinOp::LShr, word, (k as u32 * bits) as i64);
+                let part = if bits == 32 { shifted } else { self.b.trunc(shifted, part_type) };
+                out.push(self.value_from_bits(part, elem, bits, bits));
+            }
+        }
+        out
+    }
+
+    /// The type [`Self::pack_vector`] makes for `count` elements.
+    fn packed_type(&self, count: usize, elem: MlirType) -> MlirType {
+        let bits = type_bits(elem);
+        let per = (32 / bits).max(1) as usize;
+        let words = count.div_ceil(per) as u32;
+        let i32t = self.b.i32();
+        if words == 1 { i32t } else { self.b.vector_type(i32t, words) }
     }
 
     fn ordered_index(&mut self, coord: &[Value], shape: &[u32], order: &[u32]) -> Value {
@@ -238,15 +467,15 @@ impl FuncLowering<'_> {
                 "internal error: the stored tensor has too few registers",
             );
         }
-        self.barrier();
+        self.barrier_before_write();
         let vec = vector_width(&map, buffer, true);
+        let mut offsets = OffsetCache::default();
         // `register_duplicate` has one entry per register, and `values` at least as many.
         for (r, coord) in map.registers.iter().enumerate().step_by(vec) {
             if map.register_duplicate[r] {
                 continue;
             }
-            let c = self.runtime_coord(&thread, coord);
-            let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
+            let index = self.element_offset(&map, buffer, &thread, coord, &mut offsets);
             if vec == 1 {
                 self.smem_store(buffer.base, index, values[r], buffer.elem);
             } else {
@@ -256,7 +485,7 @@ impl FuncLowering<'_> {
                     .store_aligned(word, address, vec as u64 * smem_bytes(buffer.elem));
             }
         }
-        self.barrier();
+        self.barrier_after_write();
         Ok(())
     }
 
@@ -273,24 +502,19 @@ impl FuncLowering<'_> {
         let thread = self.thread_base(op, ty)?;
         let mut regs = Vec::with_capacity(map.num_registers());
         let vec = vector_width(&map, buffer, false);
+        let mut offsets = OffsetCache::default();
         for coord in map.registers.iter().step_by(vec) {
-            let c = self.runtime_coord(&thread, coord);
-            let index = self.ordered_index(&c, &buffer.shape, &buffer.order);
+            let index = self.element_offset(&map, buffer, &thread, coord, &mut offsets);
             if vec == 1 {
                 regs.push(self.smem_load(buffer.base, index, buffer.elem));
             } else {
                 let address = self.smem_address(buffer.base, index, self.llvm_type(buffer.elem));
-                let bits = type_bits(buffer.elem);
-                let word_type = self.b.int_type(bits * vec as u32);
+                let word_type = self.packed_type(vec, buffer.elem);
                 let word =
                     self.b
                         .load_aligned(address, word_type, vec as u64 * smem_bytes(buffer.elem));
-                let part_type = self.b.int_type(bits);
-                for k in 0..vec {
-                    let shifted = self.b.bin_imm(BinOp::LShr, word, (k as u32 * bits) as i64);
-                    let part = self.b.trunc(shifted, part_type);
-                    regs.push(self.value_from_bits(part, buffer.elem, bits, bits));
-                }
+                let parts = self.unpack_vector(word, vec, buffer.elem);
+                regs.extend(parts);
             }
         }
         self.set(out, regs);
@@ -313,7 +537,7 @@ impl FuncLowering<'_> {
                     self.set(memdesc, v);
                     return Ok(());
                 }
-                let (shape, order, elem) = memdesc_layout(op, value_type(memdesc))?;
+                let (shape, order, elem, addressing) = memdesc_layout(op, value_type(memdesc))?;
                 self.reserve_scratch(local_alloc_scratch(op)?);
                 let base = self.smem_base();
                 let buffer = SharedBuffer {
@@ -321,6 +545,7 @@ impl FuncLowering<'_> {
                     shape,
                     order,
                     elem,
+                    addressing,
                 };
                 if let Some(&source) = ins.first() {
                     self.write_tensor(op, &buffer, source)?;
@@ -329,7 +554,7 @@ impl FuncLowering<'_> {
             }
             "ttg.local_store" => {
                 let value = nth(op, ins, 0, "the stored tensor")?;
-                let buffer = self.buffer(op, nth(op, ins, 1, "the buffer")?)?;
+                let buffer = self.buffer_of(op, nth(op, ins, 1, "the buffer")?)?;
                 self.write_tensor(op, &buffer, value)?;
             }
             "ttg.local_load" => {
@@ -344,7 +569,7 @@ impl FuncLowering<'_> {
                     self.set(out, v);
                     return Ok(());
                 }
-                let buffer = self.buffer(op, memdesc)?;
+                let buffer = self.buffer_of(op, memdesc)?;
                 self.read_tensor(op, &buffer, out)?;
             }
             _ => {} // local_dealloc: the allocation's lifetime ends; nothing to emit.
@@ -352,7 +577,8 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    fn buffer(&self, op: MlirOperation, memdesc: MlirValue) -> LResult<SharedBuffer> {
+    /// The buffer a memdesc value addresses.
+    pub(crate) fn buffer_of(&self, op: MlirOperation, memdesc: MlirValue) -> LResult<SharedBuffer> {
         match self.buffers.get(&key(memdesc)) {
             Some(buffer) => Ok(buffer.clone()),
             None => err(

@@ -17,3 +17,4 @@ pub mod movement;
 pub mod program;
 pub mod reduce;
 pub mod scan;
+pub mod wgmma;
