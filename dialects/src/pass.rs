@@ -152,6 +152,10 @@ pub mod dialects {
         crate::ttg_handle()
     }
 
+    pub fn ttng() -> DialectHandle {
+        crate::ttng_handle()
+    }
+
     pub fn arith() -> DialectHandle {
         DialectHandle::arith()
     }

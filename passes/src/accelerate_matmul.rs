@@ -1,23 +1,38 @@
-//! `-tritongpu-accelerate-matmul`: puts `tt.dot` on tensor cores. A 2-D dot of f16 or bf16
-//! operands with an f32 accumulator, whose shape tiles by `mma.sync.m16n8k16`, gets an
-//! `#ttg.nvidia_mma` version 2 accumulator (Triton's choice of warps per CTA), operands in
-//! `#ttg.dot_op` layouts of it (`kWidth = 2`), and conversions around it; every other dot stays
-//! on the FMA path, as Triton leaves it.
+//! `-tritongpu-accelerate-matmul`: puts `tt.dot` on tensor cores, with Triton's choices.
 //!
-//! Not yet: mma version 3 (wgmma) for sm_90a, tf32/fp8/int8 operands, f16 accumulators.
+//! * sm_90 (wgmma, `#ttg.nvidia_mma` version 3): a 2-D dot of f16, bf16, f32 (tf32 precision),
+//!   fp8 or i8 operands with an f32 (i32 for i8) accumulator, M a multiple of 64, `num_warps` a
+//!   multiple of 4, becomes `ttng.warp_group_dot`. B — and A when it comes from memory (a load,
+//!   or a loop-carried value) — is staged by `ttg.local_alloc` into a `#ttg.nvmma_shared`
+//!   buffer (the widest swizzle the contiguous dim fills; K-major for 8- and 32-bit types); an
+//!   A computed in registers (attention's `p`) stays there in `#ttg.dot_op` of the mma layout.
+//!   `instrShape = [16, N, 256 / bits]` with the largest N dividing the tile that the warps
+//!   along N leave, warps per CTA as Triton's `warpsPerTileV3` (all along M for a dot whose
+//!   result feeds another dot).
+//! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync.m16n8k16`): f16 or bf16
+//!   operands with an f32 accumulator whose shape tiles by 16x8x16, operands in `#ttg.dot_op`
+//!   layouts (`kWidth = 2`), Triton's `warpsPerTileV2`.
+//!
+//! The accumulator is converted into the mma layout and back around the dot; a loop-carried
+//! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
+//! leaves it.
+//!
+//! Not yet: tf32x3 decomposition, f16 accumulators on tensor cores, fp8 on mma v2.
 
 use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
-use tritium_layout::encoding::{DotOperandEncoding, Encoding, NvidiaMmaEncoding};
+use tritium_layout::encoding::{
+    DotOperandEncoding, Encoding, NvidiaMmaEncoding, NvmmaSharedEncoding,
+};
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-accelerate-matmul",
     summary: "Put tt.dot on tensor cores: #ttg.nvidia_mma accumulators and #ttg.dot_op operands",
     anchor: Some("builtin.module"),
     options: &[],
-    dependent_dialects: || vec![dialects::ttg()],
+    dependent_dialects: || vec![dialects::ttg(), dialects::ttng()],
     run,
 };
 
@@ -42,6 +57,272 @@ pub fn warps_per_tile_v2(shape: [i64; 2], num_warps: u32) -> Vec<u32> {
         }
     }
     vec![warps[0] as u32, warps[1] as u32]
+}
+
+/// Warps per CTA of an mma v3 accumulator (Triton's `warpsPerTileV3`): whole warpgroups along
+/// M; then double along M while M has rows for them, else along N. A dot feeding another dot
+/// puts every warp along M (the chained dot then reduces rows within warps).
+pub fn warps_per_tile_v3(shape: [i64; 2], num_warps: u32, instr_n: u32, chained: bool) -> Vec<u32> {
+    if chained {
+        return vec![num_warps, 1];
+    }
+    let mut warps = [4i64, 1];
+    while warps[0] * warps[1] < num_warps as i64 {
+        if shape[0] > 16 * warps[0] {
+            warps[0] *= 2;
+        } else {
+            warps[1] *= 2;
+        }
+    }
+    let _ = instr_n;
+    vec![warps[0] as u32, warps[1] as u32]
+}
+
+/// The wgmma instruction N for a tile (Triton's choice): the largest multiple of 8 (of 16 for
+/// 8-bit integers past 16, up to 224) that divides the tile's N and fits the columns the warps
+/// along N leave each warpgroup.
+pub fn instr_n_v3(shape: [i64; 2], num_warps: u32, int8: bool) -> Option<u32> {
+    let m_warps = (shape[0] / 16).max(1);
+    let n_warps = (num_warps as i64 / m_warps).max(1);
+    let max_n = (shape[1] / n_warps).max(8);
+    let candidates: Vec<i64> = if int8 {
+        let mut v: Vec<i64> = (1..=14).rev().map(|i| 16 * i).collect();
+        v.extend([24, 8]);
+        v.retain(|n| *n <= 224);
+        v
+    } else {
+        (1..=32).rev().map(|i| 8 * i).collect()
+    };
+    candidates
+        .into_iter()
+        .find(|&n| shape[1] % n == 0 && n <= max_n)
+        .map(|n| n as u32)
+}
+
+/// Element bits and wgmma K of a dot operand element type wgmma takes, with the accumulator
+/// element it needs (`None`: not a wgmma dot).
+fn wgmma_types(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<u32> {
+    // SAFETY: type kind queries on live types.
+    unsafe {
+        let half = |t: MlirType| mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
+        let fp8 = |t: MlirType| mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
+        let i8 = |t: MlirType| mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 8;
+        let i32 = mlirTypeIsAInteger(c) && mlirIntegerTypeGetWidth(c) == 32;
+        if half(a) && mlirTypeEqual(a, b) && mlirTypeIsAF32(c) {
+            Some(16)
+        } else if mlirTypeIsAF32(a) && mlirTypeIsAF32(b) && mlirTypeIsAF32(c) && precision == 0 {
+            Some(32)
+        } else if fp8(a) && fp8(b) && mlirTypeIsAF32(c) {
+            Some(8)
+        } else if i8(a) && i8(b) && i32 {
+            Some(8)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether the dot's result reaches another dot through a chain of uses (not through loop
+/// back edges: an accumulator reaching its own dot is not a chain).
+fn feeds_another_dot(dot: MlirOperation) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut work: Vec<MlirValue> = results(dot);
+    while let Some(value) = work.pop() {
+        if !seen.insert(key(value)) {
+            continue;
+        }
+        // SAFETY: use-list traversal of live values.
+        unsafe {
+            let mut user = mlirValueGetFirstUse(value);
+            while !user.ptr.is_null() {
+                let owner = mlirOpOperandGetOwner(user);
+                let name = op_name(owner);
+                if owner.ptr != dot.ptr && (name == "tt.dot" || name == "ttng.warp_group_dot") {
+                    return true;
+                }
+                if name != "scf.yield" {
+                    work.extend(results(owner));
+                }
+                user = mlirOpOperandGetNextUse(user);
+            }
+        }
+    }
+    false
+}
+
+/// Whether operand A comes from memory (so wgmma reads it from shared memory) rather than being
+/// computed in registers: through layout conversions, a load or a block argument.
+fn comes_from_memory(value: MlirValue) -> bool {
+    let mut v = value;
+    loop {
+        let Some(op) = defining_op(v) else {
+            return true;
+        };
+        match op_name(op).as_str() {
+            "ttg.convert_layout" => match operands(op).first() {
+                Some(&source) => v = source,
+                None => return false,
+            },
+            "tt.load" | "ttg.local_load" | "tt.descriptor_load" => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// The value under layout conversions.
+fn strip_converts(mut value: MlirValue) -> MlirValue {
+    while let Some(op) = defining_op(value) {
+        if op_name(op) != "ttg.convert_layout" {
+            break;
+        }
+        match operands(op).first() {
+            Some(&source) => value = source,
+            None => break,
+        }
+    }
+    value
+}
+
+/// The `#ttg.nvmma_shared` layout wgmma reads a [rows, cols] operand tile from: `k_dim` is the
+/// operand's K dim; `order0` the register layout's fastest dim. 16-bit types follow the
+/// registers' contiguity (wgmma transposes either way); others must be K-major.
+fn nvmma_layout(tile: [i64; 2], bits: u32, k_dim: usize, order0: usize) -> Option<NvmmaSharedEncoding> {
+    let contiguous = if bits == 16 { order0 } else { k_dim };
+    let transposed = contiguous == 0;
+    let contiguous_bytes = tile[contiguous] * bits as i64 / 8;
+    let swizzle = [128, 64, 32].into_iter().find(|&s| contiguous_bytes >= s)?;
+    (tile[1 - contiguous] >= 8).then(|| NvmmaSharedEncoding::new(swizzle as u32, transposed, bits))
+}
+
+/// `ttg.local_alloc` of `value` (its own register layout) into a buffer of `encoding`, before
+/// `before`.
+fn stage_in_shared(before: MlirOperation, value: MlirValue, encoding: &Encoding) -> MlirValue {
+    let ty = value_type(value);
+    let ctx = context_of(before);
+    let dims = shape(ty);
+    let attr = encoding_to_attr(ctx, encoding);
+    // SAFETY: live handles of one context; `dims` outlives the call; the new op is inserted
+    // into `before`'s block, which takes ownership.
+    unsafe {
+        let space = tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx);
+        let memdesc = tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            element_type(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            attr,
+            space,
+            false,
+            dims.len() as isize,
+            dims.as_ptr(),
+        );
+        let alloc = tritium_dialects::build::build(
+            "ttg.local_alloc",
+            mlirOperationGetLocation(before),
+            &[value],
+            &[memdesc],
+            &[],
+        );
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, alloc);
+        mlirOperationGetResult(alloc, 0)
+    }
+}
+
+/// The fastest dim of a tensor's register layout.
+fn fastest_dim(ty: MlirType) -> usize {
+    encoding_of(ty)
+        .map(|e| e.order(2))
+        .and_then(|o| o.first().copied())
+        .unwrap_or(1) as usize
+}
+
+/// Rewrites a 2-D dot onto wgmma if it fits (see the module docs); returns whether it did.
+fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
+    let ins = operands(dot);
+    let outs = results(dot);
+    let (Some(&a), Some(&b), Some(&c), Some(&d)) = (ins.first(), ins.get(1), ins.get(2), outs.first())
+    else {
+        return false;
+    };
+    let (a_type, b_type, c_type) = (value_type(a), value_type(b), value_type(c));
+    let (sa, sb, sc) = (shape(a_type), shape(b_type), shape(c_type));
+    if sa.len() != 2 || sb.len() != 2 || sc.len() != 2 || !num_warps.is_multiple_of(4) {
+        return false;
+    }
+    let precision = int_attr(dot, "inputPrecision").unwrap_or(2);
+    let Some(bits) = wgmma_types(element_type(a_type), element_type(b_type), element_type(c_type), precision)
+    else {
+        return false;
+    };
+    let k_instr = 256 / bits;
+    let (m, n, k) = (sc[0], sc[1], sa[1]);
+    // SAFETY: type kind query on a live type.
+    let int8 = unsafe { mlirTypeIsAInteger(element_type(a_type)) };
+    let Some(instr_n) = instr_n_v3([m, n], num_warps, int8) else {
+        return false;
+    };
+    let warps = warps_per_tile_v3([m, n], num_warps, instr_n, feeds_another_dot(dot));
+    if m % (16 * warps[0] as i64) != 0
+        || n % (instr_n as i64 * warps[1] as i64) != 0
+        || k % k_instr as i64 != 0
+    {
+        return false;
+    }
+    let a_source = strip_converts(a);
+    let b_source = strip_converts(b);
+    let a_in_registers = bits == 16 && !comes_from_memory(a);
+    let b_layout = nvmma_layout([k, n], bits, 0, fastest_dim(value_type(b_source)));
+    let a_layout = if a_in_registers {
+        None
+    } else {
+        match nvmma_layout([m, k], bits, 1, fastest_dim(value_type(a_source))) {
+            Some(l) => Some(l),
+            None => return false,
+        }
+    };
+    let Some(b_layout) = b_layout else {
+        return false;
+    };
+    let ctx = context_of(dot);
+    let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v3(warps, instr_n, k_instr));
+    let mma_attr = encoding_to_attr(ctx, &mma);
+    let new_a = match a_layout {
+        Some(layout) => stage_in_shared(dot, a_source, &Encoding::NvmmaShared(layout)),
+        None => {
+            let operand = Encoding::DotOperand(DotOperandEncoding::new(0, mma.clone(), 32 / bits));
+            insert_convert_before(dot, a, with_encoding(a_type, encoding_to_attr(ctx, &operand)))
+        }
+    };
+    let new_b = stage_in_shared(dot, b_source, &Encoding::NvmmaShared(b_layout));
+    let new_c = insert_convert_before(dot, c, with_encoding(c_type, mma_attr));
+    let d_type = value_type(d);
+    let mut attrs = vec![];
+    for name in ["inputPrecision", "maxNumImpreciseAcc"] {
+        // SAFETY: attribute lookup on a live op.
+        let attr = unsafe { mlirOperationGetAttributeByName(dot, tritium_dialects::ffi::str_ref(name)) };
+        if !attr.ptr.is_null() {
+            attrs.push((name, attr));
+        }
+    }
+    // SAFETY: live handles; the new op is inserted before `dot` (its block owns it), the old
+    // dot's uses move to its result and the dead dot is destroyed.
+    unsafe {
+        let is_async = mlirBoolAttrGet(ctx, 0);
+        attrs.push(("isAsync", is_async));
+        let wgmma = tritium_dialects::build::build(
+            "ttng.warp_group_dot",
+            mlirOperationGetLocation(dot),
+            &[new_a, new_b, new_c],
+            &[with_encoding(d_type, mma_attr)],
+            &attrs,
+        );
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(dot), dot, wgmma);
+        let result = mlirOperationGetResult(wgmma, 0);
+        mlirValueReplaceAllUsesOfWith(d, result);
+        mlirOperationDestroy(dot);
+        let back = convert_all_uses_after(result, d_type);
+        carry_accumulator_in_mma(new_c, result, back);
+    }
+    true
 }
 
 /// Whether a dot of these element types and shape maps onto `mma.sync.m16n8k16`.
@@ -71,6 +352,9 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
     let ctx = context_of(module);
     for dot in collect_ops(module) {
         if op_name(dot) != "tt.dot" {
+            continue;
+        }
+        if capability == 90 && to_warp_group_dot(dot, num_warps) {
             continue;
         }
         let ins = operands(dot);

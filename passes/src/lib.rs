@@ -10,6 +10,7 @@ pub mod accelerate_matmul;
 pub mod axis_info;
 pub mod coalesce;
 pub mod convert_to_gpu;
+pub mod fence_insertion;
 pub mod ir_util;
 pub mod optimize_thread_locality;
 pub mod pipelines;
@@ -119,6 +120,14 @@ pub static PASSES: &[PassEntry] = &[
             (which duplicates data across threads) explicitly through shared memory: a \
             ttg.local_alloc of the source in a #ttg.swizzled_shared layout following the \
             source's order, then a ttg.local_load into the dot-operand layout.",
+    },
+    PassEntry {
+        pass: &fence_insertion::PASS,
+        description: "Inserts ttng.fence_async_shared (fence.proxy.async) right before each \
+            ttng.warp_group_dot that reads a shared-memory operand written by threads: a \
+            ttg.local_alloc of a tensor or a buffer a ttg.local_store writes, through memdesc \
+            views. wgmma reads through the async proxy, which needs the fence to see those \
+            generic-proxy writes. Nothing is inserted below compute capability 90.",
     },
     PassEntry {
         pass: &test_passes::op_count::PASS,

@@ -39,8 +39,8 @@ pub struct TtgirOptions {
     pub capability: u32,
 }
 
-/// The TTGIR stage: layouts, coalescing and layout-conversion removal (Triton 3.6's `make_ttgir`
-/// for sm_90 without the tensor-core and pipelining passes).
+/// The TTGIR stage: layouts, coalescing, tensor cores and layout-conversion removal (Triton
+/// 3.6's `make_ttgir` without the pipelining passes).
 pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let warps = options.num_warps;
     let stages = options.num_stages;
@@ -58,6 +58,8 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
+        PassSpec::new("triton-nvidia-gpu-fence-insertion")
+            .option("compute-capability", options.capability),
         PassSpec::new("canonicalize"),
         PassSpec::new("cse"),
         PassSpec::new("symbol-dce"),
