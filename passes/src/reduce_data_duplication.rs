@@ -2,7 +2,8 @@
 //! `#ttg.dot_op` layout duplicates data across threads (each thread needs whole rows of A / columns
 //! of B). Route it explicitly through shared memory once: `ttg.local_alloc` of the source (in a
 //! `#ttg.swizzled_shared` layout following the source's order) then `ttg.local_load` into the
-//! dot-operand layout.
+//! dot-operand layout. Conversions that keep every element in its thread (an mma accumulator
+//! read as a wgmma register operand) are left to the lowering, which only renames registers.
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -19,6 +20,20 @@ pub static PASS: PassDef = PassDef {
     dependent_dialects: || vec![dialects::ttg()],
     run,
 };
+
+/// Whether two layouts of a shape give every lane and warp the same elements (the conversion
+/// only permutes registers).
+fn same_threads(src: &Encoding, dst: &Option<Encoding>, dims: &[i64]) -> bool {
+    use tritium_layout::linear::{LANE, WARP};
+    let Some(dst) = dst else {
+        return false;
+    };
+    let dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
+    match (src.to_linear(&dims), dst.to_linear(&dims)) {
+        (Ok(a), Ok(b)) => a.bases(LANE) == b.bases(LANE) && a.bases(WARP) == b.bases(WARP),
+        _ => false,
+    }
+}
 
 fn run(module: OperationRef, _options: &Options) -> PassResult {
     for op in collect_ops(module.to_raw()) {
@@ -38,6 +53,11 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let dims = shape(source_type);
+        if same_threads(&src, &encoding_of(result_type), &dims) {
+            // Each thread already holds what it needs (an mma accumulator read as the A operand
+            // of the next wgmma): the lowering renames registers, no shared memory needed.
+            continue;
+        }
         let ctx = context_of(op);
         let shared = encoding_to_attr(
             ctx,

@@ -88,6 +88,26 @@ fn insert_before(before: MlirOperation, op: MlirOperation) -> MlirOperation {
     op
 }
 
+/// Every layout a global load or store of the function uses.
+fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
+    let mut layouts: Vec<MlirAttribute> = Vec::new();
+    for op in collect_ops(func) {
+        let name = op_name(op);
+        if name != "tt.load" && name != "tt.store" {
+            continue;
+        }
+        let Some(encoding) = operands(op).first().and_then(|&p| encoding_attr(value_type(p)))
+        else {
+            continue;
+        };
+        // SAFETY: live attributes of the function's types.
+        if !layouts.iter().any(|l| unsafe { mlirAttributeEqual(*l, encoding) }) {
+            layouts.push(encoding);
+        }
+    }
+    layouts
+}
+
 /// The preferred layout per tensor shape: that of the loads and stores, when they all agree.
 fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
     let mut seen: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
@@ -115,14 +135,15 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
         .collect()
 }
 
-/// Whether `ty`'s encoding is a preferred layout or a slice of one (layouts of values that feed
-/// preferred ones through expand_dims/broadcast).
-fn in_preferred_family(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
+/// Whether `ty`'s encoding is the layout of a global memory access (`access`, of any shape) or a
+/// slice of one (layouts of values that feed them through expand_dims/broadcast): the layouts
+/// conversions are rematerialized backward into.
+fn in_preferred_family(access: &[MlirAttribute], ty: MlirType) -> bool {
     let Some(attr) = encoding_attr(ty) else {
         return false;
     };
     let encoding = encoding_from_attr(attr);
-    preferred.values().any(|p| {
+    access.iter().any(|p| {
         // SAFETY: both are live attributes: `attr` is `ty`'s encoding and `p` one of the
         // function's tensor encodings (from `preferred_layouts`); equality compares the handles.
         let same = unsafe { mlirAttributeEqual(attr, *p) };
@@ -141,6 +162,45 @@ fn is_slice_of(encoding: &Encoding, parent: &Encoding) -> bool {
     }
 }
 
+/// Whether `ty` is in a tensor-core accumulator's layout family (`#ttg.nvidia_mma`, or a slice
+/// of it): values computed from a dot's result stay there, as Triton keeps them (attention's
+/// softmax runs on the accumulator's registers), and only stores convert out.
+fn in_mma_family(ty: MlirType) -> bool {
+    fn mma(e: &Encoding) -> bool {
+        match e {
+            Encoding::NvidiaMma(_) => true,
+            Encoding::Slice(s) => mma(&s.parent),
+            _ => false,
+        }
+    }
+    encoding_of(ty).as_ref().is_some_and(mma)
+}
+
+/// `x` when `value` is `convert_layout(x)` with `x` in an mma family layout.
+fn mma_source(value: MlirValue) -> Option<MlirValue> {
+    let def = defining_op(value)?;
+    if op_name(def) != "ttg.convert_layout" {
+        return None;
+    }
+    let source = operands(def)[0];
+    (in_mma_family(value_type(source)) && !in_mma_family(value_type(value))).then_some(source)
+}
+
+/// The single user of a value, if it has exactly one use.
+fn single_user(value: MlirValue) -> Option<(MlirOperation, isize)> {
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let first = mlirValueGetFirstUse(value);
+        if first.ptr.is_null() || !mlirOpOperandGetNextUse(first).ptr.is_null() {
+            return None;
+        }
+        Some((
+            mlirOpOperandGetOwner(first),
+            mlirOpOperandGetOperandNumber(first) as isize,
+        ))
+    }
+}
+
 fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
     match (preferred.get(&shape(ty)), encoding_attr(ty)) {
         // SAFETY: both are live attributes of the function's types.
@@ -150,7 +210,11 @@ fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> b
 }
 
 /// One pass of local rewrites; returns whether anything changed.
-fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute>) -> bool {
+fn rewrite_once(
+    func: MlirOperation,
+    preferred: &HashMap<Vec<i64>, MlirAttribute>,
+    access: &[MlirAttribute],
+) -> bool {
     let mut changed = false;
     for op in collect_ops(func) {
         if op_name(op) != "ttg.convert_layout" {
@@ -165,7 +229,34 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             changed = true;
             continue;
         }
+        // yield(convert(x: mma -> D)): the loop carries x in the mma layout.
+        if in_mma_family(value_type(src))
+            && !in_mma_family(dst_type)
+            && let Some((user, position)) = single_user(results(op)[0])
+            && op_name(user) == "scf.yield"
+        {
+            // SAFETY: `user` is a live scf.yield; its block's arguments are read only when the
+            // parent is an scf.for with that many iter args (checked in `carry_in_layout`).
+            let arg = unsafe {
+                let block = mlirOperationGetBlock(user);
+                let parent = mlirBlockGetParentOperation(block);
+                (op_name(parent) == "scf.for" && position + 1 < mlirBlockGetNumArguments(block))
+                    .then(|| mlirBlockGetArgument(block, position + 1))
+            };
+            if let Some(arg) = arg
+                && carry_in_layout(arg, value_type(src))
+            {
+                changed = true;
+                continue;
+            }
+        }
         let Some(def) = defining_op(src) else {
+            let into_anchor = (in_preferred_family(access, dst_type)
+                && !in_preferred_family(access, value_type(src)))
+                || (in_mma_family(dst_type) && !in_mma_family(value_type(src)));
+            if into_anchor && carry_in_layout(src, dst_type) {
+                changed = true;
+            }
             continue;
         };
         let def_name = op_name(def);
@@ -192,9 +283,13 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             changed = true;
             continue;
         }
+        // Values computed in an mma layout stay there (forward rules move their users in).
+        if in_mma_family(value_type(src)) {
+            continue;
+        }
         // Backward through shape ops: broadcast takes its operand in the result's layout,
         // expand_dims in the slice of it.
-        if in_preferred_family(preferred, dst_type)
+        if in_preferred_family(access, dst_type)
             && (def_name == "tt.broadcast" || def_name == "tt.expand_dims")
         {
             // ODS: broadcast and expand_dims have one operand.
@@ -226,7 +321,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             continue;
         }
         // Backward: compute the producer in the preferred layout.
-        if in_preferred_family(preferred, dst_type)
+        if in_preferred_family(access, dst_type)
             && is_rematerializable(&def_name)
             && results(def).len() == 1
         {
@@ -264,7 +359,7 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
         if name == "tt.reduce" {
             let sources: Vec<Option<MlirValue>> = ins
                 .iter()
-                .map(|v| preferred_source(preferred, *v))
+                .map(|v| mma_source(*v).or_else(|| preferred_source(preferred, *v)))
                 .collect();
             if sources.iter().all(Option::is_some) && !sources.is_empty() {
                 let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
@@ -304,11 +399,45 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
             }
             continue;
         }
+        // expand_dims / broadcast of convert(x: mma family -> D) run on x.
+        if (name == "tt.expand_dims" || name == "tt.broadcast") && ins.len() == 1 && outs.len() == 1
+        {
+            let Some(source) = mma_source(ins[0]) else {
+                continue;
+            };
+            let out_type = value_type(outs[0]);
+            let Some(source_encoding) = encoding_of(value_type(source)) else {
+                continue;
+            };
+            let encoding = if name == "tt.broadcast" {
+                source_encoding
+            } else {
+                let axis = int_attr(op, "axis").unwrap_or(-1);
+                match source_encoding {
+                    Encoding::Slice(slice) if slice.dim as i64 == axis => *slice.parent,
+                    _ => continue,
+                }
+            };
+            let new_type = with_encoding(out_type, encoding_to_attr(context_of(op), &encoding));
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(op, &[source], &[new_type]),
+            );
+            // SAFETY: `new` is the clone of a single-result op.
+            let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
+            replace_and_erase(op, back);
+            changed = true;
+            continue;
+        }
         if !is_rematerializable(&name) || outs.len() != 1 {
             continue;
         }
         // One result (checked above).
         let out_type = value_type(outs[0]);
+        if is_tensor(out_type) && !in_mma_family(out_type) && forward_into_mma(op, &ins, out_type) {
+            changed = true;
+            continue;
+        }
         if !is_tensor(out_type)
             || is_preferred(preferred, out_type)
             || !preferred.contains_key(&shape(out_type))
@@ -369,6 +498,115 @@ fn rewrite_once(func: MlirOperation, preferred: &HashMap<Vec<i64>, MlirAttribute
     changed
 }
 
+/// A loop-carried value converted inside the loop: `scf.for` carries it in `to` instead. The
+/// init is converted before the loop, the yielded value before the yield (where the backward
+/// rules can rematerialize it, e.g. `addptr(arg, step)`), other uses of the argument read a
+/// conversion back, and so does the loop's result. Returns whether `arg` was an iter arg.
+fn carry_in_layout(arg: MlirValue, to: MlirType) -> bool {
+    // SAFETY: `arg` is a live block argument (it has no defining op); the block's parent, the
+    // loop's operands, results and yield are read only after checking the loop is an scf.for
+    // with iter arg `index` (argument `index + 1`, operand `index + 3`, result `index`, yield
+    // operand `index`); every new op is inserted into a live block, which owns it.
+    unsafe {
+        if mlirValueIsAOpResult(arg) {
+            return false;
+        }
+        let block = mlirBlockArgumentGetOwner(arg);
+        let for_op = mlirBlockGetParentOperation(block);
+        if for_op.ptr.is_null() || op_name(for_op) != "scf.for" {
+            return false;
+        }
+        let index = mlirBlockArgumentGetArgNumber(arg) - 1;
+        if index < 0 || index >= mlirOperationGetNumResults(for_op) {
+            return false;
+        }
+        let yield_op = mlirBlockGetTerminator(block);
+        if yield_op.ptr.is_null() || op_name(yield_op) != "scf.yield" {
+            return false;
+        }
+        let from = value_type(arg);
+        let init = mlirOperationGetOperand(for_op, index + 3);
+        let new_init = insert_convert_before(for_op, init, to);
+        mlirOperationSetOperand(for_op, index + 3, new_init);
+        mlirValueSetType(arg, to);
+        // Every use of the argument now reads it back in its old layout (the convert that
+        // triggered this folds into the argument itself).
+        let back = tritium_dialects::build::convert_layout(
+            mlirLocationUnknownGet(mlirTypeGetContext(to)),
+            arg,
+            from,
+        );
+        mlirBlockInsertOwnedOperation(block, 0, back);
+        let mut except = back;
+        mlirValueReplaceAllUsesExcept(arg, mlirOperationGetResult(back, 0), 1, &mut except);
+        let yielded = mlirOperationGetOperand(yield_op, index);
+        let converted = insert_convert_before(yield_op, yielded, to);
+        mlirOperationSetOperand(yield_op, index, converted);
+        let result = mlirOperationGetResult(for_op, index);
+        mlirValueSetType(result, to);
+        convert_all_uses_after(result, from);
+        true
+    }
+}
+
+/// An elementwise op with an operand converted out of an mma family layout runs in that layout:
+/// operands of that layout family come unconverted, cheap sources are rebuilt in it, others are
+/// converted; its users read a conversion back.
+fn forward_into_mma(op: MlirOperation, ins: &[MlirValue], out_type: MlirType) -> bool {
+    let out_shape = shape(out_type);
+    let mut target: Option<MlirType> = None;
+    for operand in ins {
+        let ty = value_type(*operand);
+        if !is_tensor(ty) || shape(ty) != out_shape {
+            continue;
+        }
+        if let Some(source) = mma_source(*operand) {
+            let source_type = value_type(source);
+            match target {
+                None => target = Some(source_type),
+                Some(t) if same_encoding(t, source_type) => {}
+                Some(_) => return false,
+            }
+        }
+    }
+    let Some(target) = target else {
+        return false;
+    };
+    let Some(target_encoding) = encoding_attr(target) else {
+        return false;
+    };
+    let mut new_operands = Vec::new();
+    for operand in ins {
+        let ty = value_type(*operand);
+        if !is_tensor(ty) || shape(ty) != out_shape {
+            new_operands.push(*operand);
+            continue;
+        }
+        let wanted = with_encoding(ty, target_encoding);
+        match mma_source(*operand) {
+            Some(source) if same_type(value_type(source), wanted) => new_operands.push(source),
+            _ => new_operands.push(insert_convert_before(op, *operand, wanted)),
+        }
+    }
+    let new = insert_before(
+        op,
+        tritium_dialects::build::clone_with(op, &new_operands, &[with_encoding(out_type, target_encoding)]),
+    );
+    // SAFETY: `new` is the clone of a single-result op (the caller checked).
+    let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
+    replace_and_erase(op, back);
+    true
+}
+
+/// Whether two types have the same encoding attribute.
+fn same_encoding(a: MlirType, b: MlirType) -> bool {
+    match (encoding_attr(a), encoding_attr(b)) {
+        // SAFETY: live attributes of the function's types.
+        (Some(x), Some(y)) => unsafe { mlirAttributeEqual(x, y) },
+        _ => false,
+    }
+}
+
 /// `x` when `value` is `convert_layout(x)` with `x` in the preferred layout.
 fn preferred_source(
     preferred: &HashMap<Vec<i64>, MlirAttribute>,
@@ -416,8 +654,9 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         .collect();
     for func in funcs {
         let preferred = preferred_layouts(func);
+        let access = access_layouts(func);
         for _ in 0..64 {
-            let changed = rewrite_once(func, &preferred);
+            let changed = rewrite_once(func, &preferred, &access);
             erase_dead(func);
             if !changed {
                 break;
