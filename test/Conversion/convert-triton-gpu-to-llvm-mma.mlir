@@ -1,5 +1,5 @@
-// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir=num-warps=4 --tritium-llvm | FileCheck %s
 // RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s
+// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:86" --tritium-llvm | FileCheck %s
 
 // A 64x64 f32 accumulator over 4 warps (mma v2, warpsPerCTA [2, 2]) with K = 32: each warp owns
 // 32x32, i.e. 2 x 4 tiles of 16x8, and takes 2 K steps of 16 — 16 mma.sync per thread, each

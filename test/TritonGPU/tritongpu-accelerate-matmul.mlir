@@ -3,6 +3,7 @@
 // An f16 dot accumulating in f32 goes on tensor cores: an mma v2 accumulator with Triton's warps
 // per CTA (2x2 for 128x128 over 4 warps), operands in its dot-operand layouts (kWidth 2), and a
 // loop-carried accumulator carried in the mma layout (converted once before and once after).
+// (sm_80: wgmma is sm_90's.)
 // CHECK: #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @loop
 // CHECK: %[[INIT:.*]] = ttg.convert_layout %{{.*}} : tensor<128x128xf32, #blocked> -> tensor<128x128xf32, #mma>
@@ -14,7 +15,7 @@
 // CHECK: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
 // CHECK-NEXT: tt.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @loop(%a: tensor<128x64xf16, #blocked>, %b: tensor<64x128xf16, #blocked>, %n: i32) -> tensor<128x128xf32, #blocked> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -43,8 +44,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// Dots the mma.sync path does not cover yet stay on CUDA cores: f32 operands, an f16
-// accumulator, and an N that is not a multiple of 8.
+// Dots neither tensor-core path covers yet stay on CUDA cores: f32 operands at ieee precision
+// (the default), an f16 accumulator, and an N that is not a multiple of 8.
 // CHECK-NOT: nvidia_mma
 // CHECK-LABEL: tt.func public @fma
 // CHECK-COUNT-3: tt.dot {{.*}} -> tensor<{{.*}}, #blocked>
@@ -56,6 +57,83 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = tt.dot %a, %b, %c : tensor<64x32xf32, #blocked> * tensor<32x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
     %e = tt.dot %ah, %bh, %ch : tensor<64x32xf16, #blocked> * tensor<32x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
     %f = tt.dot %ah, %bn, %cn : tensor<64x32xf16, #blocked> * tensor<32x4xf16, #blocked> -> tensor<64x4xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// sm_90: wgmma. A and B come from memory (here: function arguments), so both are staged by
+// ttg.local_alloc into #ttg.nvmma_shared buffers, 128-byte swizzled (a 64-element f16 row is
+// 128 bytes), K-major A and N-major B as the registers hold them; instrShape [16, 256, 16] and
+// warps [8, 1] as Triton picks for 128x256 over 8 warps. The loop carries the accumulator in
+// the mma layout.
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+// CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @wgmma_loop
+// CHECK: scf.for {{.*}} -> (tensor<128x256xf32, #[[MMA]]>)
+// CHECK: %[[A:.*]] = ttg.local_alloc %{{.*}} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK: %[[B:.*]] = ttg.local_alloc %{{.*}} : (tensor<64x256xf16, #blocked>) -> !ttg.memdesc<64x256xf16, #[[SH]], #smem>
+// CHECK: ttng.warp_group_dot %[[A]], %[[B]], %{{.*}} {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x256xf16, #[[SH]], #smem> -> tensor<128x256xf32, #[[MMA]]>
+// CHECK-NOT: tt.dot
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_loop(%a: tensor<128x64xf16, #blocked>, %b: tensor<64x256xf16, #blocked>, %n: i32) -> tensor<128x256xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #blocked>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%c = %zero) -> (tensor<128x256xf32, #blocked>) : i32 {
+      %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x64xf16, #blocked> * tensor<64x256xf16, #blocked> -> tensor<128x256xf32, #blocked>
+      scf.yield %d : tensor<128x256xf32, #blocked>
+    }
+    tt.return %acc : tensor<128x256xf32, #blocked>
+  }
+}
+
+// -----
+
+// tf32 (f32 operands, tf32 precision) and fp8 must be K-major for wgmma: B, held N-contiguous in
+// registers, goes to a transposed (K-contiguous) buffer; K per instruction is 8 and 32.
+// CHECK-DAG: #[[TF32:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 8]}>
+// CHECK-DAG: #[[FP8:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 32]}>
+// CHECK-DAG: #[[TSH:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+// CHECK-DAG: #[[FSH:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func public @wgmma_types
+// CHECK: ttg.local_alloc {{.*}} -> !ttg.memdesc<32x128xf32, #[[TSH]], #smem>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #[[TF32]]>
+// CHECK: ttg.local_alloc {{.*}} -> !ttg.memdesc<64x128xf8E5M2, #[[FSH]], #smem>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #[[FP8]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_types(%a: tensor<128x32xf32, #blocked>, %b: tensor<32x128xf32, #blocked>, %c: tensor<128x128xf32, #blocked>,
+                              %a8: tensor<128x64xf8E4M3FN, #blocked>, %b8: tensor<64x128xf8E5M2, #blocked>) {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x32xf32, #blocked> * tensor<32x128xf32, #blocked> -> tensor<128x128xf32, #blocked>
+    %e = tt.dot %a8, %b8, %c, inputPrecision = tf32 : tensor<128x64xf8E4M3FN, #blocked> * tensor<64x128xf8E5M2, #blocked> -> tensor<128x128xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A chained dot (attention: the first result feeds the second dot through exp and a cast): the
+// first dot's warps all go along M, and the second dot's A, computed in registers, stays there in
+// the mma layout's dot-operand layout. M = 32 is not a wgmma tile (M % 64): mma v2.
+// CHECK-DAG: #[[M1:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @chain
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x64xf32, #[[M1]]>
+// CHECK: ttg.convert_layout {{.*}} -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[M1]], kWidth = 2}>>
+// CHECK: ttng.warp_group_dot {{.*}} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[M1]], kWidth = 2}>> * !ttg.memdesc<64x64xf16
+// CHECK: tt.dot {{.*}} -> tensor<32x64xf32, #[[V2]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @chain(%q: tensor<128x64xf16, #blocked>, %k: tensor<64x64xf16, #blocked>, %v: tensor<64x64xf16, #blocked>,
+                        %z: tensor<128x64xf32, #blocked>, %q32: tensor<32x64xf16, #blocked>, %z32: tensor<32x64xf32, #blocked>) {
+    %s = tt.dot %q, %k, %z : tensor<128x64xf16, #blocked> * tensor<64x64xf16, #blocked> -> tensor<128x64xf32, #blocked>
+    %e = math.exp2 %s : tensor<128x64xf32, #blocked>
+    %p = arith.truncf %e : tensor<128x64xf32, #blocked> to tensor<128x64xf16, #blocked>
+    %o = tt.dot %p, %v, %z : tensor<128x64xf16, #blocked> * tensor<64x64xf16, #blocked> -> tensor<128x64xf32, #blocked>
+    %small = tt.dot %q32, %k, %z32 : tensor<32x64xf16, #blocked> * tensor<64x64xf16, #blocked> -> tensor<32x64xf32, #blocked>
     tt.return
   }
 }
