@@ -19,10 +19,11 @@
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: llvm.return
 
-// Attention: the second dot takes A (p) from registers, four b32 words per 16x16 tile.
+// Attention: the second dot takes A (p) from registers, four b32 words per 16x16 tile, and V
+// N-major (transposed B).
 // ATTN-LABEL: llvm.func @attn_fwd
 // ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, $32, $33, p, 1, 1, 0, 0;
-// ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;
+// ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;
 
 // tf32 and fp8 take no transpose immediates (both operands K-major).
 // TF32: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}, $64, $65, p, 1, 1;
