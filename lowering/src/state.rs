@@ -548,6 +548,18 @@ impl FuncLowering<'_> {
         bits: u32,
     ) -> Value {
         let i32 = self.b.i32();
+        if per == 2 && bits == 16 && is_float(elem) {
+            // Two halves as a <2 x half> (or bf16) vector: LLVM then packs two f32 -> f16
+            // conversions into one `cvt.rn.f16x2.f32` and two registers into one `mov.b32`.
+            let lty = self.llvm_type(elem);
+            let pair_type = self.b.vector_type(lty, 2);
+            let mut pair = self.b.undef(pair_type);
+            for k in 0..2 {
+                let v = values[(first + k).min(values.len() - 1)];
+                pair = self.b.insert_element(pair, v, k as i64);
+            }
+            return self.b.bitcast(pair, i32);
+        }
         let mut word = self.b.const_i32(0);
         for k in 0..per {
             let v = values[(first + k).min(values.len() - 1)];

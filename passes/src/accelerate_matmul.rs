@@ -194,8 +194,10 @@ fn nvmma_layout(tile: [i64; 2], bits: u32, k_dim: usize, order0: usize) -> Optio
     (tile[1 - contiguous] >= 8).then(|| NvmmaSharedEncoding::new(swizzle as u32, transposed, bits))
 }
 
-/// `ttg.local_alloc` of `value` (its own register layout) into a buffer of `encoding`, before
-/// `before`.
+/// `ttg.local_alloc` of `value` (its own register layout) into a buffer of `encoding`: right
+/// after `value`'s definition when that is in the dot's block (so each operand is staged as soon
+/// as it is loaded, as Triton places it, and the next operand's global loads overlap with it),
+/// else right before the dot.
 fn stage_in_shared(before: MlirOperation, value: MlirValue, encoding: &Encoding) -> MlirValue {
     let ty = value_type(value);
     let ctx = context_of(before);
@@ -222,7 +224,11 @@ fn stage_in_shared(before: MlirOperation, value: MlirValue, encoding: &Encoding)
             &[memdesc],
             &[],
         );
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, alloc);
+        let block = mlirOperationGetBlock(before);
+        match defining_op(value).filter(|def| mlirOperationGetBlock(*def).ptr == block.ptr) {
+            Some(def) => mlirBlockInsertOwnedOperationAfter(block, def, alloc),
+            None => mlirBlockInsertOwnedOperationBefore(block, before, alloc),
+        }
         mlirOperationGetResult(alloc, 0)
     }
 }

@@ -108,7 +108,12 @@ fn shared_operand(
     step_rows[other] = 8;
     // One swizzle width further along the contiguous dim: the chunk stride (LBO).
     step_chunk[contiguous] = shared.swizzling_byte_width / bytes;
-    let sbo = at(step_rows);
+    // With a single 8-row group (the other dim is 8 long) SBO is never used: any nonzero value.
+    let sbo = if buffer.shape[other] <= 8 {
+        8 * shared.swizzling_byte_width as u64
+    } else {
+        at(step_rows)
+    };
     let lbo = if k_major || step_chunk[contiguous] >= buffer.shape[contiguous] {
         0
     } else {
@@ -317,6 +322,10 @@ impl FuncLowering<'_> {
             None => self.b.const_i32(1),
         };
         let one = self.b.const_i32(1);
+        let zero_i32 = self.b.const_i32(0);
+        let max_imprecise = int_attr(op, "maxNumImpreciseAcc").unwrap_or(0).max(0) as u32;
+        let partial_every = (matches!(a_name, "e4m3" | "e5m2") && max_imprecise <= k_total)
+            .then(|| (max_imprecise / k_instr).max(1));
 
         let n = per_instr;
         let outputs: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
@@ -367,7 +376,26 @@ impl FuncLowering<'_> {
                     None => return err(op, "an accumulator fragment is incomplete"),
                 }
             }
+            // fp8 products accumulate in reduced precision inside the tensor cores; with
+            // `maxNumImpreciseAcc` no larger than K, every group of that many K (at least one
+            // instruction) accumulates into fresh registers, which are added to the f32 total
+            // once the group completes (Triton's semantics).
+            let mut total: Option<Vec<Value>> = None;
+            if partial_every.is_some() {
+                let mut start = acc.clone();
+                if let Some(&use_c) = ins.get(3) {
+                    let keep = self.scalar(op, use_c)?;
+                    let zero = self.b.zero(acc_elem);
+                    start = start.iter().map(|&v| self.b.select(keep, v, zero)).collect();
+                }
+                total = Some(start);
+            }
             for ki in 0..k_tiles {
+                let group_start = partial_every.is_some_and(|every| ki % every == 0);
+                if group_start && ki > 0 {
+                    self.b
+                        .inline_asm("wgmma.fence.sync.aligned;", "", &[], None, true);
+                }
                 let mut operands = Vec::with_capacity(n + 8);
                 match (&a_operand, a_origin, &a_frags) {
                     (Some(operand), Some(origin), _) => {
@@ -382,7 +410,13 @@ impl FuncLowering<'_> {
                 }
                 let b_desc = self.descriptor(&b_operand, b_origin, [ki * k_instr, nj * n_tile]);
                 operands.push(b_desc);
-                operands.push(if ki == 0 { scale_d } else { one });
+                operands.push(if group_start {
+                    zero_i32
+                } else if ki == 0 {
+                    scale_d
+                } else {
+                    one
+                });
                 operands.extend(acc.iter().copied());
                 let out = self
                     .b
@@ -391,8 +425,17 @@ impl FuncLowering<'_> {
                 for (i, slot) in acc.iter_mut().enumerate() {
                     *slot = self.b.extract_value(out, i as i64, acc_elem);
                 }
+                let group_end = partial_every.is_some_and(|every| (ki + 1) % every == 0 || ki + 1 == k_tiles);
+                if group_end && let Some(sum) = total.as_mut() {
+                    self.b
+                        .inline_asm("wgmma.commit_group.sync.aligned;", "", &[], None, true);
+                    let done = self.wait_group(0, &acc, c_elem);
+                    for (t, v) in sum.iter_mut().zip(done) {
+                        *t = self.b.bin(BinOp::FAdd, *t, v);
+                    }
+                }
             }
-            results.insert((mi, nj), acc);
+            results.insert((mi, nj), total.unwrap_or(acc));
         }
         self.b
             .inline_asm("wgmma.commit_group.sync.aligned;", "", &[], None, true);
