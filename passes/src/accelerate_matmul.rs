@@ -194,13 +194,14 @@ fn nvmma_layout(tile: [i64; 2], bits: u32, k_dim: usize, order0: usize) -> Optio
     (tile[1 - contiguous] >= 8).then(|| NvmmaSharedEncoding::new(swizzle as u32, transposed, bits))
 }
 
-/// `ttg.local_alloc` of `value` (its own register layout) into a buffer of `encoding`: right
-/// after `value`'s definition when that is in the dot's block (so each operand is staged as soon
-/// as it is loaded, as Triton places it, and the next operand's global loads overlap with it),
-/// else right before the dot.
-fn stage_in_shared(before: MlirOperation, value: MlirValue, encoding: &Encoding) -> MlirValue {
+/// `ttg.local_alloc` of `value` (its own register layout) into a buffer of `encoding`, right
+/// after `value` is defined (at the start of its block for a block argument): each operand is
+/// staged as soon as it is loaded, as Triton places it, so the next operand's global loads
+/// overlap with it, and an operand defined outside a loop (attention's Q) is staged once, not
+/// every iteration. The definition dominates the dot, so the buffer does too.
+fn stage_in_shared(near: MlirOperation, value: MlirValue, encoding: &Encoding) -> MlirValue {
     let ty = value_type(value);
-    let ctx = context_of(before);
+    let ctx = context_of(near);
     let dims = shape(ty);
     let attr = encoding_to_attr(ctx, encoding);
     // SAFETY: live handles of one context; `dims` outlives the call; the new op is inserted
@@ -219,15 +220,14 @@ fn stage_in_shared(before: MlirOperation, value: MlirValue, encoding: &Encoding)
         );
         let alloc = tritium_dialects::build::build(
             "ttg.local_alloc",
-            mlirOperationGetLocation(before),
+            mlirOperationGetLocation(near),
             &[value],
             &[memdesc],
             &[],
         );
-        let block = mlirOperationGetBlock(before);
-        match defining_op(value).filter(|def| mlirOperationGetBlock(*def).ptr == block.ptr) {
-            Some(def) => mlirBlockInsertOwnedOperationAfter(block, def, alloc),
-            None => mlirBlockInsertOwnedOperationBefore(block, before, alloc),
+        match defining_op(value) {
+            Some(def) => mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(def), def, alloc),
+            None => mlirBlockInsertOwnedOperation(mlirBlockArgumentGetOwner(value), 0, alloc),
         }
         mlirOperationGetResult(alloc, 0)
     }

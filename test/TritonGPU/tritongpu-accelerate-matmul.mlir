@@ -70,10 +70,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // the mma layout.
 // CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
 // CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// The operands are loop-invariant (defined before the loop): staged once, where they are
+// defined (here at the function's entry), not every iteration.
 // CHECK-LABEL: tt.func public @wgmma_loop
+// CHECK-DAG: %[[A:.*]] = ttg.local_alloc %{{.*}} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK-DAG: %[[B:.*]] = ttg.local_alloc %{{.*}} : (tensor<64x256xf16, #blocked>) -> !ttg.memdesc<64x256xf16, #[[SH]], #smem>
 // CHECK: scf.for {{.*}} -> (tensor<128x256xf32, #[[MMA]]>)
-// CHECK: %[[A:.*]] = ttg.local_alloc %{{.*}} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
-// CHECK: %[[B:.*]] = ttg.local_alloc %{{.*}} : (tensor<64x256xf16, #blocked>) -> !ttg.memdesc<64x256xf16, #[[SH]], #smem>
 // CHECK: ttng.warp_group_dot %[[A]], %[[B]], %{{.*}} {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x256xf16, #[[SH]], #smem> -> tensor<128x256xf32, #[[MMA]]>
 // CHECK-NOT: tt.dot
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
@@ -99,9 +101,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-DAG: #[[TSH:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
 // CHECK-DAG: #[[FSH:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
 // CHECK-LABEL: tt.func public @wgmma_types
-// CHECK: ttg.local_alloc {{.*}} -> !ttg.memdesc<32x128xf32, #[[TSH]], #smem>
+// CHECK-DAG: ttg.local_alloc {{.*}} -> !ttg.memdesc<32x128xf32, #[[TSH]], #smem>
+// CHECK-DAG: ttg.local_alloc {{.*}} -> !ttg.memdesc<64x128xf8E5M2, #[[FSH]], #smem>
 // CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #[[TF32]]>
-// CHECK: ttg.local_alloc {{.*}} -> !ttg.memdesc<64x128xf8E5M2, #[[FSH]], #smem>
 // CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #[[FP8]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

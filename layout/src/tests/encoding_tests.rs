@@ -885,3 +885,33 @@ fn degenerate_heuristic_inputs_do_not_panic() {
     let enc = coalesced_blocked(&[64], &[], 4, 0, 32);
     assert_eq!(enc.rank(), 0);
 }
+
+/// The worked example of docs/tensor-cores.md: which thread of a 128x64 `#ttg.nvidia_mma` v3
+/// accumulator (`instrShape = [16, 64, 16]`, `warpsPerCTA = [8, 1]`) holds which element, and
+/// the wgmma A operand in registers (`#ttg.dot_op<{opIdx = 0, kWidth = 2}>`) over K = 32.
+#[test]
+fn tensor_core_worked_example() {
+    use crate::encoding::{DotOperandEncoding, Encoding, NvidiaMmaEncoding};
+    let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v3(vec![8, 1], 64, 16));
+    let acc = mma.to_linear(&[128, 64]).unwrap();
+    // 32 f32 registers per thread: the mma.sync C pattern (rows g and g + 8, columns 2t and
+    // 2t + 1 of each 8 columns), for each of the 8 column groups.
+    let lane0 = acc.register_coords(0, 0, 0);
+    assert_eq!(lane0.len(), 32);
+    assert_eq!(&lane0[..8], &[vec![0, 0], vec![0, 1], vec![8, 0], vec![8, 1], vec![0, 8], vec![0, 9], vec![8, 8], vec![8, 9]]);
+    // Lane 5 = group 1, thread-in-group 1; warp 5 = warpgroup 1, warp 1 in it: rows 16*5 + 1.
+    let lane5_warp5 = acc.register_coords(5, 5, 0);
+    assert_eq!(&lane5_warp5[..4], &[vec![81, 2], vec![81, 3], vec![89, 2], vec![89, 3]]);
+    assert_eq!(lane5_warp5[31], vec![89, 59]);
+    // The register A operand: per 16x16 K tile, a0 a1 (row g, k 2t..2t+1), a2 a3 (row g + 8),
+    // a4 a5 (row g, k + 8), a6 a7 (row g + 8, k + 8).
+    let a = Encoding::DotOperand(DotOperandEncoding::new(0, mma, 2))
+        .to_linear(&[128, 32])
+        .unwrap();
+    let a5 = a.register_coords(5, 0, 0);
+    assert_eq!(
+        &a5[..8],
+        &[vec![1, 2], vec![1, 3], vec![9, 2], vec![9, 3], vec![1, 10], vec![1, 11], vec![9, 10], vec![9, 11]]
+    );
+    assert_eq!(a5.len(), 16);
+}

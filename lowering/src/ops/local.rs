@@ -450,7 +450,7 @@ impl FuncLowering<'_> {
         }
     }
 
-    fn write_tensor(
+    pub(crate) fn write_tensor(
         &mut self,
         op: MlirOperation,
         buffer: &SharedBuffer,
@@ -496,7 +496,18 @@ impl FuncLowering<'_> {
         buffer: &SharedBuffer,
         out: MlirValue,
     ) -> LResult<()> {
-        let ty = value_type(out);
+        let regs = self.read_registers(op, buffer, value_type(out))?;
+        self.set(out, regs);
+        Ok(())
+    }
+
+    /// The registers of a tensor of type `ty` read from `buffer`.
+    pub(crate) fn read_registers(
+        &mut self,
+        op: MlirOperation,
+        buffer: &SharedBuffer,
+        ty: MlirType,
+    ) -> LResult<Vec<Value>> {
         let map = self.thread_map(op, ty)?;
         Self::check_rank(op, &map, buffer)?;
         let thread = self.thread_base(op, ty)?;
@@ -517,8 +528,7 @@ impl FuncLowering<'_> {
                 regs.extend(parts);
             }
         }
-        self.set(out, regs);
-        Ok(())
+        Ok(regs)
     }
 
     pub fn lower_local(

@@ -340,6 +340,58 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// A layout conversion through shared memory, written and read with the buffer accesses
+    /// of `ttg.local_alloc`/`local_load` (vectorized up to 16 bytes). 2-D and higher
+    /// power-of-two tensors go through a swizzled buffer: 16-byte chunks of a row XORed with
+    /// the row (Triton's swizzled_shared with vec = 16 bytes), so the rows an mma accumulator's
+    /// lanes write land in different banks; others row-major.
+    fn convert_through_shared(
+        &mut self,
+        op: MlirOperation,
+        source: MlirValue,
+        dst_type: MlirType,
+    ) -> LResult<Vec<Value>> {
+        use crate::ops::local::{Addressing, SharedBuffer, linear_addressing};
+        use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
+        let src_type = value_type(source);
+        let elem = element_type(src_type);
+        let shape: Vec<u32> = self.thread_map(op, src_type)?.shape;
+        let rank = shape.len();
+        let order: Vec<u32> = (0..rank as u32).rev().collect();
+        let bytes = smem_bytes(elem) as u32;
+        let mut addressing = Addressing::Ordered;
+        if rank >= 2 && shape.iter().all(|d| d.is_power_of_two()) && bytes <= 16 {
+            let vec = (16 / bytes).max(1);
+            let row = shape[rank - 1];
+            if row >= vec {
+                let row_bytes = row * bytes;
+                let per_phase = (128 / row_bytes).max(1);
+                let max_phase = (row / vec).min(8);
+                let swizzled = Encoding::SwizzledShared(SwizzledSharedEncoding::new(
+                    vec,
+                    per_phase,
+                    max_phase,
+                    order.clone(),
+                ));
+                if let Ok(linear) = linear_addressing(&swizzled, &shape) {
+                    addressing = linear;
+                }
+            }
+        }
+        self.reserve_scratch(movement_scratch(op)?);
+        let base = self.smem_base();
+        let buffer = SharedBuffer {
+            base,
+            shape,
+            order,
+            elem,
+            addressing,
+        };
+        self.write_tensor(op, &buffer, source)?;
+        self.flush_barrier();
+        self.read_registers(op, &buffer, dst_type)
+    }
+
     /// Destination registers of `dst_type` where coordinate `c` holds element `project(c)` of
     /// `sources` (all of one type); `project` is affine over GF(2).
     fn move_elements(
@@ -378,6 +430,9 @@ impl FuncLowering<'_> {
                 s.iter().zip(&offset_c).map(|(a, b)| a ^ b).collect(),
             )
         };
+        if op_name(op) == "ttg.convert_layout" && sources.len() == 1 {
+            return self.convert_through_shared(op, first, dst_type);
+        }
         // Shared-memory path.
         let elem = element_type(src_type);
         let bytes = smem_bytes(elem);
