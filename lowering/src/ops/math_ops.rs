@@ -306,7 +306,9 @@ impl FuncLowering<'_> {
             let x = pick_reg(op, &a, r)?;
             let v = match name {
                 "math.exp" => self.exp_f32(x),
-                "math.exp2" => self.b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[x], f32),
+                // As Triton: f32 exp2 is ex2.approx.ftz (2 ulp; results below 2^-126 flush to
+                // zero), a single MUFU op where the non-ftz form adds a denormal fix-up.
+                "math.exp2" => self.b.asm("ex2.approx.ftz.f32 $0, $1;", "=f,f", &[x], f32),
                 "math.log2" => self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32),
                 "math.log" => {
                     let l = self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32);

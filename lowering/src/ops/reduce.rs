@@ -35,6 +35,35 @@ fn warp_axis_bits(warp_bases: &[Vec<u32>], axis: usize) -> Vec<usize> {
         .collect()
 }
 
+/// Whether a rank >= 2 reduction finishes in registers: no warp moves along the axis, and the
+/// result's layout gives every lane and warp the rows it reduced itself (the slice of the
+/// operand's layout: lanes along the axis become copies).
+fn reduces_in_registers(
+    map: &crate::layout_map::ThreadMap,
+    out_map: &crate::layout_map::ThreadMap,
+    axis: usize,
+) -> bool {
+    let drop_axis = |b: &Vec<u32>| -> Vec<u32> {
+        b.iter()
+            .enumerate()
+            .filter(|(d, _)| *d != axis)
+            .map(|(_, &c)| c)
+            .collect()
+    };
+    warp_axis_bits(&map.warp_bases, axis).is_empty()
+        && map.lane_bases.len() == out_map.lane_bases.len()
+        && map.warp_bases.len() == out_map.warp_bases.len()
+        && map.lane_bases.iter().zip(&out_map.lane_bases).all(|(a, b)| drop_axis(a) == *b)
+        && map.warp_bases.iter().zip(&out_map.warp_bases).all(|(a, b)| drop_axis(a) == *b)
+        && out_map.registers.iter().all(|oc| {
+            let mut key = oc.clone();
+            key.insert(axis, 0);
+            map.registers.iter().any(|c| {
+                c.iter().enumerate().all(|(d, &v)| if d == axis { true } else { v == key[d] })
+            })
+        })
+}
+
 /// Shared-memory scratch of `tt.reduce`, in bytes, from its types and layouts alone (0 when it
 /// needs none).
 pub fn reduce_scratch(op: MlirOperation) -> LResult<u64> {
@@ -56,6 +85,9 @@ pub fn reduce_scratch(op: MlirOperation) -> LResult<u64> {
         return err(op, "tt.reduce needs a result");
     };
     let out_map = thread_map_of(op, value_type(out))?;
+    if reduces_in_registers(&map, &out_map, axis) {
+        return Ok(0);
+    }
     Ok(FuncLowering::operand_regions(&elems, warps * out_map.numel()).1)
 }
 
@@ -309,9 +341,29 @@ impl FuncLowering<'_> {
             }
             return Ok(());
         }
-        // Rank >= 2: partials go through shared memory indexed by (warp along axis, output element).
+        // Rank >= 2: each thread holds whole reduced rows of its output (the usual case for
+        // layouts whose warps split the kept dims, e.g. an mma accumulator's rows): the output
+        // registers are the thread's own groups.
         let out_type = value_type(outs[0]);
         let out_map = self.thread_map(op, out_type)?;
+        if reduces_in_registers(&map, &out_map, axis) {
+            let mut per_output: Vec<Vec<Value>> = vec![Vec::new(); outs.len()];
+            for oc in &out_map.registers {
+                let mut key = oc.clone();
+                key.insert(axis, 0);
+                let Some((_, values)) = groups.iter().find(|(k, _)| *k == key) else {
+                    return err(op, "internal error: a reduced row is missing from its thread");
+                };
+                for (i, v) in values.iter().enumerate() {
+                    per_output[i].push(*v);
+                }
+            }
+            for (out, regs) in outs.iter().zip(per_output) {
+                self.set(*out, regs);
+            }
+            return Ok(());
+        }
+        // Otherwise partials go through shared memory indexed by (warp along axis, output element).
         let warps = 1u64 << warp_axis_bits.len();
         let out_numel = out_map.numel();
         let base = self.smem_base();
