@@ -229,9 +229,15 @@ fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
     }
     // SAFETY: region count of a live op.
     let has_regions = unsafe { mlirOperationGetNumRegions(op) } > 0;
-    has_regions
-        || crate::registry::scratch_of(name).is_some_and(|scratch| scratch(op).is_ok_and(|b| b > 0))
-        || name.starts_with("ttg.")
+    if has_regions {
+        return true;
+    }
+    // Ops with a scratch size touch shared memory exactly when they need scratch (a register-only
+    // layout conversion or a reduction finished in registers does not).
+    if let Some(scratch) = crate::registry::scratch_of(name) {
+        return scratch(op).is_ok_and(|b| b > 0);
+    }
+    name.starts_with("ttg.")
         || name.starts_with("ttng.")
         || name.starts_with("scf.")
         || matches!(name, "tt.return" | "tt.dot" | "tt.call")
