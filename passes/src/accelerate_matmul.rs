@@ -29,7 +29,7 @@ use tritium_layout::encoding::{
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-accelerate-matmul",
-    summary: "Put tt.dot on tensor cores: #ttg.nvidia_mma accumulators and #ttg.dot_op operands",
+    summary: "Put tt.dot on tensor cores: wgmma (sm_90) or mma.sync with #ttg.nvidia_mma accumulators",
     anchor: Some("builtin.module"),
     options: &[],
     dependent_dialects: || vec![dialects::ttg(), dialects::ttng()],

@@ -90,21 +90,27 @@ pub static PASSES: &[PassEntry] = &[
     },
     PassEntry {
         pass: &accelerate_matmul::PASS,
-        description: "Puts tt.dot on tensor cores on sm_80 and later: a 2-D dot of f16 or bf16 \
-            operands with an f32 accumulator whose shape tiles by mma.sync.m16n8k16 gets an \
-            #ttg.nvidia_mma version 2 accumulator (Triton's choice of warps per CTA) and \
-            #ttg.dot_op operands of it with kWidth 2, with conversions into those layouts and \
-            back. Other dots stay on CUDA cores (FMA). Not yet: wgmma (version 3), tf32, fp8 and \
-            int8 operands, f16 accumulators.",
+        description: "Puts tt.dot on tensor cores with Triton 3.6's choices. On sm_90, 2-D dots \
+            of f16, bf16, f32 at tf32 precision, fp8 or i8 whose M fills whole warpgroups become \
+            ttng.warp_group_dot with an #ttg.nvidia_mma version 3 accumulator (instrShape [16, N, \
+            256/bits], N the largest that divides the tile per warp column; warps as \
+            warpsPerTileV3, all along M for chained dots); B, and A unless computed in registers, \
+            is staged by ttg.local_alloc where it is defined into a #ttg.nvmma_shared buffer \
+            (widest swizzle, K-major for 8/32-bit types). Elsewhere (sm_80+), f16/bf16 dots with \
+            f32 accumulators tiling by 16x8x16 get mma version 2 with #ttg.dot_op operands \
+            (kWidth 2). Loop-carried accumulators stay in the mma layout; other dots stay on CUDA \
+            cores. Not yet: f16 accumulators, tf32x3, fp8/i8 on mma v2.",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,
         description: "Removes ttg.convert_layout ops by moving values into the layout their memory \
             accesses prefer (per function and shape, the layout all loads and stores of that \
-            shape agree on). Conversions into a preferred layout are rematerialized backward \
-            through cheap ops, conversions out of it pushed forward through elementwise ops and \
-            absorbed by reductions; chains fold and identity conversions vanish. The rest stay \
-            for the lowering, which handles any conversion.",
+            shape agree on) and keeping values computed from a dot's result in its mma layout. \
+            Conversions into a load/store layout are rematerialized backward through cheap ops, \
+            conversions out of the preferred or mma layout are pushed forward through elementwise \
+            ops, expand_dims, broadcast and reductions, loop-carried values are carried in the \
+            layout they are converted to; chains fold and identity conversions vanish. The rest \
+            stay for the lowering, which handles any conversion.",
     },
     PassEntry {
         pass: &optimize_thread_locality::PASS,
