@@ -9,7 +9,8 @@
 Each kernel is one program computing a whole M x N tile with K = the full depth, so every
 fragment, warp split, instruction shape and K step of the tensor-core lowerings (wgmma on sm_90,
 mma.sync where wgmma does not apply) is exercised. Element types: f16, bf16, f32 at tf32
-precision, fp8 e4m3 and e5m2 (f32 accumulators), i8 (i32 accumulator). Operands are stored
+precision, fp8 e4m3 and e5m2 (f32 accumulators), i8 (i32 accumulator), f16 with an f16
+accumulator (`f16acc`). Operands are stored
 row-major or transposed (column-major), which changes the register layouts the loads pick and so
 the shared layouts and wgmma transposes. An element the kernel does not write keeps its input `c`
 and fails the comparison.
@@ -21,8 +22,10 @@ import os
 import subprocess
 import sys
 
-MLIR_TYPE = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "i8": "i8"}
-K_STEP = {"f16": 16, "bf16": 16, "tf32": 8, "e4m3": 32, "e5m2": 32, "i8": 32}
+MLIR_TYPE = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "i8": "i8",
+             "f16acc": "f16"}
+# The accumulator (and C) type of each case type.
+ACC_TYPE = {"i8": "i32", "f16acc": "f16"}
 
 
 def cases():
@@ -32,7 +35,7 @@ def cases():
         full = ty == "f16"
         ms = [16, 64, 128, 256] if full else [64, 128]
         ns = [8, 32, 64, 128, 256] if full else [16, 64, 256]
-        ks = [16, 64] if ty in ("f16", "bf16") else ([32, 64] if ty == "tf32" else [64, 128])
+        ks = [16, 64] if ty in ("f16", "bf16", "f16acc") else ([32, 64] if ty == "tf32" else [64, 128])
         layouts = [(False, False), (True, False), (False, True), (True, True)] if full else [(False, False), (False, True)]
         for m, n, k in itertools.product(ms, ns, ks):
             for warps in (4, 8):
@@ -66,7 +69,7 @@ def pointers(name, arg, rows, cols, ty, transposed):
 
 def kernel(ty, m, n, k, ta, tb):
     t = MLIR_TYPE[ty]
-    acc = "i32" if ty == "i8" else "f32"
+    acc = ACC_TYPE.get(ty, "f32")
     precision = ", inputPrecision = tf32" if ty == "tf32" else ""
     body = pointers("pa", "a", m, k, t, ta) + pointers("pb", "b", k, n, t, tb) + pointers("pc", "c", m, n, acc, False)
     return f"""module {{
@@ -112,7 +115,8 @@ def check(directory):
     import torch
 
     dtypes = {"f16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32,
-              "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "i8": torch.int8}
+              "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "i8": torch.int8,
+              "f16acc": torch.float16}
     ok = bad = 0
     for meta_path in sorted(glob.glob(f"{directory}/*.json")):
         meta = json.load(open(meta_path))
@@ -134,7 +138,7 @@ def check(directory):
         else:
             a = torch.randn(m, k, device="cuda").to(dtypes[ty])
             b = torch.randn(k, n, device="cuda").to(dtypes[ty])
-            c = torch.randn(m, n, device="cuda", dtype=torch.float32)
+            c = torch.randn(m, n, device="cuda", dtype=torch.float16 if ty == "f16acc" else torch.float32)
         reference = a.double() @ b.double() + c.double()
         a_mem = a.t().contiguous() if ta else a.contiguous()
         b_mem = b.t().contiguous() if tb else b.contiguous()
@@ -147,7 +151,8 @@ def check(directory):
         # tf32 keeps 10 mantissa bits of each operand: products are off by ~2^-10 relative.
         # Hopper's fp8 tensor cores add the products of one instruction (K = 32) in reduced
         # precision (about 2^-13 relative to the largest term), which Triton gets too.
-        tolerance = {"tf32": 2e-2, "i8": 0, "e4m3": 5e-3, "e5m2": 5e-3}.get(ty, 1e-3)
+        # An f16 accumulator rounds every partial sum to 11 bits.
+        tolerance = {"tf32": 2e-2, "i8": 0, "e4m3": 5e-3, "e5m2": 5e-3, "f16acc": 2e-2}.get(ty, 1e-3)
         error = ((out.double() - reference).abs() / (reference.abs() + 1)).max().item()
         if error <= tolerance:
             ok += 1

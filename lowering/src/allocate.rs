@@ -146,11 +146,32 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
         }
     }
     let mut end = start;
-    // SAFETY: use-list and parent traversal of live ops; the alloc has one result.
+    // SAFETY: use-list and parent traversal of live ops; the alloc has one result, and views
+    // (memdesc_index/subslice/trans/reshape, a wgmma wait's pass-through) one per operand.
     unsafe {
-        let mut user = mlirValueGetFirstUse(mlirOperationGetResult(alloc, 0));
-        while !user.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(user);
+        // The buffer's uses, and those of every view of it.
+        let mut values = vec![mlirOperationGetResult(alloc, 0)];
+        let mut uses = Vec::new();
+        while let Some(value) = values.pop() {
+            let mut user = mlirValueGetFirstUse(value);
+            while !user.ptr.is_null() {
+                let owner = mlirOpOperandGetOwner(user);
+                uses.push(owner);
+                match op_name(owner).as_str() {
+                    "ttg.memdesc_index" | "ttg.memdesc_subslice" | "ttg.memdesc_trans"
+                    | "ttg.memdesc_reshape" => values.push(mlirOperationGetResult(owner, 0)),
+                    "ttng.warp_group_dot_wait" => {
+                        let n = mlirOpOperandGetOperandNumber(user) as isize;
+                        if n < mlirOperationGetNumResults(owner) {
+                            values.push(mlirOperationGetResult(owner, n));
+                        }
+                    }
+                    _ => {}
+                }
+                user = mlirOpOperandGetNextUse(user);
+            }
+        }
+        for owner in uses {
             end = end.max(
                 position
                     .get(&(owner.ptr as usize))
@@ -169,7 +190,6 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
                 }
                 parent = mlirOperationGetParentOperation(parent);
             }
-            user = mlirOpOperandGetNextUse(user);
         }
     }
     end

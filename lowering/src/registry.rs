@@ -167,6 +167,12 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         }),
         // ops/dot.rs
         ("tt.dot", |l, o| l.lower_dot(o.op, &o.ins, &o.outs)),
+        // ops/async_copy.rs
+        ("ttg.async_copy_global_to_local", |l, o| {
+            l.lower_async_copy(o.op, &o.ins, &o.outs)
+        }),
+        ("ttg.async_commit_group", |l, o| l.lower_async_commit(&o.outs)),
+        ("ttg.async_wait", |l, o| l.lower_async_wait(o.op, &o.outs)),
         // ops/wgmma.rs
         ("ttng.warp_group_dot", |l, o| {
             l.lower_warp_group_dot(o.op, &o.ins, &o.outs)
@@ -186,6 +192,15 @@ fn table() -> Vec<(&'static str, LowerFn)> {
             l.lower_local(o.op, &o.name, &o.ins, &o.outs)
         }),
         ("ttg.local_dealloc", |l, o| {
+            l.lower_local(o.op, &o.name, &o.ins, &o.outs)
+        }),
+        ("ttg.memdesc_index", |l, o| {
+            l.lower_local(o.op, &o.name, &o.ins, &o.outs)
+        }),
+        ("ttg.memdesc_subslice", |l, o| {
+            l.lower_local(o.op, &o.name, &o.ins, &o.outs)
+        }),
+        ("ttg.memdesc_trans", |l, o| {
             l.lower_local(o.op, &o.name, &o.ins, &o.outs)
         }),
         // ops/math_ops.rs

@@ -63,6 +63,12 @@ pub fn is_float(ty: MlirType) -> bool {
     unsafe { mlirTypeIsAFloat(ty) && !is_fp8(ty) }
 }
 
+/// `!ttg.async.token`: orders async copies; lowered to nothing (zero registers).
+pub fn is_async_token(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsAsyncToken(ty) }
+}
+
 pub fn is_pointer(ty: MlirType) -> bool {
     // SAFETY: type query on a live type.
     unsafe { ffi::tritiumTypeIsPointer(ty) }
@@ -238,6 +244,9 @@ impl FuncLowering<'_> {
 
     /// The registers of a TTGIR value, or a located error when it was never lowered.
     pub fn regs(&self, op: MlirOperation, value: MlirValue) -> LResult<Vec<Value>> {
+        if is_async_token(value_type(value)) {
+            return Ok(Vec::new());
+        }
         match self.values.get(&key(value)) {
             Some(regs) if !regs.is_empty() => Ok(regs.clone()),
             _ => err(op, "internal error: an operand has no lowered value"),
@@ -267,7 +276,9 @@ impl FuncLowering<'_> {
 
     /// Registers one thread holds for a value of type `ty` (scalars: 1).
     pub fn register_count(&mut self, op: MlirOperation, ty: MlirType) -> LResult<usize> {
-        if is_tensor(ty) {
+        if is_async_token(ty) {
+            Ok(0)
+        } else if is_tensor(ty) {
             Ok(self.thread_map(op, ty)?.num_registers())
         } else {
             Ok(1)
@@ -351,6 +362,9 @@ impl FuncLowering<'_> {
         for v in values {
             let ty = value_type(*v);
             let count = self.register_count(op, ty)?;
+            if count == 0 {
+                continue;
+            }
             types.extend(std::iter::repeat_n(self.llvm_type(element_type(ty)), count));
         }
         Ok(types)

@@ -1,7 +1,7 @@
 //! `-tritongpu-accelerate-matmul`: puts `tt.dot` on tensor cores, with Triton's choices.
 //!
 //! * sm_90 (wgmma, `#ttg.nvidia_mma` version 3): a 2-D dot of f16, bf16, f32 (tf32 precision),
-//!   fp8 or i8 operands with an f32 (i32 for i8) accumulator, M a multiple of 64, `num_warps` a
+//!   fp8 or i8 operands with an f32 accumulator (f16 for f16 and fp8, i32 for i8), M a multiple of 64, `num_warps` a
 //!   multiple of 4, becomes `ttng.warp_group_dot`. B — and A when it comes from memory (a load,
 //!   or a loop-carried value) — is staged by `ttg.local_alloc` into a `#ttg.nvmma_shared`
 //!   buffer (the widest swizzle the contiguous dim fills; K-major for 8- and 32-bit types); an
@@ -17,7 +17,7 @@
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
 //! leaves it.
 //!
-//! Not yet: tf32x3 decomposition, f16 accumulators on tensor cores, fp8 on mma v2.
+//! Not yet: tf32x3 decomposition, f16 accumulators on mma v2, fp8 and i8 on mma v2.
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -110,6 +110,10 @@ fn wgmma_types(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<
         let i32 = mlirTypeIsAInteger(c) && mlirIntegerTypeGetWidth(c) == 32;
         if half(a) && mlirTypeEqual(a, b) && mlirTypeIsAF32(c) {
             Some(16)
+        } else if mlirTypeIsAF16(a) && mlirTypeIsAF16(b) && mlirTypeIsAF16(c) {
+            Some(16)
+        } else if fp8(a) && fp8(b) && mlirTypeIsAF16(c) {
+            Some(8)
         } else if mlirTypeIsAF32(a) && mlirTypeIsAF32(b) && mlirTypeIsAF32(c) && precision == 0 {
             Some(32)
         } else if fp8(a) && fp8(b) && mlirTypeIsAF32(c) {

@@ -28,15 +28,17 @@ pub enum Addressing {
     /// Row-major over the dimensions in `order` (any shape): unswizzled layouts.
     Ordered,
     /// The inverse of the shared layout's linear map (swizzled layouts, power-of-two shapes):
-    /// bit `i` of dimension `d` of the coordinate XORs `bits[d][i]` into the offset.
-    Linear { bits: Vec<Vec<u32>> },
+    /// bit `i` of dimension `d` of the coordinate XORs `bits[d][i]` into the offset, and so does
+    /// `origin` (a `ttg.memdesc_subslice` view's start, which in a swizzled layout XORs rather
+    /// than adds).
+    Linear { bits: Vec<Vec<u32>>, origin: u32 },
 }
 
 impl Addressing {
     /// The offset of a compile-time coordinate (the `Linear` map; `Ordered` buffers address
     /// through [`FuncLowering::ordered_index`]).
     pub fn offset_of(&self, coord: &[u32]) -> u32 {
-        let Addressing::Linear { bits } = self else {
+        let Addressing::Linear { bits, .. } = self else {
             return 0;
         };
         let mut offset = 0;
@@ -49,17 +51,36 @@ impl Addressing {
         }
         offset
     }
+
+    /// The element offset of a coordinate: [`Self::offset_of`] XOR the view's origin.
+    pub fn offset_at(&self, coord: &[u32]) -> u32 {
+        self.offset_of(coord) ^ self.origin()
+    }
+
+    pub fn origin(&self) -> u32 {
+        match self {
+            Addressing::Linear { origin, .. } => *origin,
+            Addressing::Ordered => 0,
+        }
+    }
 }
 
 /// The element offset map of a shared encoding over `shape`: the inverse of its linear layout
 /// (offset → coordinate), read as one XOR term per coordinate bit.
 pub fn linear_addressing(encoding: &Encoding, shape: &[u32]) -> Result<Addressing, String> {
     use tritium_layout::linear::{OFFSET, out_dim_name};
-    if !shape.iter().all(|d| d.is_power_of_two()) {
+    // Leading (outermost) dims of a multi-buffered allocation may have any size (3 stages):
+    // their offsets are multiples of the inner size either way, so the map of the shape rounded
+    // up to powers of two addresses every element of the real one.
+    let rank = shape.len();
+    let leading = rank.saturating_sub(2);
+    if !shape[leading..].iter().all(|d| d.is_power_of_two()) {
         return Err(format!(
             "a swizzled shared-memory buffer needs power-of-two dimensions, got {shape:?}"
         ));
     }
+    let rounded: Vec<u32> = shape.iter().map(|d| d.next_power_of_two()).collect();
+    let shape = &rounded[..];
     let layout = encoding.to_linear(shape).map_err(|e| e.to_string())?;
     let inverse = layout.invert().map_err(|e| e.to_string())?;
     let bits = (0..shape.len())
@@ -76,7 +97,7 @@ pub fn linear_addressing(encoding: &Encoding, shape: &[u32]) -> Result<Addressin
                 .collect()
         })
         .collect();
-    Ok(Addressing::Linear { bits })
+    Ok(Addressing::Linear { bits, origin: 0 })
 }
 
 /// The shape of a `!ttg.memdesc` type.
@@ -114,7 +135,13 @@ fn memdesc_layout(
     let elem = unsafe { ttg::tritiumMemDescTypeGetElementType(ty) };
     let encoding = memdesc_encoding_of(ty);
     let (order, swizzled) = match &encoding {
-        Some(Encoding::SwizzledShared(shared)) => (shared.order.clone(), shared.max_phase > 1),
+        Some(Encoding::SwizzledShared(shared)) => {
+            // An order over the trailing dims only: the leading (buffer-index) dims are slowest.
+            let lead = shape.len().saturating_sub(shared.order.len()) as u32;
+            let mut order: Vec<u32> = shared.order.iter().map(|d| d + lead).collect();
+            order.extend((0..lead).rev());
+            (order, shared.max_phase > 1)
+        }
         Some(Encoding::NvmmaShared(shared)) => (shared.order(shape.len()), true),
         _ => {
             return err(
@@ -193,6 +220,11 @@ fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store
     1
 }
 
+/// Elements a thread can write per access of `map` into `buffer` (as `ttg.local_alloc` does).
+pub fn store_vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> usize {
+    vector_width(map, buffer, true)
+}
+
 /// [`vector_width`] for a swizzled buffer: every aligned group of `v` registers lands on `v`
 /// consecutive offsets starting at a multiple of `v`, and no lane or warp bit moves the offset
 /// by less than `v` elements.
@@ -204,7 +236,7 @@ fn linear_vector_width(
     let bits = type_bits(buffer.elem);
     let addressing = &buffer.addressing;
     let thread_mask = thread_offset_mask(map, addressing);
-    let offsets: Vec<u32> = map.registers.iter().map(|c| addressing.offset_of(c)).collect();
+    let offsets: Vec<u32> = map.registers.iter().map(|c| addressing.offset_at(c)).collect();
     let count = offsets.len();
     let mut vec = (128 / bits) as usize;
     // Vectors are whole b32 words.
@@ -233,6 +265,88 @@ fn thread_offset_mask(map: &crate::layout_map::ThreadMap, addressing: &Addressin
         .iter()
         .chain(&map.warp_bases)
         .fold(0, |mask, basis| mask | addressing.offset_of(basis))
+}
+
+/// The buffer as a `Linear` map (row-major unswizzled buffers of power-of-two shapes are linear
+/// too), for views whose origin must XOR in.
+fn as_linear(op: MlirOperation, buffer: &SharedBuffer) -> LResult<Addressing> {
+    match &buffer.addressing {
+        Addressing::Linear { .. } => Ok(buffer.addressing.clone()),
+        Addressing::Ordered => {
+            if !buffer.shape.iter().all(|d| d.is_power_of_two()) {
+                return err(op, "a view into a buffer of non-power-of-two shape is not supported");
+            }
+            let mut bits = vec![Vec::new(); buffer.shape.len()];
+            let mut stride = 1u32;
+            for &d in &buffer.order {
+                let d = d as usize;
+                bits[d] = (0..buffer.shape[d].trailing_zeros()).map(|i| stride << i).collect();
+                stride *= buffer.shape[d];
+            }
+            Ok(Addressing::Linear { bits, origin: 0 })
+        }
+    }
+}
+
+/// `ttg.memdesc_subslice`: the sub-buffer starting at constant `offsets`.
+fn subslice_view(op: MlirOperation, buffer: SharedBuffer, offsets: &[i32]) -> LResult<SharedBuffer> {
+    let Some(&result) = results(op).first() else {
+        return err(op, "ttg.memdesc_subslice needs a result");
+    };
+    let shape = memdesc_shape(op, value_type(result))?;
+    if offsets.len() != buffer.shape.len() || shape.len() != buffer.shape.len() {
+        return err(op, "the subslice's offsets and shape must have the buffer's rank");
+    }
+    let origin: Vec<u32> = offsets.iter().map(|&o| o.max(0) as u32).collect();
+    let aligned = origin
+        .iter()
+        .zip(&shape)
+        .zip(&buffer.shape)
+        .all(|((&o, &s), &full)| s.is_power_of_two() && o % s == 0 && o + s <= full);
+    if !aligned {
+        return err(
+            op,
+            "a subslice must start at a multiple of its own (power-of-two) shape inside the buffer",
+        );
+    }
+    let linear = as_linear(op, &buffer)?;
+    let start = linear.offset_at(&origin);
+    let Addressing::Linear { bits, .. } = linear else {
+        return err(op, "internal error: a linear view without a linear map");
+    };
+    Ok(SharedBuffer {
+        shape,
+        addressing: Addressing::Linear { bits, origin: start },
+        ..buffer
+    })
+}
+
+/// `ttg.memdesc_trans`: result dim `i` is source dim `order[i]`.
+fn trans_view(op: MlirOperation, buffer: SharedBuffer, order: &[i32]) -> LResult<SharedBuffer> {
+    let rank = buffer.shape.len();
+    let mut sorted: Vec<i32> = order.to_vec();
+    sorted.sort_unstable();
+    if !sorted.iter().copied().eq(0..rank as i32) {
+        return err(op, "memdesc_trans order must be a permutation of the buffer's dims");
+    }
+    let source_dim = |i: usize| order[i] as usize;
+    let mut result_dim = vec![0u32; rank];
+    for i in 0..rank {
+        result_dim[source_dim(i)] = i as u32;
+    }
+    let addressing = match &buffer.addressing {
+        Addressing::Ordered => Addressing::Ordered,
+        Addressing::Linear { bits, origin } => Addressing::Linear {
+            bits: (0..rank).map(|i| bits[source_dim(i)].clone()).collect(),
+            origin: *origin,
+        },
+    };
+    Ok(SharedBuffer {
+        shape: (0..rank).map(|i| buffer.shape[source_dim(i)]).collect(),
+        order: buffer.order.iter().map(|&d| result_dim[d as usize]).collect(),
+        addressing,
+        ..buffer
+    })
 }
 
 /// Whether every reader of `memdesc` is a `ttg.local_load` feeding only `tt.dot`s.
@@ -355,7 +469,7 @@ impl FuncLowering<'_> {
                 acc
             }
         };
-        let constant = addressing.offset_of(coord);
+        let constant = addressing.offset_at(coord);
         let (overlap, rest) = (constant & mask, constant & !mask);
         let base = if overlap == 0 {
             thread_part
@@ -582,9 +696,68 @@ impl FuncLowering<'_> {
                 let buffer = self.buffer_of(op, memdesc)?;
                 self.read_tensor(op, &buffer, out)?;
             }
+            "ttg.memdesc_index" | "ttg.memdesc_subslice" | "ttg.memdesc_trans" => {
+                let source = nth(op, ins, 0, "the viewed buffer")?;
+                let view = nth(op, outs, 0, "the view")?;
+                let buffer = self.buffer_of(op, source)?;
+                let viewed = match name {
+                    "ttg.memdesc_index" => {
+                        let index = self.scalar(op, nth(op, ins, 1, "the index")?)?;
+                        self.index_view(op, buffer, index)?
+                    }
+                    "ttg.memdesc_subslice" => subslice_view(op, buffer, &i32_array(op, "offsets"))?,
+                    _ => trans_view(op, buffer, &i32_array(op, "order"))?,
+                };
+                self.buffers.insert(key(view), viewed);
+            }
             _ => {} // local_dealloc: the allocation's lifetime ends; nothing to emit.
         }
         Ok(())
+    }
+
+    /// `ttg.memdesc_index`: the `index`-th sub-buffer along dim 0 (which must be the slowest).
+    fn index_view(
+        &mut self,
+        op: MlirOperation,
+        buffer: SharedBuffer,
+        index: Value,
+    ) -> LResult<SharedBuffer> {
+        if buffer.shape.len() < 2 {
+            return err(op, "memdesc_index needs a buffer of rank 2 or more");
+        }
+        let inner: u32 = buffer.shape[1..].iter().product();
+        let outermost = match &buffer.addressing {
+            Addressing::Ordered => buffer.order.last() == Some(&0),
+            Addressing::Linear { bits, .. } => bits[0]
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| b == inner << i),
+        };
+        if !outermost {
+            return err(op, "memdesc_index needs dim 0 to be the buffer's slowest dim");
+        }
+        let scaled = self.b.bin_imm(BinOp::Mul, index, inner as i64);
+        let (storage, _) = self.smem_type(buffer.elem);
+        let base = self.smem_address(buffer.base, scaled, storage);
+        let addressing = match buffer.addressing {
+            Addressing::Ordered => Addressing::Ordered,
+            Addressing::Linear { bits, origin } => Addressing::Linear {
+                bits: bits[1..].to_vec(),
+                origin,
+            },
+        };
+        Ok(SharedBuffer {
+            base,
+            shape: buffer.shape[1..].to_vec(),
+            order: buffer
+                .order
+                .iter()
+                .filter(|&&d| d != 0)
+                .map(|&d| d - 1)
+                .collect(),
+            elem: buffer.elem,
+            addressing,
+        })
     }
 
     /// The buffer a memdesc value addresses.

@@ -1,6 +1,7 @@
 //! Lowerings of TTGIR ops, grouped by kind; each file adds methods to
 //! [`crate::to_llvm::FuncLowering`].
 
+pub mod async_copy;
 pub mod atomics;
 pub mod casts;
 pub mod control;

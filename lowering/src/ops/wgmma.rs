@@ -25,10 +25,11 @@ use std::collections::BTreeMap;
 use tritium_layout::encoding::Encoding;
 use tritium_passes::ir_util::*;
 
-/// The lane bases every mma fragment shares: lanes 0-1 step the inner dim by 2 and 4, lanes
-/// 2-4 the outer dim by 1, 2 and 4 (`[outer, inner]` coordinates).
-fn lanes_match_fragment(map: &ThreadMap) -> bool {
-    let expected: [[u32; 2]; 5] = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]];
+/// The lane bases of an mma fragment with `per` consecutive inner elements per lane: lanes 0-1
+/// step the inner dim by `per` and `2 per`, lanes 2-4 the outer dim by 1, 2 and 4 (`[outer,
+/// inner]` coordinates). Accumulators have `per = 2`; register A operands `32 / bits`.
+fn lanes_match(map: &ThreadMap, per: u32) -> bool {
+    let expected: [[u32; 2]; 5] = [[0, per], [0, 2 * per], [1, 0], [2, 0], [4, 0]];
     map.lane_bases.len() == 5
         && map
             .lane_bases
@@ -186,7 +187,7 @@ impl FuncLowering<'_> {
     /// warpgroup origin at byte address `origin`).
     fn descriptor(&mut self, operand: &SharedOperand, origin: Value, coord: [u32; 2]) -> Value {
         let bytes = smem_bytes(operand.buffer.elem) as i64;
-        let offset = operand.buffer.addressing.offset_of(&coord) as i64 * bytes;
+        let offset = operand.buffer.addressing.offset_at(&coord) as i64 * bytes;
         let address = self.b.bin_imm(BinOp::Add, origin, offset);
         let start = self.b.bin_imm(BinOp::LShr, address, 4);
         let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
@@ -238,14 +239,19 @@ impl FuncLowering<'_> {
             );
         }
         let c_elem = element_type(c_type);
-        let (acc_name, acc_constraint) = if is_f32(c_elem) {
-            ("f32", "f")
+        // SAFETY: type kind query on a live type.
+        let f16_acc = unsafe { mlirTypeIsAF16(c_elem) };
+        let (acc_name, acc_constraint, packed) = if is_f32(c_elem) {
+            ("f32", "f", false)
         } else if a_name == "s8" && type_bits(c_elem) == 32 && !is_float(c_elem) {
-            ("s32", "r")
+            ("s32", "r", false)
+        } else if f16_acc && matches!(a_name, "f16" | "e4m3" | "e5m2") {
+            // f16 accumulators: two per b32 register.
+            ("f16", "r", true)
         } else {
             return err(
                 op,
-                "wgmma accumulates in f32 (or i32 for i8 operands) in this lowering",
+                "wgmma accumulates in f32, in f16 (f16 or fp8 operands) or in i32 (i8 operands)",
             );
         };
         if !(8..=256).contains(&n_instr) || !n_instr.is_multiple_of(8) {
@@ -253,7 +259,7 @@ impl FuncLowering<'_> {
         }
 
         let c_map = self.thread_map(op, c_type)?;
-        if !lanes_match_fragment(&c_map) {
+        if !lanes_match(&c_map, 2) {
             return err(op, "the accumulator's layout does not match the wgmma fragment");
         }
         let (m_tile, n_tile) = (16 * warps_m, n_instr * warps_n);
@@ -324,10 +330,10 @@ impl FuncLowering<'_> {
         let one = self.b.const_i32(1);
         let zero_i32 = self.b.const_i32(0);
         let max_imprecise = int_attr(op, "maxNumImpreciseAcc").unwrap_or(0).max(0) as u32;
-        let partial_every = (matches!(a_name, "e4m3" | "e5m2") && max_imprecise <= k_total)
+        let partial_every = (matches!(a_name, "e4m3" | "e5m2") && !packed && max_imprecise <= k_total)
             .then(|| (max_imprecise / k_instr).max(1));
 
-        let n = per_instr;
+        let n = if packed { per_instr / 2 } else { per_instr };
         let outputs: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
         let a_text = if a_operand.is_some() {
             format!("${}", n)
@@ -362,7 +368,11 @@ impl FuncLowering<'_> {
         constraints.push("r".into());
         constraints.extend((0..n).map(|i| i.to_string()));
         let constraints = constraints.join(",");
-        let acc_elem = self.llvm_type(c_elem);
+        let acc_elem = if packed {
+            self.b.i32()
+        } else {
+            self.llvm_type(c_elem)
+        };
         let acc_struct = self.b.struct_type(&vec![acc_elem; n]);
 
         self.b
@@ -375,6 +385,11 @@ impl FuncLowering<'_> {
                     Some(v) => acc.push(*v),
                     None => return err(op, "an accumulator fragment is incomplete"),
                 }
+            }
+            if packed {
+                acc = (0..n)
+                    .map(|w| self.pack_word(&acc, 2 * w, 2, c_elem, 16))
+                    .collect();
             }
             // fp8 products accumulate in reduced precision inside the tensor cores; with
             // `maxNumImpreciseAcc` no larger than K, every group of that many K (at least one
@@ -439,6 +454,24 @@ impl FuncLowering<'_> {
         }
         self.b
             .inline_asm("wgmma.commit_group.sync.aligned;", "", &[], None, true);
+        if packed {
+            // Unpacking reads the registers, so the dot completes first (even an async one:
+            // the value model holds one register per element, not the packed pairs).
+            let keys: Vec<(u32, u32)> = results.keys().copied().collect();
+            for k in keys {
+                let words = self.wait_group(0, &results[&k], self.b.i32());
+                let mut halves = Vec::with_capacity(2 * words.len());
+                for w in words {
+                    let i16t = self.b.int_type(16);
+                    let low = self.b.trunc(w, i16t);
+                    let high = self.b.bin_imm(BinOp::LShr, w, 16);
+                    let high = self.b.trunc(high, i16t);
+                    halves.push(self.value_from_bits(low, c_elem, 16, 16));
+                    halves.push(self.value_from_bits(high, c_elem, 16, 16));
+                }
+                results.insert(k, halves);
+            }
+        }
         let mut d_regs = Vec::with_capacity(c_map.num_registers());
         for coord in &c_map.registers {
             let (m, n) = (coord[0], coord[1]);
@@ -455,8 +488,9 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// A register operand A (`#ttg.dot_op` of an mma v3 layout, 16-bit elements) as 4 b32
-    /// words per (m tile, 16-wide k tile).
+    /// A register operand A (`#ttg.dot_op` of an mma v3 layout) as 4 b32 words per (m tile, K
+    /// tile), K = 256 / bits: word `2·(k mod K ≥ K/2) + (row mod 16 ≥ 8)` holds `32 / bits`
+    /// consecutive k of its row (lane t the ones from `(32 / bits)·t`).
     fn register_a_fragments(
         &mut self,
         op: MlirOperation,
@@ -465,29 +499,36 @@ impl FuncLowering<'_> {
     ) -> LResult<BTreeMap<(u32, u32), Vec<Value>>> {
         let a_type = value_type(a);
         let elem = element_type(a_type);
-        if type_bits(elem) != 16 {
-            return err(op, "wgmma takes operand A from registers for 16-bit types only");
+        let bits = type_bits(elem);
+        if !matches!(bits, 8 | 16 | 32) {
+            return err(op, "wgmma takes register A operands of 8-, 16- or 32-bit elements");
         }
+        let per = 32 / bits;
+        let k_instr = 256 / bits;
         let map = self.thread_map(op, a_type)?;
-        if !lanes_match_fragment(&map) {
+        if !lanes_match(&map, per) {
             return err(op, "operand A's layout does not match the wgmma fragment");
         }
         let regs = self.regs(op, a)?;
-        let mut tiles: BTreeMap<(u32, u32), [Option<Value>; 8]> = BTreeMap::new();
+        let slots = (4 * per) as usize;
+        let mut tiles: BTreeMap<(u32, u32), Vec<Option<Value>>> = BTreeMap::new();
         for (r, coord) in map.registers.iter().enumerate() {
             let (m, k) = (coord[0], coord[1]);
-            if m % 8 != 0 || k % 8 >= 2 || m % m_tile >= 16 {
+            if m % 8 != 0 || k % (4 * per) >= per || m % m_tile >= 16 {
                 return err(op, "operand A's layout does not match the wgmma fragment");
             }
-            let element = 4 * (k % 16 >= 8) as usize + 2 * (m % 16 >= 8) as usize + (k % 2) as usize;
-            let slot = &mut tiles.entry((m / m_tile, k / 16)).or_insert([None; 8])[element];
-            if slot.is_none() {
-                *slot = regs.get(r).copied();
+            let word = 2 * (k % k_instr >= k_instr / 2) as u32 + (m % 16 >= 8) as u32;
+            let slot = (word * per + k % per) as usize;
+            let entry = tiles
+                .entry((m / m_tile, k / k_instr))
+                .or_insert_with(|| vec![None; slots]);
+            if entry[slot].is_none() {
+                entry[slot] = regs.get(r).copied();
             }
         }
         let mut words = BTreeMap::new();
         for (tile, fragment) in tiles {
-            let mut values = Vec::with_capacity(8);
+            let mut values = Vec::with_capacity(slots);
             for v in fragment {
                 match v {
                     Some(v) => values.push(v),
@@ -495,7 +536,13 @@ impl FuncLowering<'_> {
                 }
             }
             let packed: Vec<Value> = (0..4)
-                .map(|i| self.pack_word(&values, 2 * i, 2, elem, 16))
+                .map(|w| {
+                    if bits == 32 {
+                        self.bits_of(values[w], elem, 32)
+                    } else {
+                        self.pack_word(&values, w * per as usize, per as usize, elem, bits)
+                    }
+                })
                 .collect();
             words.insert(tile, packed);
         }
