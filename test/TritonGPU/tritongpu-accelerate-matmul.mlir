@@ -44,11 +44,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// Dots neither tensor-core path covers yet stay on CUDA cores: f32 operands at ieee precision
-// (the default), an f16 accumulator, and an N that is not a multiple of 8.
-// CHECK-NOT: nvidia_mma
+// Dots neither tensor-core path covers stay on CUDA cores: f32 operands at ieee precision
+// (the default) and an N that is not a multiple of 8. An f16 accumulator takes wgmma's f16
+// form on sm_90.
 // CHECK-LABEL: tt.func public @fma
-// CHECK-COUNT-3: tt.dot {{.*}} -> tensor<{{.*}}, #blocked>
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #blocked>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #mma>
+// CHECK: tt.dot {{.*}} -> tensor<64x4xf32, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @fma(%a: tensor<64x32xf32, #blocked>, %b: tensor<32x64xf32, #blocked>, %c: tensor<64x64xf32, #blocked>,
