@@ -158,7 +158,9 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
                 let owner = mlirOpOperandGetOwner(user);
                 uses.push(owner);
                 match op_name(owner).as_str() {
-                    "ttg.memdesc_index" | "ttg.memdesc_subslice" | "ttg.memdesc_trans"
+                    "ttg.memdesc_index"
+                    | "ttg.memdesc_subslice"
+                    | "ttg.memdesc_trans"
                     | "ttg.memdesc_reshape" => values.push(mlirOperationGetResult(owner, 0)),
                     "ttng.warp_group_dot_wait" => {
                         let n = mlirOpOperandGetOperandNumber(user) as isize;

@@ -171,7 +171,9 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         ("ttg.async_copy_global_to_local", |l, o| {
             l.lower_async_copy(o.op, &o.ins, &o.outs)
         }),
-        ("ttg.async_commit_group", |l, o| l.lower_async_commit(&o.outs)),
+        ("ttg.async_commit_group", |l, o| {
+            l.lower_async_commit(&o.outs)
+        }),
         ("ttg.async_wait", |l, o| l.lower_async_wait(o.op, &o.outs)),
         // ops/wgmma.rs
         ("ttng.warp_group_dot", |l, o| {
@@ -180,7 +182,9 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         ("ttng.warp_group_dot_wait", |l, o| {
             l.lower_warp_group_dot_wait(o.op, &o.ins, &o.outs)
         }),
-        ("ttng.fence_async_shared", |l, o| l.lower_fence_async_shared(o.op)),
+        ("ttng.fence_async_shared", |l, o| {
+            l.lower_fence_async_shared(o.op)
+        }),
         // ops/local.rs
         ("ttg.local_alloc", |l, o| {
             l.lower_local(o.op, &o.name, &o.ins, &o.outs)

@@ -99,8 +99,8 @@ pub fn instr_n_v3(shape: [i64; 2], num_warps: u32, int8: bool) -> Option<u32> {
         .map(|n| n as u32)
 }
 
-/// Element bits and wgmma K of a dot operand element type wgmma takes, with the accumulator
-/// element it needs (`None`: not a wgmma dot).
+/// The operand element bits of a dot wgmma takes (operand and accumulator types and the input
+/// precision), or `None`.
 fn wgmma_types(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<u32> {
     // SAFETY: type kind queries on live types.
     unsafe {
@@ -108,17 +108,15 @@ fn wgmma_types(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<
         let fp8 = |t: MlirType| mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
         let i8 = |t: MlirType| mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 8;
         let i32 = mlirTypeIsAInteger(c) && mlirIntegerTypeGetWidth(c) == 32;
-        if half(a) && mlirTypeEqual(a, b) && mlirTypeIsAF32(c) {
+        let sixteen_bit = (half(a) && mlirTypeEqual(a, b) && mlirTypeIsAF32(c))
+            || (mlirTypeIsAF16(a) && mlirTypeIsAF16(b) && mlirTypeIsAF16(c));
+        let eight_bit = (fp8(a) && fp8(b) && (mlirTypeIsAF32(c) || mlirTypeIsAF16(c)))
+            || (i8(a) && i8(b) && i32);
+        if sixteen_bit {
             Some(16)
-        } else if mlirTypeIsAF16(a) && mlirTypeIsAF16(b) && mlirTypeIsAF16(c) {
-            Some(16)
-        } else if fp8(a) && fp8(b) && mlirTypeIsAF16(c) {
-            Some(8)
         } else if mlirTypeIsAF32(a) && mlirTypeIsAF32(b) && mlirTypeIsAF32(c) && precision == 0 {
             Some(32)
-        } else if fp8(a) && fp8(b) && mlirTypeIsAF32(c) {
-            Some(8)
-        } else if i8(a) && i8(b) && i32 {
+        } else if eight_bit {
             Some(8)
         } else {
             None
@@ -190,7 +188,12 @@ fn strip_converts(mut value: MlirValue) -> MlirValue {
 /// The `#ttg.nvmma_shared` layout wgmma reads a [rows, cols] operand tile from: `k_dim` is the
 /// operand's K dim; `order0` the register layout's fastest dim. 16-bit types follow the
 /// registers' contiguity (wgmma transposes either way); others must be K-major.
-fn nvmma_layout(tile: [i64; 2], bits: u32, k_dim: usize, order0: usize) -> Option<NvmmaSharedEncoding> {
+fn nvmma_layout(
+    tile: [i64; 2],
+    bits: u32,
+    k_dim: usize,
+    order0: usize,
+) -> Option<NvmmaSharedEncoding> {
     let contiguous = if bits == 16 { order0 } else { k_dim };
     let transposed = contiguous == 0;
     let contiguous_bytes = tile[contiguous] * bits as i64 / 8;
@@ -249,7 +252,8 @@ fn fastest_dim(ty: MlirType) -> usize {
 fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
     let ins = operands(dot);
     let outs = results(dot);
-    let (Some(&a), Some(&b), Some(&c), Some(&d)) = (ins.first(), ins.get(1), ins.get(2), outs.first())
+    let (Some(&a), Some(&b), Some(&c), Some(&d)) =
+        (ins.first(), ins.get(1), ins.get(2), outs.first())
     else {
         return false;
     };
@@ -259,8 +263,12 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
         return false;
     }
     let precision = int_attr(dot, "inputPrecision").unwrap_or(2);
-    let Some(bits) = wgmma_types(element_type(a_type), element_type(b_type), element_type(c_type), precision)
-    else {
+    let Some(bits) = wgmma_types(
+        element_type(a_type),
+        element_type(b_type),
+        element_type(c_type),
+        precision,
+    ) else {
         return false;
     };
     let k_instr = 256 / bits;
@@ -299,7 +307,11 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
         Some(layout) => stage_in_shared(dot, a_source, &Encoding::NvmmaShared(layout)),
         None => {
             let operand = Encoding::DotOperand(DotOperandEncoding::new(0, mma.clone(), 32 / bits));
-            insert_convert_before(dot, a, with_encoding(a_type, encoding_to_attr(ctx, &operand)))
+            insert_convert_before(
+                dot,
+                a,
+                with_encoding(a_type, encoding_to_attr(ctx, &operand)),
+            )
         }
     };
     let new_b = stage_in_shared(dot, b_source, &Encoding::NvmmaShared(b_layout));
@@ -308,7 +320,8 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
     let mut attrs = vec![];
     for name in ["inputPrecision", "maxNumImpreciseAcc"] {
         // SAFETY: attribute lookup on a live op.
-        let attr = unsafe { mlirOperationGetAttributeByName(dot, tritium_dialects::ffi::str_ref(name)) };
+        let attr =
+            unsafe { mlirOperationGetAttributeByName(dot, tritium_dialects::ffi::str_ref(name)) };
         if !attr.ptr.is_null() {
             attrs.push((name, attr));
         }

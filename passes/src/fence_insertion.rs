@@ -44,7 +44,9 @@ fn written_by_threads(memdesc: MlirValue) -> bool {
             }
             stored
         }
-        "ttg.memdesc_index" | "ttg.memdesc_subslice" | "ttg.memdesc_trans"
+        "ttg.memdesc_index"
+        | "ttg.memdesc_subslice"
+        | "ttg.memdesc_trans"
         | "ttg.memdesc_reshape" => operands(def)
             .first()
             .is_none_or(|&source| written_by_threads(source)),

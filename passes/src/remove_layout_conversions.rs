@@ -96,12 +96,16 @@ fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
         if name != "tt.load" && name != "tt.store" {
             continue;
         }
-        let Some(encoding) = operands(op).first().and_then(|&p| encoding_attr(value_type(p)))
+        let Some(encoding) = operands(op)
+            .first()
+            .and_then(|&p| encoding_attr(value_type(p)))
         else {
             continue;
         };
-        // SAFETY: live attributes of the function's types.
-        if !layouts.iter().any(|l| unsafe { mlirAttributeEqual(*l, encoding) }) {
+        if !layouts.iter().any(|l| {
+            // SAFETY: live attributes of the function's types.
+            unsafe { mlirAttributeEqual(*l, encoding) }
+        }) {
             layouts.push(encoding);
         }
     }
@@ -424,7 +428,8 @@ fn rewrite_once(
                 tritium_dialects::build::clone_with(op, &[source], &[new_type]),
             );
             // SAFETY: `new` is the clone of a single-result op.
-            let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
+            let back =
+                insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);
             replace_and_erase(op, back);
             changed = true;
             continue;
@@ -590,7 +595,11 @@ fn forward_into_mma(op: MlirOperation, ins: &[MlirValue], out_type: MlirType) ->
     }
     let new = insert_before(
         op,
-        tritium_dialects::build::clone_with(op, &new_operands, &[with_encoding(out_type, target_encoding)]),
+        tritium_dialects::build::clone_with(
+            op,
+            &new_operands,
+            &[with_encoding(out_type, target_encoding)],
+        ),
     );
     // SAFETY: `new` is the clone of a single-result op (the caller checked).
     let back = insert_convert_before(op, unsafe { mlirOperationGetResult(new, 0) }, out_type);

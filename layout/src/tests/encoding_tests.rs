@@ -898,10 +898,25 @@ fn tensor_core_worked_example() {
     // 2t + 1 of each 8 columns), for each of the 8 column groups.
     let lane0 = acc.register_coords(0, 0, 0);
     assert_eq!(lane0.len(), 32);
-    assert_eq!(&lane0[..8], &[vec![0, 0], vec![0, 1], vec![8, 0], vec![8, 1], vec![0, 8], vec![0, 9], vec![8, 8], vec![8, 9]]);
+    assert_eq!(
+        &lane0[..8],
+        &[
+            vec![0, 0],
+            vec![0, 1],
+            vec![8, 0],
+            vec![8, 1],
+            vec![0, 8],
+            vec![0, 9],
+            vec![8, 8],
+            vec![8, 9]
+        ]
+    );
     // Lane 5 = group 1, thread-in-group 1; warp 5 = warpgroup 1, warp 1 in it: rows 16*5 + 1.
     let lane5_warp5 = acc.register_coords(5, 5, 0);
-    assert_eq!(&lane5_warp5[..4], &[vec![81, 2], vec![81, 3], vec![89, 2], vec![89, 3]]);
+    assert_eq!(
+        &lane5_warp5[..4],
+        &[vec![81, 2], vec![81, 3], vec![89, 2], vec![89, 3]]
+    );
     assert_eq!(lane5_warp5[31], vec![89, 59]);
     // The register A operand: per 16x16 K tile, a0 a1 (row g, k 2t..2t+1), a2 a3 (row g + 8),
     // a4 a5 (row g, k + 8), a6 a7 (row g + 8, k + 8).
@@ -911,7 +926,16 @@ fn tensor_core_worked_example() {
     let a5 = a.register_coords(5, 0, 0);
     assert_eq!(
         &a5[..8],
-        &[vec![1, 2], vec![1, 3], vec![9, 2], vec![9, 3], vec![1, 10], vec![1, 11], vec![9, 10], vec![9, 11]]
+        &[
+            vec![1, 2],
+            vec![1, 3],
+            vec![9, 2],
+            vec![9, 3],
+            vec![1, 10],
+            vec![1, 11],
+            vec![9, 10],
+            vec![9, 11]
+        ]
     );
     assert_eq!(a5.len(), 16);
 }

@@ -87,9 +87,7 @@ impl FuncLowering<'_> {
         }
         let width = vec * bytes;
         let cache = if width == 16 { "cg" } else { "ca" };
-        let asm = format!(
-            "cp.async.{cache}.shared.global [$0], [$1], {width}, $2;"
-        );
+        let asm = format!("cp.async.{cache}.shared.global [$0], [$1], {width}, $2;");
         let thread = self.thread_base(op, ty)?;
         let mut offsets = OffsetCache::default();
         let i32t = self.b.i32();
@@ -133,13 +131,8 @@ impl FuncLowering<'_> {
 
     pub fn lower_async_wait(&mut self, op: MlirOperation, outs: &[MlirValue]) -> LResult<()> {
         let num = int_attr(op, "num").unwrap_or(0).max(0);
-        self.b.inline_asm(
-            &format!("cp.async.wait_group {num};"),
-            "",
-            &[],
-            None,
-            true,
-        );
+        self.b
+            .inline_asm(&format!("cp.async.wait_group {num};"), "", &[], None, true);
         // Each thread's copies are complete; the barrier makes every thread's visible.
         self.barrier();
         if let Some(&token) = outs.first() {

@@ -43,7 +43,13 @@ impl Addressing {
         };
         let mut offset = 0;
         for (d, &c) in coord.iter().enumerate() {
-            for (i, &b) in bits.get(d).map(|v| v.as_slice()).unwrap_or(&[]).iter().enumerate() {
+            for (i, &b) in bits
+                .get(d)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+            {
                 if c >> i & 1 == 1 {
                     offset ^= b;
                 }
@@ -176,7 +182,9 @@ fn memdesc_layout(
 /// inside a group (duplicates are skipped one by one).
 fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store: bool) -> usize {
     let bits = type_bits(buffer.elem);
-    if !(bits == 8 || bits == 16 || bits == 32) || is_pointer(buffer.elem) || buffer.order.is_empty()
+    if !(bits == 8 || bits == 16 || bits == 32)
+        || is_pointer(buffer.elem)
+        || buffer.order.is_empty()
     {
         return 1;
     }
@@ -236,7 +244,11 @@ fn linear_vector_width(
     let bits = type_bits(buffer.elem);
     let addressing = &buffer.addressing;
     let thread_mask = thread_offset_mask(map, addressing);
-    let offsets: Vec<u32> = map.registers.iter().map(|c| addressing.offset_at(c)).collect();
+    let offsets: Vec<u32> = map
+        .registers
+        .iter()
+        .map(|c| addressing.offset_at(c))
+        .collect();
     let count = offsets.len();
     let mut vec = (128 / bits) as usize;
     // Vectors are whole b32 words.
@@ -245,7 +257,7 @@ fn linear_vector_width(
         let fits = count.is_multiple_of(vec)
             && thread_mask & (v - 1) == 0
             && (0..count).step_by(vec).all(|start| {
-                offsets[start] % v == 0
+                offsets[start].is_multiple_of(v)
                     && (1..vec).all(|k| {
                         (!store || !map.register_duplicate[start + k])
                             && offsets[start + k] == offsets[start] + k as u32
@@ -274,13 +286,18 @@ fn as_linear(op: MlirOperation, buffer: &SharedBuffer) -> LResult<Addressing> {
         Addressing::Linear { .. } => Ok(buffer.addressing.clone()),
         Addressing::Ordered => {
             if !buffer.shape.iter().all(|d| d.is_power_of_two()) {
-                return err(op, "a view into a buffer of non-power-of-two shape is not supported");
+                return err(
+                    op,
+                    "a view into a buffer of non-power-of-two shape is not supported",
+                );
             }
             let mut bits = vec![Vec::new(); buffer.shape.len()];
             let mut stride = 1u32;
             for &d in &buffer.order {
                 let d = d as usize;
-                bits[d] = (0..buffer.shape[d].trailing_zeros()).map(|i| stride << i).collect();
+                bits[d] = (0..buffer.shape[d].trailing_zeros())
+                    .map(|i| stride << i)
+                    .collect();
                 stride *= buffer.shape[d];
             }
             Ok(Addressing::Linear { bits, origin: 0 })
@@ -289,13 +306,20 @@ fn as_linear(op: MlirOperation, buffer: &SharedBuffer) -> LResult<Addressing> {
 }
 
 /// `ttg.memdesc_subslice`: the sub-buffer starting at constant `offsets`.
-fn subslice_view(op: MlirOperation, buffer: SharedBuffer, offsets: &[i32]) -> LResult<SharedBuffer> {
+fn subslice_view(
+    op: MlirOperation,
+    buffer: SharedBuffer,
+    offsets: &[i32],
+) -> LResult<SharedBuffer> {
     let Some(&result) = results(op).first() else {
         return err(op, "ttg.memdesc_subslice needs a result");
     };
     let shape = memdesc_shape(op, value_type(result))?;
     if offsets.len() != buffer.shape.len() || shape.len() != buffer.shape.len() {
-        return err(op, "the subslice's offsets and shape must have the buffer's rank");
+        return err(
+            op,
+            "the subslice's offsets and shape must have the buffer's rank",
+        );
     }
     let origin: Vec<u32> = offsets.iter().map(|&o| o.max(0) as u32).collect();
     let aligned = origin
@@ -316,7 +340,10 @@ fn subslice_view(op: MlirOperation, buffer: SharedBuffer, offsets: &[i32]) -> LR
     };
     Ok(SharedBuffer {
         shape,
-        addressing: Addressing::Linear { bits, origin: start },
+        addressing: Addressing::Linear {
+            bits,
+            origin: start,
+        },
         ..buffer
     })
 }
@@ -327,7 +354,10 @@ fn trans_view(op: MlirOperation, buffer: SharedBuffer, order: &[i32]) -> LResult
     let mut sorted: Vec<i32> = order.to_vec();
     sorted.sort_unstable();
     if !sorted.iter().copied().eq(0..rank as i32) {
-        return err(op, "memdesc_trans order must be a permutation of the buffer's dims");
+        return err(
+            op,
+            "memdesc_trans order must be a permutation of the buffer's dims",
+        );
     }
     let source_dim = |i: usize| order[i] as usize;
     let mut result_dim = vec![0u32; rank];
@@ -343,7 +373,11 @@ fn trans_view(op: MlirOperation, buffer: SharedBuffer, order: &[i32]) -> LResult
     };
     Ok(SharedBuffer {
         shape: (0..rank).map(|i| buffer.shape[source_dim(i)]).collect(),
-        order: buffer.order.iter().map(|&d| result_dim[d as usize]).collect(),
+        order: buffer
+            .order
+            .iter()
+            .map(|&d| result_dim[d as usize])
+            .collect(),
         addressing,
         ..buffer
     })
@@ -388,7 +422,10 @@ pub fn buffer_alignment(op: MlirOperation) -> u64 {
     if op_name(op) != "ttg.local_alloc" {
         return 16;
     }
-    match results(op).first().and_then(|&m| memdesc_encoding_of(value_type(m))) {
+    match results(op)
+        .first()
+        .and_then(|&m| memdesc_encoding_of(value_type(m)))
+    {
         Some(Encoding::NvmmaShared(shared)) => (8 * shared.swizzling_byte_width as u64).max(16),
         _ => 16,
     }
@@ -450,7 +487,8 @@ impl FuncLowering<'_> {
             Some(v) => v,
             None => {
                 let mut acc = self.b.prologue_i32(0);
-                for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
+                for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)]
+                {
                     for (bit, basis) in bases.iter().enumerate() {
                         let term = addressing.offset_of(basis);
                         if term == 0 {
@@ -528,7 +566,11 @@ impl FuncLowering<'_> {
             };
             for k in 0..per.min(count - w * per) {
                 let shifted = self.b.bin_imm(BinOp::LShr, word, (k as u32 * bits) as i64);
-                let part = if bits == 32 { shifted } else { self.b.trunc(shifted, part_type) };
+                let part = if bits == 32 {
+                    shifted
+                } else {
+                    self.b.trunc(shifted, part_type)
+                };
                 out.push(self.value_from_bits(part, elem, bits, bits));
             }
         }
@@ -541,7 +583,11 @@ impl FuncLowering<'_> {
         let per = (32 / bits).max(1) as usize;
         let words = count.div_ceil(per) as u32;
         let i32t = self.b.i32();
-        if words == 1 { i32t } else { self.b.vector_type(i32t, words) }
+        if words == 1 {
+            i32t
+        } else {
+            self.b.vector_type(i32t, words)
+        }
     }
 
     fn ordered_index(&mut self, coord: &[Value], shape: &[u32], order: &[u32]) -> Value {
@@ -728,13 +774,15 @@ impl FuncLowering<'_> {
         let inner: u32 = buffer.shape[1..].iter().product();
         let outermost = match &buffer.addressing {
             Addressing::Ordered => buffer.order.last() == Some(&0),
-            Addressing::Linear { bits, .. } => bits[0]
-                .iter()
-                .enumerate()
-                .all(|(i, &b)| b == inner << i),
+            Addressing::Linear { bits, .. } => {
+                bits[0].iter().enumerate().all(|(i, &b)| b == inner << i)
+            }
         };
         if !outermost {
-            return err(op, "memdesc_index needs dim 0 to be the buffer's slowest dim");
+            return err(
+                op,
+                "memdesc_index needs dim 0 to be the buffer's slowest dim",
+            );
         }
         let scaled = self.b.bin_imm(BinOp::Mul, index, inner as i64);
         let (storage, _) = self.smem_type(buffer.elem);

@@ -53,13 +53,23 @@ fn reduces_in_registers(
     warp_axis_bits(&map.warp_bases, axis).is_empty()
         && map.lane_bases.len() == out_map.lane_bases.len()
         && map.warp_bases.len() == out_map.warp_bases.len()
-        && map.lane_bases.iter().zip(&out_map.lane_bases).all(|(a, b)| drop_axis(a) == *b)
-        && map.warp_bases.iter().zip(&out_map.warp_bases).all(|(a, b)| drop_axis(a) == *b)
+        && map
+            .lane_bases
+            .iter()
+            .zip(&out_map.lane_bases)
+            .all(|(a, b)| drop_axis(a) == *b)
+        && map
+            .warp_bases
+            .iter()
+            .zip(&out_map.warp_bases)
+            .all(|(a, b)| drop_axis(a) == *b)
         && out_map.registers.iter().all(|oc| {
             let mut key = oc.clone();
             key.insert(axis, 0);
             map.registers.iter().any(|c| {
-                c.iter().enumerate().all(|(d, &v)| if d == axis { true } else { v == key[d] })
+                c.iter()
+                    .enumerate()
+                    .all(|(d, &v)| if d == axis { true } else { v == key[d] })
             })
         })
 }
@@ -352,7 +362,10 @@ impl FuncLowering<'_> {
                 let mut key = oc.clone();
                 key.insert(axis, 0);
                 let Some((_, values)) = groups.iter().find(|(k, _)| *k == key) else {
-                    return err(op, "internal error: a reduced row is missing from its thread");
+                    return err(
+                        op,
+                        "internal error: a reduced row is missing from its thread",
+                    );
                 };
                 for (i, v) in values.iter().enumerate() {
                     per_output[i].push(*v);

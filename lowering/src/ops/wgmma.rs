@@ -121,7 +121,10 @@ fn shared_operand(
         at(step_chunk)
     };
     if !matches!(buffer.addressing, Addressing::Linear { .. }) || sbo == 0 {
-        return err(op, format!("wgmma operand {what}: unexpected shared layout"));
+        return err(
+            op,
+            format!("wgmma operand {what}: unexpected shared layout"),
+        );
     }
     let fixed_bits = ((lbo >> 4) & 0x3fff) << 16 | ((sbo >> 4) & 0x3fff) << 32 | swizzle_mode << 62;
     Ok(SharedOperand {
@@ -203,14 +206,23 @@ impl FuncLowering<'_> {
         let (Some(&a), Some(&b), Some(&c), Some(&d)) =
             (ins.first(), ins.get(1), ins.get(2), outs.first())
         else {
-            return err(op, "ttng.warp_group_dot needs operands a, b and c and a result");
+            return err(
+                op,
+                "ttng.warp_group_dot needs operands a, b and c and a result",
+            );
         };
         let c_type = value_type(c);
         let Some(Encoding::NvidiaMma(mma)) = encoding_of(c_type) else {
-            return err(op, "ttng.warp_group_dot needs an #ttg.nvidia_mma accumulator");
+            return err(
+                op,
+                "ttng.warp_group_dot needs an #ttg.nvidia_mma accumulator",
+            );
         };
         if mma.version_major != 3 || mma.instr_shape.len() != 3 || mma.warps_per_cta.len() != 2 {
-            return err(op, "ttng.warp_group_dot needs an mma version 3 accumulator of rank 2");
+            return err(
+                op,
+                "ttng.warp_group_dot needs an mma version 3 accumulator of rank 2",
+            );
         }
         let (n_instr, k_instr) = (mma.instr_shape[1], mma.instr_shape[2]);
         let (warps_m, warps_n) = (mma.warps_per_cta[0], mma.warps_per_cta[1]);
@@ -233,9 +245,7 @@ impl FuncLowering<'_> {
         if k_step != k_instr {
             return err(
                 op,
-                format!(
-                    "instrShape K is {k_instr} but wgmma on {a_name} steps K by {k_step}"
-                ),
+                format!("instrShape K is {k_instr} but wgmma on {a_name} steps K by {k_step}"),
             );
         }
         let c_elem = element_type(c_type);
@@ -260,7 +270,10 @@ impl FuncLowering<'_> {
 
         let c_map = self.thread_map(op, c_type)?;
         if !lanes_match(&c_map, 2) {
-            return err(op, "the accumulator's layout does not match the wgmma fragment");
+            return err(
+                op,
+                "the accumulator's layout does not match the wgmma fragment",
+            );
         }
         let (m_tile, n_tile) = (16 * warps_m, n_instr * warps_n);
         let c_regs = self.regs(op, c)?;
@@ -270,7 +283,10 @@ impl FuncLowering<'_> {
         for (r, coord) in c_map.registers.iter().enumerate() {
             let (m, n) = (coord[0], coord[1]);
             if m % 16 % 8 != 0 || n % 8 >= 2 || m % m_tile >= 16 || n % n_tile >= n_instr {
-                return err(op, "the accumulator's layout does not match the wgmma fragment");
+                return err(
+                    op,
+                    "the accumulator's layout does not match the wgmma fragment",
+                );
             }
             let element = (4 * ((n % n_instr) / 8) + 2 * (m % 16 / 8) + n % 2) as usize;
             let tile = acc_tiles
@@ -294,10 +310,9 @@ impl FuncLowering<'_> {
         } else {
             None
         };
-        let a_origin = match &a_operand {
-            Some(operand) => Some(self.warpgroup_address(&c_map, operand, [Some(0), None])),
-            None => None,
-        };
+        let a_origin = a_operand
+            .as_ref()
+            .map(|operand| self.warpgroup_address(&c_map, operand, [Some(0), None]));
         for (operand, what) in [(a_operand.as_ref(), "A"), (Some(&b_operand), "B")] {
             if let Some(o) = operand
                 && !o.k_major
@@ -330,8 +345,9 @@ impl FuncLowering<'_> {
         let one = self.b.const_i32(1);
         let zero_i32 = self.b.const_i32(0);
         let max_imprecise = int_attr(op, "maxNumImpreciseAcc").unwrap_or(0).max(0) as u32;
-        let partial_every = (matches!(a_name, "e4m3" | "e5m2") && !packed && max_imprecise <= k_total)
-            .then(|| (max_imprecise / k_instr).max(1));
+        let partial_every =
+            (matches!(a_name, "e4m3" | "e5m2") && !packed && max_imprecise <= k_total)
+                .then(|| (max_imprecise / k_instr).max(1));
 
         let n = if packed { per_instr / 2 } else { per_instr };
         let outputs: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
@@ -401,7 +417,10 @@ impl FuncLowering<'_> {
                 if let Some(&use_c) = ins.get(3) {
                     let keep = self.scalar(op, use_c)?;
                     let zero = self.b.zero(acc_elem);
-                    start = start.iter().map(|&v| self.b.select(keep, v, zero)).collect();
+                    start = start
+                        .iter()
+                        .map(|&v| self.b.select(keep, v, zero))
+                        .collect();
                 }
                 total = Some(start);
             }
@@ -440,7 +459,8 @@ impl FuncLowering<'_> {
                 for (i, slot) in acc.iter_mut().enumerate() {
                     *slot = self.b.extract_value(out, i as i64, acc_elem);
                 }
-                let group_end = partial_every.is_some_and(|every| (ki + 1) % every == 0 || ki + 1 == k_tiles);
+                let group_end =
+                    partial_every.is_some_and(|every| (ki + 1) % every == 0 || ki + 1 == k_tiles);
                 if group_end && let Some(sum) = total.as_mut() {
                     self.b
                         .inline_asm("wgmma.commit_group.sync.aligned;", "", &[], None, true);
@@ -501,7 +521,10 @@ impl FuncLowering<'_> {
         let elem = element_type(a_type);
         let bits = type_bits(elem);
         if !matches!(bits, 8 | 16 | 32) {
-            return err(op, "wgmma takes register A operands of 8-, 16- or 32-bit elements");
+            return err(
+                op,
+                "wgmma takes register A operands of 8-, 16- or 32-bit elements",
+            );
         }
         let per = 32 / bits;
         let k_instr = 256 / bits;
