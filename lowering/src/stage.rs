@@ -17,7 +17,8 @@ pub enum Stage {
     Parse,
     /// Triton's `make_ttir` passes (skipped for TTGIR input).
     TtirPasses,
-    /// TTIR to TTGIR: layouts, coalescing, layout-conversion removal (skipped for TTGIR input).
+    /// TTIR to TTGIR: layouts, coalescing, tensor cores, layout-conversion removal (skipped for
+    /// TTGIR input).
     TtgirPasses,
     /// `-allocate-shared-memory`.
     AllocateSharedMemory,

@@ -10,6 +10,7 @@ pub mod accelerate_matmul;
 pub mod axis_info;
 pub mod coalesce;
 pub mod convert_to_gpu;
+pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod ir_util;
 pub mod optimize_thread_locality;
@@ -87,6 +88,14 @@ pub static PASSES: &[PassEntry] = &[
             many elements per thread as axis info proves contiguous and aligned (up to 16 \
             bytes), lanes and warps over the rest. Operands are converted into that layout and \
             the result back; -tritongpu-remove-layout-conversions then propagates it.",
+    },
+    PassEntry {
+        pass: &f32_dot_tc::PASS,
+        description: "Splits every f32 tt.dot at tf32x3 precision into three tf32 dots (the \
+            3xTF32 trick, close to f32 accuracy on tensor cores): each operand x becomes big = \
+            cvt.rna.tf32(x) (tt.elementwise_inline_asm) and small = x - big, and the dot \
+            dot(big_a, big_b, s) + c with s = dot(big_a, small_b, dot(small_a, big_b, 0)), NaNs \
+            of s zeroed (infinite operands make small NaN). tf32 and ieee dots are left alone.",
     },
     PassEntry {
         pass: &accelerate_matmul::PASS,

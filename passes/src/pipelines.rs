@@ -52,6 +52,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
             .option("num-stages", stages)
             .option("target", format!("cuda:{}", options.capability)),
         PassSpec::new("tritongpu-coalesce"),
+        PassSpec::new("tritongpu-F32DotTC"),
         PassSpec::new("tritongpu-accelerate-matmul"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-optimize-thread-locality"),
@@ -76,7 +77,7 @@ pub static TTIR: PipelineDef = PipelineDef {
 
 pub static TTGIR: PipelineDef = PipelineDef {
     argument: "tritium-ttgir",
-    summary: "TTIR to TTGIR for sm_90: layouts, coalescing, layout-conversion removal",
+    summary: "TTIR to TTGIR: layouts, coalescing, tensor cores, layout-conversion removal",
     options: &[
         PassOption {
             name: "num-warps",
