@@ -112,6 +112,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: matmul_loop,
     },
     Pattern {
+        name: "dot_block_ptr",
+        what: "tiled f16 matmul through block pointers (transposed B, boundary checks), wgmma on sm_90",
+        build: dot_block_ptr,
+    },
+    Pattern {
         name: "program_ids",
         what: "tt.get_program_id / tt.get_num_programs on x, y, z",
         build: program_ids,
@@ -992,6 +997,50 @@ fn matmul_loop(r: &mut Rng) -> Case {
         args: vec![
             ("a", Arg::In(Data::F16(a))),
             ("b", Arg::In(Data::F16(b))),
+            ("c", Arg::Out(Output::exact(Data::F16(c)).keeping(keep))),
+            ("M", Arg::I32(m as i32)),
+            ("N", Arg::I32(n as i32)),
+            ("K", Arg::I32(k as i32)),
+            ("sa", Arg::I32(sa as i32)),
+            ("sb", Arg::I32(sb as i32)),
+            ("sc", Arg::I32(sc as i32)),
+        ],
+        note: format!("M={m} N={n} K={k}"),
+    }
+}
+
+fn dot_block_ptr(r: &mut Rng) -> Case {
+    let m = ragged(r, 65, 300, 64);
+    let n = ragged(r, 65, 300, 64);
+    let k = ragged(r, 33, 260, 32);
+    let (sa, sb, sc) = (
+        k + int_in(r, 0, 8) as usize,
+        k + int_in(r, 0, 8) as usize,
+        n + int_in(r, 1, 8) as usize,
+    );
+    let a = f16_ints(r, m * sa, 4);
+    // B is given transposed: element (kk, j) at j * sb + kk.
+    let bt = f16_ints(r, n * sb, 4);
+    let af: Vec<f32> = (0..m * k)
+        .map(|e| f16_to_f32(a[(e / k) * sa + e % k]))
+        .collect();
+    let bf: Vec<f32> = (0..k * n)
+        .map(|e| f16_to_f32(bt[(e % n) * sb + e / n]))
+        .collect();
+    let cf = matmul_ref(&af, &bf, None, m, n, k);
+    let mut c = vec![0u16; m * sc];
+    let mut keep = vec![true; m * sc];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * sc + j] = f32_to_f16(cf[i * n + j]);
+            keep[i * sc + j] = false;
+        }
+    }
+    Case {
+        grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
+        args: vec![
+            ("a", Arg::In(Data::F16(a))),
+            ("b", Arg::In(Data::F16(bt))),
             ("c", Arg::Out(Output::exact(Data::F16(c)).keeping(keep))),
             ("M", Arg::I32(m as i32)),
             ("N", Arg::I32(n as i32)),
