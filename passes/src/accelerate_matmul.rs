@@ -11,7 +11,8 @@
 //!   result feeds another dot).
 //! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync.m16n8k16`): f16 or bf16
 //!   operands with an f32 accumulator whose shape tiles by 16x8x16, operands in `#ttg.dot_op`
-//!   layouts (`kWidth = 2`), Triton's `warpsPerTileV2`.
+//!   layouts (`kWidth = 2`), Triton's `warpsPerTileV2`; batched (rank-3) dots too, warps along
+//!   the batch first.
 //!
 //! The accumulator is converted into the mma layout and back around the dot; a loop-carried
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
@@ -348,12 +349,29 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
     true
 }
 
+/// Warps per CTA of a batched (rank-3) mma v2 accumulator: as many warps along the batch as it
+/// has matrices (up to all of them), the rest split over each matrix as in 2-D.
+pub fn warps_per_tile_v2_batched(shape: [i64; 3], num_warps: u32) -> Vec<u32> {
+    let batch = (shape[0].max(1) as u32).min(num_warps);
+    // Powers of two throughout (num_warps is one).
+    let batch = if batch.is_power_of_two() {
+        batch
+    } else {
+        batch.next_power_of_two() / 2
+    };
+    let mut warps = vec![batch];
+    warps.extend(warps_per_tile_v2([shape[1], shape[2]], num_warps / batch));
+    warps
+}
+
 /// Whether a dot of these element types and shape maps onto `mma.sync.m16n8k16`.
 fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType) -> bool {
     let (sa, sb, sc) = (shape(a), shape(b), shape(c));
-    if sa.len() != 2 || sb.len() != 2 || sc.len() != 2 {
+    let rank = sc.len();
+    if !(rank == 2 || rank == 3) || sa.len() != rank || sb.len() != rank {
         return false;
     }
+    let (sa, sc) = (&sa[rank - 2..], &sc[rank - 2..]);
     let (ea, eb, ec) = (element_type(a), element_type(b), element_type(c));
     // SAFETY: type kind queries on live types.
     let types_fit = unsafe {
@@ -392,10 +410,12 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let dims = shape(c_type);
-        let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v2(warps_per_tile_v2(
-            [dims[0], dims[1]],
-            num_warps,
-        )));
+        let warps = if dims.len() == 3 {
+            warps_per_tile_v2_batched([dims[0], dims[1], dims[2]], num_warps)
+        } else {
+            warps_per_tile_v2([dims[0], dims[1]], num_warps)
+        };
+        let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v2(warps));
         let operand = |index: u32| {
             encoding_to_attr(
                 ctx,
@@ -503,5 +523,17 @@ mod tests {
         assert_eq!(warps_per_tile_v2([16, 64], 4), vec![1, 4]);
         assert_eq!(warps_per_tile_v2([256, 16], 8), vec![8, 1]);
         assert_eq!(warps_per_tile_v2([64, 256], 8), vec![2, 4]);
+        assert_eq!(
+            super::warps_per_tile_v2_batched([2, 32, 32], 4),
+            vec![2, 2, 1]
+        );
+        assert_eq!(
+            super::warps_per_tile_v2_batched([8, 64, 64], 4),
+            vec![4, 1, 1]
+        );
+        assert_eq!(
+            super::warps_per_tile_v2_batched([3, 64, 64], 8),
+            vec![2, 2, 2]
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! `tt.dot` on tensor cores: an `#ttg.nvidia_mma` version 2 accumulator with `#ttg.dot_op`
 //! operands (kWidth 2) becomes one `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` per
-//! 16x8 accumulator tile and 16-wide K step.
+//! 16x8 accumulator tile and 16-wide K step (per matrix of a batched, rank-3 dot).
 //!
 //! Each thread's registers are matched to the PTX fragments by their tensor coordinates at lane
 //! 0 of warp 0 (the layouts' lane bits are exactly the fragments' `groupID`/`threadID_in_group`,
@@ -16,8 +16,9 @@ use mlir_sys::*;
 use std::collections::BTreeMap;
 use tritium_passes::ir_util::*;
 
-/// A thread's fragments of one operand, by tile: `(tile row, tile column) → elements`.
-type Fragments<const N: usize> = BTreeMap<(u32, u32), [Option<Value>; N]>;
+/// A thread's fragments of one operand, by tile: `(batch, tile row, tile column) → elements`
+/// (batch 0 for 2-D dots).
+type Fragments<const N: usize> = BTreeMap<(u32, u32, u32), [Option<Value>; N]>;
 
 /// Sorts registers into fragments: `place(coord)` gives (tile, element) or `None` when the
 /// register is not where the fragment layout puts it.
@@ -30,7 +31,12 @@ fn fragments<const N: usize>(
 ) -> LResult<Fragments<N>> {
     let mut tiles: Fragments<N> = BTreeMap::new();
     for (r, coord) in map.registers.iter().enumerate() {
-        let (Some(&row), Some(&col), Some(&value)) = (coord.first(), coord.get(1), regs.get(r))
+        // The last two dims are the matrix; a leading one (batched dots) the batch.
+        let (batch, matrix) = match coord.len() {
+            3 => (coord[0], &coord[1..]),
+            _ => (0, &coord[..]),
+        };
+        let (Some(&row), Some(&col), Some(&value)) = (matrix.first(), matrix.get(1), regs.get(r))
         else {
             return err(
                 op,
@@ -47,7 +53,7 @@ fn fragments<const N: usize>(
                 format!("{what}: layout does not match the mma.sync fragment ({row}, {col})"),
             );
         };
-        let slot = &mut tiles.entry(tile).or_insert([None; N])[element];
+        let slot = &mut tiles.entry((batch, tile.0, tile.1)).or_insert([None; N])[element];
         slot.get_or_insert(value);
     }
     Ok(tiles)
@@ -76,7 +82,13 @@ impl FuncLowering<'_> {
         let b_map = self.thread_map(op, value_type(b))?;
         let c_map = self.thread_map(op, value_type(c))?;
         let (a_regs, b_regs, c_regs) = (self.regs(op, a)?, self.regs(op, b)?, self.regs(op, c)?);
-        let k_tiles = a_map.shape.get(1).copied().unwrap_or(0) / 16;
+        let rank = a_map.shape.len();
+        let k_tiles = a_map
+            .shape
+            .get(rank.saturating_sub(1))
+            .copied()
+            .unwrap_or(0)
+            / 16;
         let a_frags: Fragments<8> = fragments(op, &a_map, &a_regs, "A", |m, k| {
             (m % 8 == 0 && k % 8 < 2).then(|| {
                 let element = 4 * (k % 16 >= 8) as usize + 2 * (m % 16 >= 8) as usize;
@@ -106,8 +118,8 @@ impl FuncLowering<'_> {
             "mma.sync.aligned.m16n8k16.row.col.f32.{name}.{name}.f32 {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
         );
         let constraints = "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f";
-        let mut results: BTreeMap<(u32, u32), [Value; 4]> = BTreeMap::new();
-        for (&(mi, nj), c_frag) in &c_frags {
+        let mut results: BTreeMap<(u32, u32, u32), [Value; 4]> = BTreeMap::new();
+        for (&(batch, mi, nj), c_frag) in &c_frags {
             let mut acc = [c_regs[0]; 4];
             for (slot, value) in acc.iter_mut().zip(c_frag) {
                 *slot = value.ok_or_else(|| LowerError {
@@ -116,7 +128,8 @@ impl FuncLowering<'_> {
                 })?;
             }
             for ki in 0..k_tiles {
-                let (Some(a_frag), Some(b_frag)) = (a_frags.get(&(mi, ki)), b_frags.get(&(ki, nj)))
+                let (Some(a_frag), Some(b_frag)) =
+                    (a_frags.get(&(batch, mi, ki)), b_frags.get(&(batch, ki, nj)))
                 else {
                     return err(op, "an operand tile of the dot is missing from this thread");
                 };
@@ -130,13 +143,16 @@ impl FuncLowering<'_> {
                     *slot = self.b.extract_value(out, i as i64, f32);
                 }
             }
-            results.insert((mi, nj), acc);
+            results.insert((batch, mi, nj), acc);
         }
         let mut d_regs = Vec::with_capacity(c_map.num_registers());
         for coord in &c_map.registers {
-            let (m, n) = (coord[0], coord[1]);
+            let (batch, m, n) = match coord.len() {
+                3 => (coord[0], coord[1], coord[2]),
+                _ => (0, coord[0], coord[1]),
+            };
             let element = 2 * (m % 16 >= 8) as usize + (n % 2) as usize;
-            let Some(tile) = results.get(&(m / 16, n / 8)) else {
+            let Some(tile) = results.get(&(batch, m / 16, n / 8)) else {
                 return err(op, "internal error: an accumulator tile was not computed");
             };
             d_regs.push(tile[element]);

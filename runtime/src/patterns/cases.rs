@@ -102,6 +102,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: dot_batched,
     },
     Pattern {
+        name: "dot_batched_f16",
+        what: "batched (rank-3) f16 tt.dot on tensor cores (mma.sync, warps along the batch)",
+        build: dot_batched_f16,
+    },
+    Pattern {
         name: "dot_f16",
         what: "tt.dot f16 64x64x32, f32 accumulator from memory",
         build: dot_f16,
@@ -923,6 +928,32 @@ fn dot_batched(r: &mut Rng) -> Case {
             ("c", Arg::Out(f32s(c))),
         ],
         note: format!("programs={g} 2x32x16*2x16x32"),
+    }
+}
+
+fn dot_batched_f16(r: &mut Rng) -> Case {
+    const M: usize = 32;
+    const N: usize = 32;
+    const K: usize = 16;
+    let g = int_in(r, 2, 16) as usize;
+    // Products up to 64, sums of 16 up to 1024: exact in f16 inputs and f32 accumulation.
+    let a = f16_ints(r, g * 2 * M * K, 8);
+    let b = f16_ints(r, g * 2 * K * N, 8);
+    let (af, bf) = (un(&a, f16_to_f32), un(&b, f16_to_f32));
+    let mut c = Vec::new();
+    for batch in 0..g * 2 {
+        let ta = batch * M * K..(batch + 1) * M * K;
+        let tb = batch * K * N..(batch + 1) * K * N;
+        c.extend(matmul_ref(&af[ta], &bf[tb], None, M, N, K));
+    }
+    Case {
+        grid: (g as u32, 1, 1),
+        args: vec![
+            ("a", Arg::In(Data::F16(a))),
+            ("b", Arg::In(Data::F16(b))),
+            ("c", Arg::Out(f32s(c))),
+        ],
+        note: format!("programs={g} 2x32x16*2x16x32 f16"),
     }
 }
 
