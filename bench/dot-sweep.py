@@ -3,6 +3,7 @@
 
     python3 bench/dot-sweep.py gen DIR        # here: writes DIR/*.ttir and DIR/*.warps
     python3 bench/dot-sweep.py compile DIR OUT [TRITIUM]  # here: one PTX per kernel and warp count
+                                              # (ARCH=sm_80: the mma.sync path instead of wgmma)
     python3 bench/dot-sweep.py check OUT      # GPU machine (PyTorch + CuPy): every kernel against
                                               # a float64 reference on fresh random inputs
                                               # (ONLY=prefix picks kernels, VERBOSE=1 names each)
@@ -104,7 +105,11 @@ def compile_all(directory, out, tritium):
     for path in sorted(glob.glob(f"{directory}/*.ttir")):
         name = os.path.basename(path)[: -len(".ttir")]
         warps = name.rsplit("_w", 1)[1]
-        r = subprocess.run([tritium, "compile", path, "--num-warps", warps, "-o", out], capture_output=True, text=True)
+        command = [tritium, "compile", path, "--num-warps", warps, "-o", out]
+        if os.environ.get("ARCH"):
+            # e.g. ARCH=sm_80: the mma.sync path (runs on the H200 too).
+            command += ["--arch", os.environ["ARCH"]]
+        r = subprocess.run(command, capture_output=True, text=True)
         if r.returncode != 0:
             failed.append(name)
             print(f"COMPILE-FAIL {name}: {r.stderr.strip().splitlines()[:1]}")

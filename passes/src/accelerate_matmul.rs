@@ -1,24 +1,25 @@
 //! `-tritongpu-accelerate-matmul`: puts `tt.dot` on tensor cores, with Triton's choices.
 //!
 //! * sm_90 (wgmma, `#ttg.nvidia_mma` version 3): a 2-D dot of f16, bf16, f32 (tf32 precision),
-//!   fp8 or i8 operands with an f32 accumulator (f16 for f16 and fp8, i32 for i8), M a multiple of 64, `num_warps` a
-//!   multiple of 4, becomes `ttng.warp_group_dot`. B — and A when it comes from memory (a load,
+//!   fp8 or i8 operands with an f32 accumulator (or f16 for f16 and fp8, i32 for i8), M filling
+//!   whole warpgroups, `num_warps` a multiple of 4, becomes `ttng.warp_group_dot`. B — and A when it comes from memory (a load,
 //!   or a loop-carried value) — is staged by `ttg.local_alloc` into a `#ttg.nvmma_shared`
 //!   buffer (the widest swizzle the contiguous dim fills; K-major for 8- and 32-bit types); an
 //!   A computed in registers (attention's `p`) stays there in `#ttg.dot_op` of the mma layout.
 //!   `instrShape = [16, N, 256 / bits]` with the largest N dividing the tile that the warps
 //!   along N leave, warps per CTA as Triton's `warpsPerTileV3` (all along M for a dot whose
 //!   result feeds another dot).
-//! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync.m16n8k16`): f16 or bf16
-//!   operands with an f32 accumulator whose shape tiles by 16x8x16, operands in `#ttg.dot_op`
-//!   layouts (`kWidth = 2`), Triton's `warpsPerTileV2`; batched (rank-3) dots too, warps along
+//! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync`): f16 or bf16 operands
+//!   with an f32 accumulator (or f16 with f16), f32 at tf32 precision, i8 with i32, whose
+//!   shape tiles by 16x8 and the instruction's K, operands in `#ttg.dot_op` layouts
+//!   (`kWidth = 32 / bits`), Triton's `warpsPerTileV2`; batched (rank-3) dots too, warps along
 //!   the batch first.
 //!
 //! The accumulator is converted into the mma layout and back around the dot; a loop-carried
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
 //! leaves it.
 //!
-//! Not yet: tf32x3 decomposition, f16 accumulators on mma v2, fp8 and i8 on mma v2.
+//! Not yet: fp8 on mma v2 (Triton upcasts it to f16 there).
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -365,20 +366,33 @@ pub fn warps_per_tile_v2_batched(shape: [i64; 3], num_warps: u32) -> Vec<u32> {
 }
 
 /// Whether a dot of these element types and shape maps onto `mma.sync.m16n8k16`.
-fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType) -> bool {
+fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<u32> {
     let (sa, sb, sc) = (shape(a), shape(b), shape(c));
     let rank = sc.len();
     if !(rank == 2 || rank == 3) || sa.len() != rank || sb.len() != rank {
-        return false;
+        return None;
     }
     let (sa, sc) = (&sa[rank - 2..], &sc[rank - 2..]);
     let (ea, eb, ec) = (element_type(a), element_type(b), element_type(c));
     // SAFETY: type kind queries on live types.
-    let types_fit = unsafe {
+    let bits = unsafe {
         let half = |t: MlirType| mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
-        half(ea) && mlirTypeEqual(ea, eb) && mlirTypeIsAF32(ec)
+        let i8 = |t: MlirType| mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 8;
+        let i32 = mlirTypeIsAInteger(ec) && mlirIntegerTypeGetWidth(ec) == 32;
+        if half(ea) && mlirTypeEqual(ea, eb) && mlirTypeIsAF32(ec)
+            || mlirTypeIsAF16(ea) && mlirTypeIsAF16(eb) && mlirTypeIsAF16(ec)
+        {
+            16
+        } else if mlirTypeIsAF32(ea) && mlirTypeIsAF32(eb) && mlirTypeIsAF32(ec) && precision == 0 {
+            32
+        } else if i8(ea) && i8(eb) && i32 {
+            8
+        } else {
+            return None;
+        }
     };
-    types_fit && sc[0] % 16 == 0 && sc[1] % 8 == 0 && sa[1] % 16 == 0
+    let k_instr = 256 / bits as i64;
+    (sc[0] % 16 == 0 && sc[1] % 8 == 0 && sa[1] % k_instr == 0).then_some(bits)
 }
 
 fn run(module: OperationRef, _options: &Options) -> PassResult {
@@ -406,9 +420,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         };
         let (a_type, b_type, c_type) = (value_type(a), value_type(b), value_type(c));
-        if !is_mma_v2_dot(a_type, b_type, c_type) {
+        let precision = int_attr(dot, "inputPrecision").unwrap_or(2);
+        let Some(bits) = is_mma_v2_dot(a_type, b_type, c_type, precision) else {
             continue;
-        }
+        };
         let dims = shape(c_type);
         let warps = if dims.len() == 3 {
             warps_per_tile_v2_batched([dims[0], dims[1], dims[2]], num_warps)
@@ -419,7 +434,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         let operand = |index: u32| {
             encoding_to_attr(
                 ctx,
-                &Encoding::DotOperand(DotOperandEncoding::new(index, mma.clone(), 2)),
+                &Encoding::DotOperand(DotOperandEncoding::new(index, mma.clone(), 32 / bits)),
             )
         };
         let mma_attr = encoding_to_attr(ctx, &mma);

@@ -295,7 +295,10 @@ impl FuncLowering<'_> {
             tile[element] = c_regs.get(r).copied();
         }
         let k_total = if a_is_shared {
-            self.buffer_of(op, a)?.shape[1]
+            match self.buffer_of(op, a)?.shape.get(1) {
+                Some(&k) => k,
+                None => return err(op, "wgmma operand A must be a 2-D buffer"),
+            }
         } else {
             shape(value_type(a)).get(1).copied().unwrap_or(0) as u32
         };
