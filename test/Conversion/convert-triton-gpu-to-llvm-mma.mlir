@@ -8,3 +8,10 @@
 // CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"
 // CHECK-NOT: mma.sync
 // CHECK: llvm.return
+
+// RUN: triton-opt %S/../Inputs/gpu/dot_i8.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s --check-prefix=I8
+// i8 (K = 32 per mma.sync, four i8 per b32 register) into i32: 64x64 over warps [2, 2] is 2 x 4
+// tiles per warp, one K step each.
+// I8-LABEL: llvm.func @dot_i8
+// I8-COUNT-8: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r"
+// I8-NOT: mma.sync
