@@ -14,7 +14,8 @@ mma.sync where wgmma does not apply) is exercised. Element types: f16, bf16, f32
 precision, fp8 e4m3 and e5m2 (f32 accumulators), i8 (i32 accumulator), f16 with an f16
 accumulator (`f16acc`), and f32 at tf32x3 precision (three tf32 dots). Operands are stored
 row-major or transposed (column-major), which changes the register layouts the loads pick and so
-the shared layouts and wgmma transposes. An element the kernel does not write keeps its input `c`
+the shared layouts and wgmma transposes; B may also be loaded as N x K and transposed with
+`tt.trans` in the kernel. An element the kernel does not write keeps its input `c`
 and fails the comparison.
 """
 import glob
@@ -46,6 +47,11 @@ def cases():
                     continue
                 for ta, tb in layouts:
                     out.append((ty, m, n, k, ta, tb, warps))
+    # B given as N x K and transposed in registers (`tt.trans`, as attention's k.T): folded into
+    # the shared layout by -tritongpu-optimize-dot-operands on sm_90.
+    for ty in ("f16", "tf32", "e4m3"):
+        for m, n in itertools.product([64, 128], [64, 128]):
+            out.append((ty, m, n, 64, False, "r", 4))
     return out
 
 
@@ -73,12 +79,20 @@ def kernel(ty, m, n, k, ta, tb):
     t = MLIR_TYPE[ty]
     acc = ACC_TYPE.get(ty, "f32")
     precision = {"tf32": ", inputPrecision = tf32", "tf32x3": ", inputPrecision = tf32x3"}.get(ty, "")
-    body = pointers("pa", "a", m, k, t, ta) + pointers("pb", "b", k, n, t, tb) + pointers("pc", "c", m, n, acc, False)
+    if tb == "r":
+        # B stored N x K row-major, loaded as such and transposed with tt.trans.
+        body = pointers("pa", "a", m, k, t, ta) + pointers("pb", "b", n, k, t, False) + pointers("pc", "c", m, n, acc, False)
+        load_b = f"""    %bn = tt.load %pb : tensor<{n}x{k}x!tt.ptr<{t}>>
+    %bv = tt.trans %bn {{order = array<i32: 1, 0>}} : tensor<{n}x{k}x{t}> -> tensor<{k}x{n}x{t}>
+"""
+    else:
+        body = pointers("pa", "a", m, k, t, ta) + pointers("pb", "b", k, n, t, tb) + pointers("pc", "c", m, n, acc, False)
+        load_b = f"""    %bv = tt.load %pb : tensor<{k}x{n}x!tt.ptr<{t}>>
+"""
     return f"""module {{
   tt.func public @dot(%a: !tt.ptr<{t}> {{tt.divisibility = 16 : i32}}, %b: !tt.ptr<{t}> {{tt.divisibility = 16 : i32}}, %c: !tt.ptr<{acc}> {{tt.divisibility = 16 : i32}}) {{
 {body}    %av = tt.load %pa : tensor<{m}x{k}x!tt.ptr<{t}>>
-    %bv = tt.load %pb : tensor<{k}x{n}x!tt.ptr<{t}>>
-    %cv = tt.load %pc : tensor<{m}x{n}x!tt.ptr<{acc}>>
+{load_b}    %cv = tt.load %pc : tensor<{m}x{n}x!tt.ptr<{acc}>>
     %d = tt.dot %av, %bv, %cv{precision} : tensor<{m}x{k}x{t}> * tensor<{k}x{n}x{t}> -> tensor<{m}x{n}x{acc}>
     tt.store %pc, %d : tensor<{m}x{n}x!tt.ptr<{acc}>>
     tt.return
@@ -88,7 +102,8 @@ def kernel(ty, m, n, k, ta, tb):
 
 
 def name_of(ty, m, n, k, ta, tb, warps):
-    return f"dot_{ty}_{m}_{n}_{k}_{'t' if ta else 'n'}{'t' if tb else 'n'}_w{warps}"
+    b = "r" if tb == "r" else ("t" if tb else "n")
+    return f"dot_{ty}_{m}_{n}_{k}_{'t' if ta else 'n'}{b}_w{warps}"
 
 
 def gen(directory):
@@ -134,7 +149,8 @@ def check(directory):
             print(name, flush=True)
         _, ty, m, n, k, layout, _warps = name.split("_")
         m, n, k = int(m), int(n), int(k)
-        ta, tb = layout[0] == "t", layout[1] == "t"
+        # "r": B stored transposed like "t", transposed in registers by the kernel.
+        ta, tb = layout[0] == "t", layout[1] in "tr"
         module = cp.cuda.function.Module()
         module.load(open(f"{directory}/{name}.ptx", "rb").read())
         function = module.get_function(meta["name"])

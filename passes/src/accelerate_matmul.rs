@@ -190,7 +190,7 @@ fn strip_converts(mut value: MlirValue) -> MlirValue {
 /// The `#ttg.nvmma_shared` layout wgmma reads a [rows, cols] operand tile from: `k_dim` is the
 /// operand's K dim; `order0` the register layout's fastest dim. 16-bit types follow the
 /// registers' contiguity (wgmma transposes either way); others must be K-major.
-fn nvmma_layout(
+pub(crate) fn nvmma_layout(
     tile: [i64; 2],
     bits: u32,
     k_dim: usize,
@@ -243,7 +243,7 @@ fn stage_in_shared(near: MlirOperation, value: MlirValue, encoding: &Encoding) -
 }
 
 /// The fastest dim of a tensor's register layout.
-fn fastest_dim(ty: MlirType) -> usize {
+pub(crate) fn fastest_dim(ty: MlirType) -> usize {
     encoding_of(ty)
         .map(|e| e.order(2))
         .and_then(|o| o.first().copied())

@@ -13,6 +13,7 @@ pub mod convert_to_gpu;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod ir_util;
+pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;
 pub mod pipelines;
 pub mod reduce_data_duplication;
@@ -109,6 +110,14 @@ pub static PASSES: &[PassEntry] = &[
             f32 accumulators tiling by 16x8x16 get mma version 2 with #ttg.dot_op operands \
             (kWidth 2). Loop-carried accumulators stay in the mma layout; other dots stay on CUDA \
             cores. Not yet: f16 accumulators, tf32x3, fp8/i8 on mma v2.",
+    },
+    PassEntry {
+        pass: &optimize_dot_operands::PASS,
+        description: "Folds a transposition of a wgmma operand into its shared-memory layout: \
+            ttg.local_alloc(tt.trans(x)) read only by ttng.warp_group_dot becomes \
+            ttg.memdesc_trans(ttg.local_alloc(x)), x staged as it is held into the \
+            #ttg.nvmma_shared layout with transposed flipped, so no register transpose goes \
+            through shared memory (attention's dot(q, trans(k))).",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,

@@ -55,6 +55,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-F32DotTC"),
         PassSpec::new("tritongpu-accelerate-matmul"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
+        PassSpec::new("tritongpu-optimize-dot-operands"),
         PassSpec::new("tritongpu-optimize-thread-locality"),
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),

@@ -1,0 +1,157 @@
+//! `-tritongpu-optimize-dot-operands`: a transposition feeding a wgmma operand is done by the
+//! shared-memory layout instead of in registers. `ttg.local_alloc(tt.trans(x))` read only by
+//! `ttng.warp_group_dot`s becomes `ttg.memdesc_trans(ttg.local_alloc(x))`: `x` is staged as its
+//! registers hold it, in the `#ttg.nvmma_shared` layout accelerate-matmul would pick for it
+//! (widest swizzle, K-major for 8- and 32-bit types), and the dot reads the transposed view
+//! (`transposed` flipped). No register transpose goes through shared memory, and the staging
+//! store stays contiguous. This is attention's `tl.dot(q, tl.trans(k))`.
+
+use crate::ir_util::*;
+use mlir_sys::*;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
+use tritium_layout::encoding::{Encoding, NvmmaSharedEncoding};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-optimize-dot-operands",
+    summary: "Fold transpositions of wgmma operands into their shared-memory layout",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: || vec![dialects::ttg()],
+    run,
+};
+
+/// Whether a wgmma reads `buffer` as operand A (else B).
+fn is_a_operand(buffer: MlirValue) -> bool {
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let user = mlirValueGetFirstUse(buffer);
+        !user.ptr.is_null() && mlirOpOperandGetOperandNumber(user) == 0
+    }
+}
+
+/// Whether every use of `value` is an operand of a `ttng.warp_group_dot`.
+fn only_wgmma_reads(value: MlirValue) -> bool {
+    let mut any = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(value);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != "ttng.warp_group_dot" {
+                return false;
+            }
+            any = true;
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    any
+}
+
+fn run(module: OperationRef, _options: &Options) -> PassResult {
+    let module = module.to_raw();
+    let ctx = context_of(module);
+    for alloc in collect_ops(module) {
+        if op_name(alloc) != "ttg.local_alloc" {
+            continue;
+        }
+        let (Some(&source), Some(&buffer)) = (operands(alloc).first(), results(alloc).first())
+        else {
+            continue;
+        };
+        let Some(trans) = defining_op(source).filter(|t| op_name(*t) == "tt.trans") else {
+            continue;
+        };
+        let Some(&x) = operands(trans).first() else {
+            continue;
+        };
+        let buffer_type = value_type(buffer);
+        let Some(Encoding::NvmmaShared(shared)) = memdesc_encoding_of(buffer_type) else {
+            continue;
+        };
+        // The buffer holds the transposed tensor (a memdesc is not a shaped type).
+        let dims = shape(value_type(source));
+        let order = trans_order(trans);
+        if dims.len() != 2 || order != [1, 0] || !only_wgmma_reads(buffer) {
+            continue;
+        }
+        // `x` is the operand with its dims swapped: stage it in the layout its own registers
+        // prefer (as accelerate-matmul picks one, its K dim being the other one), and let the
+        // dot read the flipped view of that.
+        let x_dims = shape(value_type(x));
+        let k_dim = if is_a_operand(buffer) { 0 } else { 1 };
+        let bits = shared.element_bit_width;
+        let Some(staged_layout) = crate::accelerate_matmul::nvmma_layout(
+            [x_dims[0], x_dims[1]],
+            bits,
+            k_dim,
+            crate::accelerate_matmul::fastest_dim(value_type(x)),
+        ) else {
+            continue;
+        };
+        let view_layout = NvmmaSharedEncoding {
+            transposed: !staged_layout.transposed,
+            ..staged_layout.clone()
+        };
+        let flipped = staged_layout;
+        // SAFETY: live handles of one context; the new ops are inserted where the old alloc was
+        // (after `x` is defined, since the transpose used it), the old alloc's uses move to the
+        // view and it is destroyed; the transpose goes once unused.
+        unsafe {
+            let space = tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx);
+            let staged_type = tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+                element_type(value_type(x)),
+                x_dims.len() as isize,
+                x_dims.as_ptr(),
+                encoding_to_attr(ctx, &Encoding::NvmmaShared(flipped)),
+                space,
+                false,
+                x_dims.len() as isize,
+                x_dims.as_ptr(),
+            );
+            let loc = mlirOperationGetLocation(alloc);
+            let block = mlirOperationGetBlock(alloc);
+            let staged =
+                tritium_dialects::build::build("ttg.local_alloc", loc, &[x], &[staged_type], &[]);
+            mlirBlockInsertOwnedOperationBefore(block, alloc, staged);
+            let order_attr = mlirDenseI32ArrayGet(ctx, 2, [1i32, 0].as_ptr());
+            let view_type = tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+                element_type(value_type(x)),
+                dims.len() as isize,
+                dims.as_ptr(),
+                encoding_to_attr(ctx, &Encoding::NvmmaShared(view_layout)),
+                space,
+                false,
+                dims.len() as isize,
+                dims.as_ptr(),
+            );
+            let view = tritium_dialects::build::build(
+                "ttg.memdesc_trans",
+                loc,
+                &[mlirOperationGetResult(staged, 0)],
+                &[view_type],
+                &[("order", order_attr)],
+            );
+            mlirBlockInsertOwnedOperationBefore(block, alloc, view);
+            mlirValueReplaceAllUsesOfWith(buffer, mlirOperationGetResult(view, 0));
+            mlirOperationDestroy(alloc);
+            if mlirValueGetFirstUse(source).ptr.is_null() {
+                mlirOperationDestroy(trans);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `order` of a `tt.trans`.
+fn trans_order(trans: MlirOperation) -> Vec<i32> {
+    // SAFETY: attribute lookup on a live op; elements are read only from a dense i32 array.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(trans, tritium_dialects::ffi::str_ref("order"));
+        if attr.ptr.is_null() || !mlirAttributeIsADenseI32Array(attr) {
+            return Vec::new();
+        }
+        (0..mlirDenseArrayGetNumElements(attr))
+            .map(|i| mlirDenseI32ArrayGetElement(attr, i))
+            .collect()
+    }
+}
