@@ -12,8 +12,8 @@
 //! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync`): f16 or bf16 operands
 //!   with an f32 accumulator (or f16 with f16), f32 at tf32 precision, i8 with i32, whose
 //!   shape tiles by 16x8 and the instruction's K, operands in `#ttg.dot_op` layouts
-//!   (`kWidth = 32 / bits`), Triton's `warpsPerTileV2`; batched (rank-3) dots too, warps along
-//!   the batch first.
+//!   (`kWidth = 32 / bits`), Triton's `warpsPerTileV2`. Batched (rank-3) dots stay on CUDA
+//!   cores for now (their warps would go along the batch first: `warps_per_tile_v2_batched`).
 //!
 //! The accumulator is converted into the mma layout and back around the dot; a loop-carried
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
@@ -369,7 +369,9 @@ pub fn warps_per_tile_v2_batched(shape: [i64; 3], num_warps: u32) -> Vec<u32> {
 fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<u32> {
     let (sa, sb, sc) = (shape(a), shape(b), shape(c));
     let rank = sc.len();
-    if !(rank == 2 || rank == 3) || sa.len() != rank || sb.len() != rank {
+    // Batched (rank-3) dots: `ops/mma.rs` lowers them (fragments keyed by batch), but they stay
+    // on CUDA cores until that path has run on a GPU against a reference.
+    if rank != 2 || sa.len() != rank || sb.len() != rank {
         return None;
     }
     let (sa, sc) = (&sa[rank - 2..], &sc[rank - 2..]);

@@ -15,6 +15,7 @@ pub mod fence_insertion;
 pub mod ir_util;
 pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;
+pub mod pipeline;
 pub mod pipelines;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
@@ -118,6 +119,18 @@ pub static PASSES: &[PassEntry] = &[
             ttg.memdesc_trans(ttg.local_alloc(x)), x staged as it is held into the \
             #ttg.nvmma_shared layout with transposed flipped, so no register transpose goes \
             through shared memory (attention's dot(q, trans(k))).",
+    },
+    PassEntry {
+        pass: &pipeline::PASS,
+        description: "Software-pipelines the global loads that feed tensor-core dots in innermost \
+            scf.for loops: each load staged by a ttg.local_alloc read only by \
+            ttng.warp_group_dot becomes ttg.async_copy_global_to_local (cp.async) into a \
+            num-stages ring of buffers, num-stages - 1 iterations ahead (prologue before the \
+            loop, one commit group per iteration, masked past the end), ttg.async_wait \
+            {num = num-stages - 2} at the top of each iteration and the dots reading \
+            ttg.memdesc_index of the current slot; the prefetched addresses are the load \
+            operands' pure computations cloned for the prefetched iteration. Loads with a \
+            nonzero other are left alone.",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,

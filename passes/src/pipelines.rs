@@ -33,7 +33,7 @@ pub fn ttir_passes() -> Vec<PassSpec> {
 pub struct TtgirOptions {
     /// Warps per program: a power of two in 1..=32.
     pub num_warps: u32,
-    /// Software pipelining stages (accepted and recorded; no pipelining pass yet).
+    /// Software pipelining stages (recorded; `-tritongpu-pipeline` is not in the stage yet).
     pub num_stages: u32,
     /// Compute capability times ten (`90` for `cuda:90`).
     pub capability: u32,
@@ -55,7 +55,6 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-F32DotTC"),
         PassSpec::new("tritongpu-accelerate-matmul"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
-        PassSpec::new("tritongpu-optimize-dot-operands"),
         PassSpec::new("tritongpu-optimize-thread-locality"),
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),

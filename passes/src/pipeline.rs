@@ -1,0 +1,649 @@
+//! `-tritongpu-pipeline{num-stages}`: software pipelining of the loads that feed tensor-core
+//! dots. In an `scf.for`, a global `tt.load` whose only use is a `ttg.local_alloc` read only by
+//! `ttng.warp_group_dot`s is turned into `cp.async` copies into a `num-stages`-deep ring of
+//! shared-memory buffers, issued `num-stages - 1` iterations ahead:
+//!
+//! * before the loop: one multi-buffered `ttg.local_alloc` per load, and the copies of the first
+//!   `num-stages - 1` iterations (each iteration's copies one commit group), masked off past the
+//!   loop's end;
+//! * at the top of each iteration: `ttg.async_wait {num = num-stages - 2}` (this iteration's group
+//!   has landed, and every thread is past the previous iteration's dots), the copies of iteration
+//!   `i + num-stages - 1` into the slot iteration `i - 1` used, then the dots read slot `i mod
+//!   num-stages` through `ttg.memdesc_index`;
+//! * after the loop: `ttg.async_wait {num = 0}`.
+//!
+//! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
+//! load's operands are computed with: pure ops of the loop body over the induction variable,
+//! loop invariants and loop-carried values whose updates are themselves such ops (pointer
+//! increments), advanced the needed number of iterations. Loads with a nonzero `other` (cp.async
+//! zero-fills) or operands computed otherwise are left alone, as are loops with an induction
+//! variable other than i32. `num-stages` below 2 turns the pass off.
+
+use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
+use crate::ir_util::*;
+use mlir_sys::*;
+use std::collections::{HashMap, HashSet};
+use tritium_dialects::build::{build, clone_with};
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, dialects};
+use tritium_layout::encoding::Encoding;
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritongpu-pipeline",
+    summary: "Software-pipeline the loads feeding tensor-core dots (cp.async into a ring of buffers)",
+    anchor: Some("builtin.module"),
+    options: &[PassOption {
+        name: "num-stages",
+        description: "Pipeline depth (buffers per load); below 2 nothing is pipelined",
+        kind: OptionKind::Int,
+        default: "3",
+    }],
+    dependent_dialects: || vec![dialects::ttg(), dialects::arith(), dialects::tt()],
+    run,
+};
+
+/// Ops the copies' addresses may be recomputed with.
+fn is_recomputable(op: MlirOperation) -> bool {
+    // SAFETY: region count of a live op.
+    if unsafe { mlirOperationGetNumRegions(op) } != 0 {
+        return false;
+    }
+    let name = op_name(op);
+    (name.starts_with("arith.") && !name.contains("div") && !name.contains("rem"))
+        || matches!(
+            name.as_str(),
+            "tt.addptr"
+                | "tt.splat"
+                | "tt.broadcast"
+                | "tt.expand_dims"
+                | "tt.make_range"
+                | "ttg.convert_layout"
+        )
+}
+
+/// A candidate: the load, its staging alloc, and the elements each cp.async moves.
+struct Staged {
+    load: MlirOperation,
+    alloc: MlirOperation,
+    vector: u64,
+}
+
+/// Elements per `cp.async` of a load into its buffer: what axis info proves contiguous and
+/// aligned along the pointers' fastest dim, the registers hold consecutively there, and the
+/// buffer stores contiguously — `None` unless that is 4, 8 or 16 bytes.
+fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, alloc: MlirOperation) -> Option<u64> {
+    let ins = operands(load);
+    let pointers = *ins.first()?;
+    let ty = value_type(pointers);
+    let rank = shape(ty).len();
+    let elem_bytes = pointee_bytes(element_type(ty)).max(1);
+    let info = axis.get(pointers);
+    let fact = |facts: &[u64], d: usize| facts.get(d).copied().unwrap_or(1);
+    let Some(Encoding::Blocked(blocked)) = encoding_of(ty) else {
+        return None;
+    };
+    let fastest = *blocked.order.first()? as usize;
+    let Some(Encoding::NvmmaShared(shared)) = memdesc_encoding_of(value_type(results(alloc)[0]))
+    else {
+        return None;
+    };
+    if shared.contiguous_dim(rank) != fastest {
+        return None;
+    }
+    let mut vec = (16 / elem_bytes).max(1);
+    vec = vec.min(fact(&info.contiguity, fastest));
+    vec = vec.min((fact(&info.divisibility, fastest) / elem_bytes).max(1));
+    vec = vec.min(*blocked.size_per_thread.get(fastest)? as u64);
+    if let Some(&mask) = ins.get(1) {
+        vec = vec.min(fact(&axis.get(mask).constancy, fastest));
+    }
+    let vec = 1u64 << (63 - vec.max(1).leading_zeros());
+    matches!(vec * elem_bytes, 4 | 8 | 16).then_some(vec)
+}
+
+/// The loop-body ops `roots` depend on, in body order, if every one is recomputable and every
+/// loop-carried value they read is updated by such ops; also the iter-arg indices they read.
+struct Slice {
+    ops: Vec<MlirOperation>,
+    /// Iter args (index among the iter args) read by the slice, closed under their updates.
+    args: Vec<usize>,
+}
+
+fn slice_of(body: MlirBlock, for_op: MlirOperation, roots: &[MlirValue]) -> Option<Slice> {
+    // SAFETY: traversal of live ops and values of the loop body; the yield is the body's
+    // terminator (checked to be an scf.yield), its operand `j` exists for every iter arg `j`.
+    unsafe {
+        let yield_op = mlirBlockGetTerminator(body);
+        if yield_op.ptr.is_null() || op_name(yield_op) != "scf.yield" {
+            return None;
+        }
+        let mut in_slice: HashSet<usize> = HashSet::new();
+        let mut args: Vec<usize> = Vec::new();
+        let mut work: Vec<MlirValue> = roots.to_vec();
+        while let Some(v) = work.pop() {
+            if mlirValueIsABlockArgument(v) {
+                if mlirBlockArgumentGetOwner(v).ptr == body.ptr {
+                    let n = mlirBlockArgumentGetArgNumber(v) as usize;
+                    if n > 0 && !args.contains(&(n - 1)) {
+                        args.push(n - 1);
+                        work.push(mlirOperationGetOperand(yield_op, (n - 1) as isize));
+                    }
+                }
+                continue;
+            }
+            let def = mlirOpResultGetOwner(v);
+            // Only ops directly in the body matter; anything defined outside is invariant.
+            if mlirOperationGetBlock(def).ptr != body.ptr {
+                if !is_outside(def, for_op) {
+                    return None;
+                }
+                continue;
+            }
+            if !in_slice.insert(def.ptr as usize) {
+                continue;
+            }
+            if !is_recomputable(def) {
+                return None;
+            }
+            work.extend(operands(def));
+        }
+        let mut ops = Vec::new();
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if in_slice.contains(&(op.ptr as usize)) {
+                ops.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+        args.sort_unstable();
+        Some(Slice { ops, args })
+    }
+}
+
+/// Whether `op` is outside the loop (not nested in it).
+fn is_outside(op: MlirOperation, for_op: MlirOperation) -> bool {
+    // SAFETY: parent traversal of live ops, ending at the null parent of the top op.
+    unsafe {
+        let mut parent = mlirOperationGetParentOperation(op);
+        while !parent.ptr.is_null() {
+            if parent.ptr == for_op.ptr {
+                return false;
+            }
+            parent = mlirOperationGetParentOperation(parent);
+        }
+        true
+    }
+}
+
+/// Clones the slice before `at` for one iteration: `iv` the induction variable's value and
+/// `state` the iter args' values (by iter-arg index); returns the map from the body's values to
+/// the clones'.
+fn clone_iteration(
+    body: MlirBlock,
+    slice: &Slice,
+    at: MlirOperation,
+    iv: MlirValue,
+    state: &HashMap<usize, MlirValue>,
+) -> HashMap<usize, MlirValue> {
+    let mut map: HashMap<usize, MlirValue> = HashMap::new();
+    // SAFETY: block arguments of the live body; clones of live ops inserted before the live
+    // `at` (its block takes ownership); operands are remapped to values dominating `at`.
+    unsafe {
+        map.insert(key(mlirBlockGetArgument(body, 0)), iv);
+        for (&j, &v) in state {
+            map.insert(key(mlirBlockGetArgument(body, j as isize + 1)), v);
+        }
+        for &op in &slice.ops {
+            let ins: Vec<MlirValue> = operands(op)
+                .into_iter()
+                .map(|v| map.get(&key(v)).copied().unwrap_or(v))
+                .collect();
+            let types: Vec<MlirType> = results(op).into_iter().map(value_type).collect();
+            let copy = clone_with(op, &ins, &types);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, copy);
+            for (i, r) in results(op).into_iter().enumerate() {
+                map.insert(key(r), mlirOperationGetResult(copy, i as isize));
+            }
+        }
+    }
+    map
+}
+
+/// The iter args' values one iteration later, from a cloned iteration's map.
+fn next_state(
+    body: MlirBlock,
+    slice: &Slice,
+    map: &HashMap<usize, MlirValue>,
+    state: &HashMap<usize, MlirValue>,
+) -> HashMap<usize, MlirValue> {
+    // SAFETY: the body's terminator is its scf.yield (checked by `slice_of`), with one operand
+    // per iter arg.
+    let yield_op = unsafe { mlirBlockGetTerminator(body) };
+    slice
+        .args
+        .iter()
+        .map(|&j| {
+            // SAFETY: see above.
+            let yielded = unsafe { mlirOperationGetOperand(yield_op, j as isize) };
+            let v = map
+                .get(&key(yielded))
+                .copied()
+                .or_else(|| {
+                    // A value yielded unchanged (an iter arg) or defined outside the loop.
+                    // SAFETY: queries on a live value.
+                    unsafe {
+                        if mlirValueIsABlockArgument(yielded)
+                            && mlirBlockArgumentGetOwner(yielded).ptr == body.ptr
+                        {
+                            let n = mlirBlockArgumentGetArgNumber(yielded) as usize;
+                            state.get(&(n - 1)).copied()
+                        } else {
+                            None
+                        }
+                    }
+                })
+                .unwrap_or(yielded);
+            (j, v)
+        })
+        .collect()
+}
+
+/// Builder shorthands for scalar i32 arithmetic and constants before `at`.
+struct At {
+    at: MlirOperation,
+    loc: MlirLocation,
+    ctx: MlirContext,
+}
+
+impl At {
+    fn insert(&self, op: MlirOperation) -> MlirValue {
+        // SAFETY: `at` is live in a block, which takes ownership; every op built here has one
+        // result.
+        unsafe {
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(self.at), self.at, op);
+            mlirOperationGetResult(op, 0)
+        }
+    }
+    fn i32(&self, v: i64) -> MlirValue {
+        // SAFETY: an integer attribute of the context's i32 type.
+        let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 32), v) };
+        self.insert(tritium_dialects::build::constant(self.loc, attr))
+    }
+    fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.insert(build(name, self.loc, &[a, b], &[value_type(a)], &[]))
+    }
+    /// `a < b` (signed).
+    fn lt(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        // SAFETY: types and attributes of the live context; predicate 2 is `slt`.
+        let (i1, predicate) = unsafe {
+            (
+                mlirIntegerTypeGet(self.ctx, 1),
+                mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), 2),
+            )
+        };
+        self.insert(build(
+            "arith.cmpi",
+            self.loc,
+            &[a, b],
+            &[i1],
+            &[("predicate", predicate)],
+        ))
+    }
+}
+
+/// The copies of one iteration (one commit group): for each staged load, a
+/// `ttg.async_copy_global_to_local` of its pointers into slot `slot` of its ring, masked by its
+/// mask and `valid`.
+#[allow(clippy::too_many_arguments)]
+fn issue_copies(
+    at: &At,
+    staged: &[Staged],
+    rings: &[MlirValue],
+    map: &HashMap<usize, MlirValue>,
+    slot: MlirValue,
+    valid: MlirValue,
+) {
+    let mut tokens = Vec::new();
+    for (s, &ring) in staged.iter().zip(rings) {
+        let ins = operands(s.load);
+        let pointers = map.get(&key(ins[0])).copied().unwrap_or(ins[0]);
+        let pointer_type = value_type(pointers);
+        let dims = shape(pointer_type);
+        // SAFETY: types of the live context; the mask tensor has the pointers' shape and
+        // encoding.
+        let mask_type = unsafe {
+            mlirRankedTensorTypeGet(
+                dims.len() as isize,
+                dims.as_ptr(),
+                mlirIntegerTypeGet(at.ctx, 1),
+                encoding_attr(pointer_type).unwrap_or(mlirAttributeGetNull()),
+            )
+        };
+        let splat_valid = at.insert(tritium_dialects::build::splat(at.loc, valid, mask_type));
+        let mask = match ins.get(1) {
+            Some(&m) => {
+                let m = map.get(&key(m)).copied().unwrap_or(m);
+                at.bin("arith.andi", m, splat_valid)
+            }
+            None => splat_valid,
+        };
+        let buffer = index_view(at, ring, slot, s.alloc);
+        // SAFETY: the token type and attributes of the live context.
+        let (token_type, contiguity) = unsafe {
+            (
+                tritium_dialects::ffi::ttg::tritiumAsyncTokenTypeGet(at.ctx),
+                mlirIntegerAttrGet(mlirIntegerTypeGet(at.ctx, 32), s.vector as i64),
+            )
+        };
+        // `other` is zero (checked by `candidates`), which is what cp.async fills in.
+        let copy_operands = vec![pointers, buffer, mask];
+        // SAFETY: a dense array attribute of the live context (src, result, mask, no other).
+        let segments = unsafe { mlirDenseI32ArrayGet(at.ctx, 4, [1i32, 1, 1, 0].as_ptr()) };
+        tokens.push(at.insert(build(
+            "ttg.async_copy_global_to_local",
+            at.loc,
+            &copy_operands,
+            &[token_type],
+            &[
+                ("contiguity", contiguity),
+                ("operandSegmentSizes", segments),
+            ],
+        )));
+    }
+    // SAFETY: the token type of the live context.
+    let token_type = unsafe { tritium_dialects::ffi::ttg::tritiumAsyncTokenTypeGet(at.ctx) };
+    at.insert(build(
+        "ttg.async_commit_group",
+        at.loc,
+        &tokens,
+        &[token_type],
+        &[],
+    ));
+}
+
+/// `ttg.memdesc_index %ring[%slot]` with the staging alloc's (mutable) buffer type.
+fn index_view(at: &At, ring: MlirValue, slot: MlirValue, alloc: MlirOperation) -> MlirValue {
+    let single = results(alloc)[0];
+    let ty = value_type(single);
+    // SAFETY: memdesc accessors on the live alloc's type; `dims` outlives the call.
+    let view_type = unsafe {
+        let rank =
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, std::ptr::null_mut(), 0);
+        let mut dims = vec![0i64; rank.max(0) as usize];
+        tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), rank);
+        tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty),
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetMemorySpace(ty),
+            true,
+            dims.len() as isize,
+            dims.as_ptr(),
+        )
+    };
+    at.insert(build(
+        "ttg.memdesc_index",
+        at.loc,
+        &[ring, slot],
+        &[view_type],
+        &[],
+    ))
+}
+
+/// The staged loads of a loop body that can be pipelined.
+fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
+    let mut found = Vec::new();
+    // SAFETY: iteration over the live body's ops and use lists.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if op_name(op) == "tt.load" {
+                let loaded = results(op)[0];
+                let first = mlirValueGetFirstUse(loaded);
+                let single = !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null();
+                let zero_other = operands(op).get(2).is_none_or(|&o| is_zero(o));
+                if single && zero_other && is_tensor(value_type(loaded)) {
+                    let alloc = mlirOpOperandGetOwner(first);
+                    let feeds_dots = op_name(alloc) == "ttg.local_alloc"
+                        && mlirOperationGetBlock(alloc).ptr == body.ptr
+                        && only_dot_users(results(alloc)[0]);
+                    if feeds_dots && let Some(vector) = copy_vector(axis, op, alloc) {
+                        found.push(Staged {
+                            load: op,
+                            alloc,
+                            vector,
+                        });
+                    }
+                }
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    found
+}
+
+fn only_dot_users(value: MlirValue) -> bool {
+    let mut any = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(value);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != "ttng.warp_group_dot" {
+                return false;
+            }
+            any = true;
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    any
+}
+
+/// Whether `value` is a constant zero (a splat or a scalar).
+fn is_zero(value: MlirValue) -> bool {
+    let Some(op) = defining_op(value) else {
+        return false;
+    };
+    if op_name(op) != "arith.constant" {
+        return false;
+    }
+    if constant_int(value) == Some(0) {
+        return true;
+    }
+    // SAFETY: attribute queries on a live arith.constant, each read from an attribute of the
+    // kind checked just before.
+    unsafe {
+        let mut attr = mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref("value"));
+        if attr.ptr.is_null() {
+            return false;
+        }
+        if mlirAttributeIsADenseElements(attr) {
+            if !mlirDenseElementsAttrIsSplat(attr) {
+                return false;
+            }
+            attr = mlirDenseElementsAttrGetSplatValue(attr);
+        }
+        mlirAttributeIsAFloat(attr) && mlirFloatAttrGetValueDouble(attr) == 0.0
+    }
+}
+
+fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return;
+    };
+    let ins = operands(for_op);
+    let (Some(&lb), Some(&ub), Some(&step)) = (ins.first(), ins.get(1), ins.get(2)) else {
+        return;
+    };
+    // SAFETY: type query on a live value.
+    let i32_iv = unsafe {
+        let t = value_type(lb);
+        mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32
+    };
+    if !i32_iv {
+        return;
+    }
+    let staged = candidates(body, axis);
+    if staged.is_empty() {
+        return;
+    }
+    let roots: Vec<MlirValue> = staged
+        .iter()
+        .flat_map(|s| operands(s.load).into_iter().take(2))
+        .collect();
+    let Some(slice) = slice_of(body, for_op, &roots) else {
+        return;
+    };
+    let ctx = context_of(for_op);
+    // SAFETY: live op location.
+    let loc = unsafe { mlirOperationGetLocation(for_op) };
+    let before = At {
+        at: for_op,
+        loc,
+        ctx,
+    };
+
+    // The rings of buffers, before the loop.
+    let rings: Vec<MlirValue> = staged
+        .iter()
+        .map(|s| {
+            let ty = value_type(results(s.alloc)[0]);
+            // SAFETY: memdesc accessors on a live type; `dims` outlives the call.
+            let ring_type = unsafe {
+                let rank = tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(
+                    ty,
+                    std::ptr::null_mut(),
+                    0,
+                );
+                let mut dims = vec![0i64; rank.max(0) as usize];
+                tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), rank);
+                dims.insert(0, stages);
+                tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(ty),
+                    dims.len() as isize,
+                    dims.as_ptr(),
+                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty),
+                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetMemorySpace(ty),
+                    true,
+                    dims.len() as isize,
+                    dims.as_ptr(),
+                )
+            };
+            before.insert(build("ttg.local_alloc", loc, &[], &[ring_type], &[]))
+        })
+        .collect();
+
+    // Prologue: iterations 0 .. stages - 2.
+    // SAFETY: operand `j + 3` of the loop is iter arg `j`'s init (scf.for's operands).
+    let mut state: HashMap<usize, MlirValue> = slice
+        .args
+        .iter()
+        .map(|&j| {
+            (j, unsafe {
+                mlirOperationGetOperand(for_op, j as isize + 3)
+            })
+        })
+        .collect();
+    let mut iv = lb;
+    for s in 0..stages - 1 {
+        let map = clone_iteration(body, &slice, for_op, iv, &state);
+        let valid = before.lt(iv, ub);
+        let slot = before.i32(s);
+        issue_copies(&before, &staged, &rings, &map, slot, valid);
+        state = next_state(body, &slice, &map, &state);
+        iv = before.bin("arith.addi", iv, step);
+    }
+
+    // In the loop: wait for this iteration's copies, prefetch `stages - 1` ahead.
+    // SAFETY: the first op of the live body (it has at least the yield).
+    let top = unsafe { mlirBlockGetFirstOperation(body) };
+    let inside = At { at: top, loc, ctx };
+    // SAFETY: the token type and attributes of the live context.
+    let (token_type, pending) = unsafe {
+        (
+            tritium_dialects::ffi::ttg::tritiumAsyncTokenTypeGet(ctx),
+            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages - 2),
+        )
+    };
+    inside.insert(build(
+        "ttg.async_wait",
+        loc,
+        &[],
+        &[token_type],
+        &[("num", pending)],
+    ));
+    // SAFETY: block argument 0 of the live body is the induction variable.
+    let body_iv = unsafe { mlirBlockGetArgument(body, 0) };
+    let relative = inside.bin("arith.subi", body_iv, lb);
+    let iteration = inside.bin("arith.divsi", relative, step);
+    let depth = inside.i32(stages);
+    let extract = inside.bin("arith.remsi", iteration, depth);
+    let ahead = inside.i32(stages - 1);
+    let ahead_iteration = inside.bin("arith.addi", iteration, ahead);
+    let insert_slot = inside.bin("arith.remsi", ahead_iteration, depth);
+    let ahead_steps = inside.bin("arith.muli", ahead, step);
+    let ahead_iv = inside.bin("arith.addi", body_iv, ahead_steps);
+    // The iter args `stages - 1` iterations ahead: their updates cloned that many times.
+    // SAFETY: block argument `j + 1` of the live body is iter arg `j`.
+    let mut ahead_state: HashMap<usize, MlirValue> = slice
+        .args
+        .iter()
+        .map(|&j| (j, unsafe { mlirBlockGetArgument(body, j as isize + 1) }))
+        .collect();
+    let mut step_iv = body_iv;
+    for _ in 0..stages - 1 {
+        let map = clone_iteration(body, &slice, top, step_iv, &ahead_state);
+        ahead_state = next_state(body, &slice, &map, &ahead_state);
+        step_iv = inside.bin("arith.addi", step_iv, step);
+    }
+    let map = clone_iteration(body, &slice, top, ahead_iv, &ahead_state);
+    let valid = inside.lt(ahead_iv, ub);
+    issue_copies(&inside, &staged, &rings, &map, insert_slot, valid);
+    for (s, &ring) in staged.iter().zip(&rings) {
+        let view = index_view(&inside, ring, extract, s.alloc);
+        // SAFETY: the alloc and load are live ops of the body whose only uses are the alloc's
+        // dots (redirected to the view) and the alloc itself; both are destroyed once unused.
+        unsafe {
+            mlirValueReplaceAllUsesOfWith(results(s.alloc)[0], view);
+            mlirOperationDestroy(s.alloc);
+            mlirOperationDestroy(s.load);
+        }
+    }
+
+    // After the loop: drain the copies still in flight (those past the end are zero-fills).
+    // SAFETY: `for_op` is live in a block; the wait goes right after it.
+    unsafe {
+        let wait = build(
+            "ttg.async_wait",
+            loc,
+            &[],
+            &[token_type],
+            &[("num", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 0))],
+        );
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, wait);
+    }
+}
+
+fn run(module: OperationRef, options: &Options) -> PassResult {
+    let stages = options.int("num-stages");
+    if stages < 2 {
+        return Ok(());
+    }
+    let module = module.to_raw();
+    // Innermost loops only: a loop containing another loop is left alone.
+    let loops: Vec<MlirOperation> = collect_ops(module)
+        .into_iter()
+        .filter(|op| op_name(*op) == "scf.for")
+        .filter(|op| {
+            collect_ops(*op)
+                .iter()
+                .skip(1)
+                .all(|inner| op_name(*inner) != "scf.for")
+        })
+        .collect();
+    let axis = AxisInfoAnalysis::run(module);
+    for for_op in loops {
+        pipeline_loop(for_op, stages, &axis);
+    }
+    Ok(())
+}
