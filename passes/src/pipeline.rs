@@ -534,16 +534,12 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         .collect();
 
     // Prologue: iterations 0 .. stages - 2.
-    // SAFETY: operand `j + 3` of the loop is iter arg `j`'s init (scf.for's operands).
-    let mut state: HashMap<usize, MlirValue> = slice
-        .args
-        .iter()
-        .map(|&j| {
-            (j, unsafe {
-                mlirOperationGetOperand(for_op, j as isize + 3)
-            })
-        })
-        .collect();
+    let init = |j: usize| {
+        // SAFETY: operand `j + 3` of the live loop is iter arg `j`'s init (scf.for's operands:
+        // bounds, step, then one init per iter arg; `j` is an iter-arg index of its body).
+        unsafe { mlirOperationGetOperand(for_op, j as isize + 3) }
+    };
+    let mut state: HashMap<usize, MlirValue> = slice.args.iter().map(|&j| (j, init(j))).collect();
     let mut iv = lb;
     for s in 0..stages - 1 {
         let map = clone_iteration(body, &slice, for_op, iv, &state);
