@@ -28,3 +28,20 @@
 // tf32 and fp8 take no transpose immediates (both operands K-major).
 // TF32: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {{.*}}, $64, $65, p, 1, 1;
 // FP8: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 {{.*}}, $128, $129, p, 1, 1;
+
+// RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_s3.ttgir --tritium-llvm | FileCheck %s --check-prefix=PIPE
+// Triton's pipelined TTGIR (num_stages=3): 16-byte cp.async copies into 3-deep rings of
+// buffers (memdesc_index by the loop's slot), one commit group per operand and stage, a wait
+// that leaves two groups (one stage) in flight, async wgmma with warp_group_dot_wait
+// {pendings = 1} tied to the accumulators, and the drain after the loop.
+// PIPE-LABEL: llvm.func @matmul_kernel
+// PIPE: cp.async.cg.shared.global [$0], [$1], 16, $2;
+// PIPE: cp.async.commit_group;
+// PIPE: llvm.cond_br
+// PIPE: cp.async.wait_group 2;
+// PIPE: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PIPE: wgmma.commit_group.sync.aligned;
+// PIPE: wgmma.wait_group.sync.aligned 1;
+// PIPE: cp.async.cg.shared.global
+// PIPE: wgmma.wait_group.sync.aligned 0;
+// PIPE: cp.async.wait_group 0;
