@@ -484,6 +484,64 @@ mod tests {
         assert_eq!(argument_name("loc(unknown)"), "");
     }
 
+    /// Triton 3.6's tensor-core kernels (`test/Inputs/kernels/dot`, `num_stages=1`): Tritium's
+    /// TTGIR for the same TTIR picks the same mma layouts, and leaves no more
+    /// `ttg.convert_layout`s than Triton's.
+    #[test]
+    fn tensor_core_ttgir_matches_tritons_choices() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Inputs/kernels/dot");
+        for kernel in [
+            "mm_f16",
+            "mm_f16_w4",
+            "mm_f16_small",
+            "mm_bf16",
+            "mm_tf32",
+            "mm_fp8",
+            "attn",
+            "attn_d128",
+        ] {
+            let read =
+                |ext: &str| std::fs::read_to_string(dir.join(format!("{kernel}.{ext}"))).unwrap();
+            let metadata: serde_json::Value = serde_json::from_str(&read("json")).unwrap();
+            let options = CompileOptions {
+                num_warps: metadata["num_warps"].as_u64().map(|w| w as u32),
+                num_stages: Some(1),
+                keep_intermediates: true,
+                ..Default::default()
+            };
+            let ours = compile(&read("ttir"), &format!("{kernel}.ttir"), &options)
+                .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+            let ours = ours.ttgir.unwrap();
+            let triton = read("ttgir");
+            let mma_lines = |text: &str| -> Vec<String> {
+                let mut lines: Vec<String> = text
+                    .lines()
+                    .filter(|l| l.starts_with("#mma") || l.starts_with("#shared"))
+                    .map(|l| {
+                        l.split_once(" = ")
+                            .map(|(_, v)| v.to_string())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                lines.sort();
+                lines
+            };
+            assert_eq!(
+                mma_lines(&ours),
+                mma_lines(&triton),
+                "{kernel}: mma and shared layouts"
+            );
+            let converts = |text: &str| text.matches("ttg.convert_layout").count();
+            assert!(
+                converts(&ours) <= converts(&triton),
+                "{kernel}: {} convert_layouts, Triton {}",
+                converts(&ours),
+                converts(&triton)
+            );
+        }
+    }
+
     const TTGIR: &str = r#"module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.num-stages" = 2 : i32} {
   tt.func public @k(%p: !tt.ptr<f32>) {
     tt.return
