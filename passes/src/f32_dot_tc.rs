@@ -3,7 +3,9 @@
 //! split into `big = cvt.rna.tf32(x)` and `small = x - big`; the result is
 //! `dot(big_a, big_b, clean(dot(big_a, small_b, dot(small_a, big_b, 0)))) + c`, where `clean`
 //! zeroes NaNs of the small-term sum (an infinite operand makes `small` NaN; the big term
-//! carries the infinity). Dots at `tf32` or `ieee` precision are left alone.
+//! carries the infinity). The split happens where an operand is computed, before its
+//! conversion into the dot's operand layout (which replicates elements across threads). Dots at
+//! `tf32` or `ieee` precision are left alone.
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -64,7 +66,14 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             let string = |s: &str| mlirStringAttrGet(ctx, tritium_dialects::ffi::str_ref(s));
             let i32_type = mlirIntegerTypeGet(ctx, 32);
             let i64_type = mlirIntegerTypeGet(ctx, 64);
-            let split = |x: MlirValue| -> (MlirValue, MlirValue) {
+            // Split each operand where it is computed, before its conversion into the dot's
+            // operand layout (which replicates elements across threads), then convert both parts.
+            let split = |operand: MlirValue| -> (MlirValue, MlirValue) {
+                let mut x = operand;
+                while let Some(def) = defining_op(x).filter(|d| op_name(*d) == "ttg.convert_layout")
+                {
+                    x = operands(def)[0];
+                }
                 let ty = value_type(x);
                 let big = insert(
                     dot,
@@ -82,7 +91,15 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
                     ),
                 );
                 let small = insert(dot, build("arith.subf", loc, &[x, big], &[ty], &[]));
-                (big, small)
+                let wanted = value_type(operand);
+                if mlirTypeEqual(ty, wanted) {
+                    (big, small)
+                } else {
+                    (
+                        insert_convert_before(dot, big, wanted),
+                        insert_convert_before(dot, small, wanted),
+                    )
+                }
             };
             let (a_big, a_small) = split(a);
             let (b_big, b_small) = split(b);
