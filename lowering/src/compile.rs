@@ -54,6 +54,8 @@ pub struct Compiled {
     /// Parameter types, in order (`*f32`, `i32`, ...).
     pub signature: Vec<String>,
     pub arg_names: Vec<String>,
+    /// TTIR after the TTIR pipeline (TTIR input only).
+    pub ttir: Option<String>,
     pub ttgir: Option<String>,
     pub llvm_dialect: Option<String>,
     pub llvm_ir: Option<String>,
@@ -104,6 +106,36 @@ pub fn compile_timed(
     options: &CompileOptions,
     times: &mut StageTimes,
 ) -> Result<Compiled, CompileError> {
+    compile_with(
+        |context, sink| {
+            parse_module(context, source, filename).ok_or_else(|| CompileError::Stage {
+                stage: Stage::Parse,
+                diagnostics: sink.take(&format!("{filename}: cannot parse")),
+            })
+        },
+        filename,
+        options,
+        times,
+    )
+}
+
+/// [`compile_timed`] for a TTIR module built in memory (by the Python front end): `build` makes
+/// it in the compilation's context (its time is the `parse` stage's), then every stage runs.
+pub fn compile_built(
+    build: impl for<'c> FnOnce(&'c Context) -> Result<Module<'c>, CompileError>,
+    filename: &str,
+    options: &CompileOptions,
+    times: &mut StageTimes,
+) -> Result<Compiled, CompileError> {
+    compile_with(|context, _| build(context), filename, options, times)
+}
+
+fn compile_with(
+    build: impl for<'c> FnOnce(&'c Context, &DiagnosticSink) -> Result<Module<'c>, CompileError>,
+    filename: &str,
+    options: &CompileOptions,
+    times: &mut StageTimes,
+) -> Result<Compiled, CompileError> {
     crate::pass_registry::register_all();
     if let Some(warps) = options.num_warps
         && (!warps.is_power_of_two() || warps > 32)
@@ -117,11 +149,7 @@ pub fn compile_timed(
     let keep = options.keep_intermediates;
 
     let mut module = timed(times, Stage::Parse, || {
-        let module =
-            parse_module(&context, source, filename).ok_or_else(|| CompileError::Stage {
-                stage: Stage::Parse,
-                diagnostics: sink.take(&format!("{filename}: cannot parse")),
-            })?;
+        let module = build(&context, &sink)?;
         verify_mlir(Stage::Parse, &module, &sink)?;
         if !collect_ops(module.as_operation().to_raw())
             .into_iter()
@@ -155,11 +183,13 @@ pub fn compile_timed(
         })
     };
 
+    let mut ttir = None;
     if target.is_ttgir {
         times.skip(Stage::TtirPasses);
         times.skip(Stage::TtgirPasses);
     } else {
         mlir_stage(Stage::TtirPasses, &mut module, times)?;
+        ttir = keep.then(|| module.as_operation().to_string());
         mlir_stage(Stage::TtgirPasses, &mut module, times)?;
     }
     // The last stage that ran: symbol-dce drops private functions.
@@ -224,6 +254,7 @@ pub fn compile_timed(
         arch: target.arch,
         signature,
         arg_names,
+        ttir,
         ttgir,
         llvm_dialect,
         llvm_ir,
