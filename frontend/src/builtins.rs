@@ -214,8 +214,8 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
         "triton.cdiv" | "tl.cdiv" => {
             let x = args.get(0, "x").ok_or_else(|| g.err("cdiv needs x"))?;
             let d = args.get(1, "div").ok_or_else(|| g.err("cdiv needs div"))?;
-            let s = g.binop(Bin::Add, x, d.clone())?;
-            let s = g.binop(Bin::Sub, s, Val::Int(1))?;
+            let dm1 = g.binop(Bin::Sub, d.clone(), Val::Int(1))?;
+            let s = g.binop(Bin::Add, x, dm1)?;
             g.binop(Bin::FloorDiv, s, d)
         }
         "triton.next_power_of_2" | "tl.next_power_of_2" => match args.pos.first() {
