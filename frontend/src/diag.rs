@@ -47,6 +47,11 @@ impl Source {
 
     /// An error at byte `offset`.
     pub fn error_at(&self, offset: usize, message: impl Into<String>) -> FrontendError {
+        // An error at the end of the file (an unexpected EOF) points after its last token.
+        let mut offset = offset.min(self.text.len());
+        if self.text[offset..].trim().is_empty() {
+            offset = self.text[..offset].trim_end().len();
+        }
         let (line, col) = self.line_col(offset);
         FrontendError {
             file: self.file.clone(),
