@@ -306,7 +306,7 @@ impl<'s> Gen<'s> {
                 .def
                 .annotation
                 .as_deref()
-                .is_some_and(|a| annotation_is_constexpr(a));
+                .is_some_and(annotation_is_constexpr);
             match entry {
                 Entry::Type { dt, divisible16 } => {
                     if constexpr {

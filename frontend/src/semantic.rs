@@ -119,16 +119,16 @@ pub fn num_dt(n: Num) -> S<Dt> {
 pub fn constant(ir: &Ir, n: Num, ty: &Ty) -> S<TV> {
     let element = ty.dt.to_mlir(ir);
     let attr = match (&ty.dt, n) {
-        (Dt::Int { bits, signed }, n) => {
+        (Dt::Int { bits, .. }, n) => {
             let v = match n {
                 Num::Int(v) => v,
                 Num::Bool(b) => b as i128,
                 Num::Float(f) => f as i128,
             };
+            // Any value with a two's-complement pattern of `bits` bits (so 0xFFFFFFFF is an
+            // int32 -1, as Triton's bit patterns are), whatever the signedness.
             let (lo, hi) = if *bits == 1 {
                 (0, 1)
-            } else if *signed {
-                (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
             } else {
                 (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
             };

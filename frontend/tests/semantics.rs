@@ -1,0 +1,156 @@
+//! Semantics of the front end on small kernels: promotion, constexpr evaluation, control flow,
+//! helper functions, locations. Each kernel must build and verify; the checks count ops in the
+//! TTIR as built (before any pass).
+
+use tritium_dialects::melior::ir::operation::{OperationLike, OperationPrintingFlags};
+
+const HEADER: &str = "import triton\nimport triton.language as tl\n";
+
+/// The TTIR of `kernel` in `body` (after HEADER), with locations.
+fn ttir(body: &str, kernel: &str, signature: &str) -> String {
+    let context = tritium_dialects::context::new_context();
+    let source = format!("{HEADER}{body}");
+    let module = tritium_frontend::build(&context, &source, "k.py", Some(kernel), signature)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(module.as_operation().verify(), "{}", module.as_operation());
+    module
+        .as_operation()
+        .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+        .unwrap()
+}
+
+fn error(body: &str, kernel: &str, signature: &str) -> String {
+    let context = tritium_dialects::context::new_context();
+    let source = format!("{HEADER}{body}");
+    match tritium_frontend::build(&context, &source, "k.py", Some(kernel), signature) {
+        Ok(m) => panic!("expected an error, got {}", m.as_operation()),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn count(text: &str, op: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            l.contains(&format!(" {op} "))
+                || l.trim_start().starts_with(&format!("{op} "))
+                || l.contains(&format!("\"{op}\""))
+        })
+        .count()
+}
+
+#[test]
+fn python_numbers_are_weakly_typed() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, h, u, b):\n    i = tl.arange(0, 16)\n    a = i + 1.5\n    v = tl.load(h + i)\n    w = v + 2.0\n    d = v / v\n    s = tl.load(u + i) >> 3\n    c = tl.load(b + i) + i\n    tl.store(x + i, a + w + d + s + c)\n",
+        "k",
+        "*fp32, *fp16, *u32, *i8",
+    );
+    // int32 block + float → fp32; fp16 + 2.0 stays fp16; fp16 / fp16 computes in fp32.
+    assert_eq!(count(&t, "arith.sitofp"), 2, "{t}");
+    assert!(
+        t.contains("arith.addf") && t.contains("tensor<16xf16>"),
+        "{t}"
+    );
+    assert_eq!(count(&t, "arith.divf"), 1, "{t}");
+    assert!(count(&t, "arith.extf") >= 2, "{t}");
+    assert_eq!(count(&t, "arith.shrui"), 1, "{t}");
+    assert_eq!(count(&t, "arith.extsi"), 1, "{t}");
+}
+
+#[test]
+fn constexpr_if_and_static_range_are_evaluated() {
+    let t = ttir(
+        "SCALE: tl.constexpr = 3\n@triton.jit\ndef k(x, B: tl.constexpr):\n    i = tl.arange(0, B)\n    v = tl.load(x + i)\n    if B > 100:\n        v = v * 2.0\n    elif B == 16:\n        v = v - 1.0\n    else:\n        v = v + 1.0\n    for j in tl.static_range(SCALE):\n        v = v * j\n    tl.static_assert(B % 16 == 0, 'B must be a multiple of 16')\n    tl.store(x + i, v)\n",
+        "k",
+        "*fp32, 16",
+    );
+    assert_eq!(count(&t, "scf.if"), 0, "{t}");
+    assert_eq!(count(&t, "arith.subf"), 1, "{t}");
+    assert_eq!(count(&t, "arith.mulf"), 3, "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x, B: tl.constexpr):\n    tl.static_assert(B % 16 == 0, 'B must be a multiple of 16')\n",
+        "k",
+        "*fp32, 8",
+    );
+    assert!(
+        e.contains("k.py:5:5: error: static_assert failed: B must be a multiple of 16"),
+        "{e}"
+    );
+}
+
+#[test]
+fn dynamic_control_flow_carries_values() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    acc = tl.zeros((16,), tl.float32)\n    i = 0\n    while i < n:\n        if i % 2 == 0:\n            acc += 1.0\n        elif i % 3 == 0:\n            acc = acc * 2.0\n        i += 1\n    for j in tl.range(0, n, num_stages=2):\n        acc += j\n    v = acc if n > 4 else acc + 1.0\n    tl.store(x + tl.arange(0, 16), v)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "scf.while"), 1, "{t}");
+    assert_eq!(count(&t, "scf.if"), 2, "{t}");
+    assert_eq!(count(&t, "scf.for"), 1, "{t}");
+    assert!(t.contains("tt.num_stages = 2 : i32"), "{t}");
+    assert_eq!(count(&t, "arith.select"), 1, "{t}");
+}
+
+#[test]
+fn helper_functions_are_called_and_return_tuples() {
+    let t = ttir(
+        "from triton import language as tl2\n@triton.jit\ndef stats(v, AXIS: tl.constexpr):\n    return tl2.max(v, axis=AXIS), tl2.sum(v, axis=AXIS)\n@triton.jit\ndef k(x, y):\n    i = tl.arange(0, 32)\n    v = tl.load(x + i)\n    m, s = stats(v, 0)\n    m2, s2 = stats(v, AXIS=0)\n    tl.store(y, m + s + m2 + s2)\n",
+        "k",
+        "*fp32, *fp32",
+    );
+    assert_eq!(count(&t, "tt.call"), 2, "{t}");
+    // One instance for both calls (same types and constexprs).
+    assert_eq!(t.matches("tt.func private").count(), 1, "{t}");
+    assert!(t.contains("-> (f32, f32)"), "{t}");
+}
+
+#[test]
+fn ops_carry_python_locations() {
+    let t = ttir(
+        "@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    tl.store(x + i, 1.0)\n",
+        "k",
+        "*fp32",
+    );
+    assert!(t.contains("loc(\"k.py\":5:8)"), "{t}");
+    assert!(
+        t.contains("loc(\"x\"(loc(\"k.py\":4:0)))") || t.contains("\"x\"(#loc"),
+        "{t}"
+    );
+}
+
+#[test]
+fn reductions_over_all_axes_and_keep_dims() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, y):\n    r = tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :]\n    v = tl.load(x + r)\n    s = tl.sum(v)\n    m = tl.max(v, axis=1, keep_dims=True)\n    a = tl.argmin(v, 0)\n    c = tl.cumsum(v, 1)\n    tl.store(y + r, v - m + s + a[None, :] + c)\n",
+        "k",
+        "*fp32, *fp32",
+    );
+    assert_eq!(count(&t, "tt.reshape"), 1, "{t}");
+    assert_eq!(count(&t, "tt.reduce"), 3, "{t}");
+    assert_eq!(count(&t, "tt.scan"), 1, "{t}");
+}
+
+#[test]
+fn type_errors_are_located() {
+    let e = error(
+        "@triton.jit\ndef k(x):\n    v = tl.load(x + tl.arange(0, 16))\n    tl.store(x, tl.dot(v, v))\n",
+        "k",
+        "*fp32",
+    );
+    assert!(
+        e.starts_with("k.py:6:17: error: tl.dot needs two 2-D"),
+        "{e}"
+    );
+    let e = error(
+        "@triton.jit\ndef k(x):\n    v = tl.load(x + tl.arange(0, 16)) // 2\n",
+        "k",
+        "*fp32",
+    );
+    assert!(
+        e.contains("floor division (//) needs integer operands"),
+        "{e}"
+    );
+    let e = error("@triton.jit\ndef k(x):\n    tl.rand(0, 0)\n", "k", "*fp32");
+    assert!(e.contains("tl.rand is not supported"), "{e}");
+}
