@@ -6,6 +6,9 @@ use crate::ir::{self, Value};
 use crate::semantic::{self, Bin, Num, Operand, TV};
 use crate::types::{Dt, I1, I32, I64, Ty};
 
+/// The module index of the front end's own Python library (`prelude.py`).
+const PRELUDE: usize = 1;
+
 /// The canonical name of a library path: `tl.NAME`, `libdevice.NAME`, `triton.NAME` or
 /// `builtins.NAME`.
 fn normalize(path: &str) -> String {
@@ -227,6 +230,12 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             _ => Err(g.err("next_power_of_2 needs a constexpr integer")),
         },
         "tl.constexpr" => Ok(args.pos.first().cloned().unwrap_or(Val::None)),
+        "tl.to_tensor" => {
+            let v = args
+                .get(0, "x")
+                .ok_or_else(|| g.err("to_tensor needs a value"))?;
+            Ok(t(g.tensor(&v)?))
+        }
         "tl.pointer_type" => Ok(Val::Dtype(Dt::Ptr(Box::new(dtype_arg(
             g,
             args.get(0, "element_ty"),
@@ -661,8 +670,14 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
         "tl.static_range" | "tl.range" => Err(g.err(format!(
             "{name} can only be used as the iterable of a for loop"
         ))),
-        "tl.rand" | "tl.randn" | "tl.randint" | "tl.randint4x" | "tl.sort" | "tl.flip"
-        | "tl.dot_scaled" | "tl.softmax" => Err(g.err(format!(
+        "tl.rand"
+        | "tl.randn"
+        | "tl.randint"
+        | "tl.randint4x"
+        | "tl.philox"
+        | "tl.pair_uniform_to_normal"
+        | "tl.uint_to_uniform_float" => g.call_jit(PRELUDE, &name[3..], args),
+        "tl.sort" | "tl.flip" | "tl.dot_scaled" | "tl.softmax" => Err(g.err(format!(
             "{name} is not supported by Tritium's front end yet (see docs/frontend.md)"
         ))),
         _ => Err(g.err(format!(
@@ -1004,7 +1019,7 @@ enum Combine {
     Xor,
     ArgMin,
     ArgMax,
-    Jit(String),
+    Jit((usize, String)),
 }
 
 /// Builds the combine region body of a reduce or scan over `dts` and returns its block.
@@ -1065,9 +1080,9 @@ fn combine_region(
                 );
                 vec![v, i]
             }
-            Combine::Jit(f) => {
+            Combine::Jit((m, f)) => {
                 let pos: Vec<Val> = (0..2 * n).map(|i| Val::T(arg(i))).collect();
-                let r = g.call_jit(f, Args { pos, kw: vec![] })?;
+                let r = g.call_jit(*m, f, Args { pos, kw: vec![] })?;
                 let items = match r {
                     Val::Tuple(items) => items,
                     other => vec![other],
@@ -1175,7 +1190,7 @@ fn reduction(g: &mut Gen, name: &str, args: Args) -> R<Val> {
                 _ => vec![x],
             };
             let f = match args.get(2, "combine_fn") {
-                Some(Val::JitFn(f)) => f,
+                Some(Val::JitFn(m, f)) => (m, f),
                 _ => return Err(g.err("tl.reduce's combine_fn must be a @triton.jit function")),
             };
             let keep = args
@@ -1287,7 +1302,7 @@ fn scan(g: &mut Gen, name: &str, args: Args) -> R<Val> {
     let (combine, reverse, x) = match name {
         "tl.associative_scan" => {
             let f = match args.get(2, "combine_fn") {
-                Some(Val::JitFn(f)) => f,
+                Some(Val::JitFn(m, f)) => (m, f),
                 _ => {
                     return Err(
                         g.err("associative_scan's combine_fn must be a @triton.jit function")

@@ -30,8 +30,9 @@ pub enum Val {
     /// A module or a name inside one (`triton.language`, `triton.language.float32`'s parent...),
     /// also Python builtins as `builtins.NAME`.
     Module(String),
-    /// A `@triton.jit` function of the source module.
-    JitFn(String),
+    /// A `@triton.jit` function: its module (0: the source file, 1: the front end's prelude) and
+    /// name.
+    JitFn(usize, String),
     /// A method bound to its receiver (`x.to`, `desc.load`).
     Method(Box<Val>, String),
     /// A slice in a subscript (only `:` is meaningful on blocks).
@@ -50,7 +51,7 @@ impl Val {
             Val::T(t) => t.ty.name(),
             Val::Dtype(_) => "dtype".into(),
             Val::Module(m) => format!("'{m}'"),
-            Val::JitFn(f) => format!("function '{f}'"),
+            Val::JitFn(_, f) => format!("function '{f}'"),
             Val::Method(_, m) => format!("method '{m}'"),
             Val::Slice => "slice".into(),
         }
@@ -102,7 +103,7 @@ impl Val {
             Val::T(t) => t.ty.mangle(),
             Val::Dtype(d) => d.name(),
             Val::Module(m) => m.clone(),
-            Val::JitFn(f) => f.clone(),
+            Val::JitFn(_, f) => f.clone(),
             Val::Method(_, m) => m.clone(),
             Val::Slice => ":".into(),
         }
@@ -142,12 +143,21 @@ fn rebuild(v: &Val, leaves: &mut impl Iterator<Item = TV>) -> Val {
     }
 }
 
-pub struct Gen<'s> {
-    pub ir: Ir,
+/// One Python module: its source, `@triton.jit` functions and constexpr globals.
+pub struct PyModule<'s> {
     pub src: &'s Source,
-    module: MlirModule,
     pub funcs: HashMap<String, &'s ast::StmtFunctionDef>,
     pub globals: HashMap<String, Val>,
+}
+
+pub struct Gen<'s> {
+    pub ir: Ir,
+    /// The source of the function being generated.
+    pub src: &'s Source,
+    module: MlirModule,
+    pub modules: Vec<PyModule<'s>>,
+    /// The module of the function being generated.
+    pub cur: usize,
     pub vars: HashMap<String, Val>,
     instances: HashMap<String, Instance>,
     returned: Option<Val>,
@@ -211,7 +221,7 @@ fn same(a: &Val, b: &Val) -> bool {
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Dtype(x), Val::Dtype(y)) => x == y,
         (Val::Module(x), Val::Module(y)) => x == y,
-        (Val::JitFn(x), Val::JitFn(y)) => x == y,
+        (Val::JitFn(m, x), Val::JitFn(n, y)) => m == n && x == y,
         _ => false,
     }
 }
@@ -240,15 +250,31 @@ impl Args {
 }
 
 impl<'s> Gen<'s> {
-    pub fn new(ctx: mlir_sys::MlirContext, src: &'s Source, module: MlirModule) -> Gen<'s> {
+    pub fn new(
+        ctx: mlir_sys::MlirContext,
+        src: &'s Source,
+        module: MlirModule,
+        prelude: &'s Source,
+    ) -> Gen<'s> {
         // SAFETY: the module is live; its body block is where functions go.
         let body = unsafe { mlir_sys::mlirModuleGetBody(module) };
         Gen {
             ir: Ir::new(ctx, &src.file, body),
             src,
             module,
-            funcs: HashMap::new(),
-            globals: HashMap::new(),
+            modules: vec![
+                PyModule {
+                    src,
+                    funcs: HashMap::new(),
+                    globals: HashMap::new(),
+                },
+                PyModule {
+                    src: prelude,
+                    funcs: HashMap::new(),
+                    globals: HashMap::new(),
+                },
+            ],
+            cur: 0,
             vars: HashMap::new(),
             instances: HashMap::new(),
             returned: None,
@@ -392,8 +418,8 @@ impl<'s> Gen<'s> {
 
     /// Calls the `@triton.jit` function `name`: instantiates it for these argument types and
     /// constexpr values (once) as a private `tt.func`, and emits `tt.call`.
-    pub fn call_jit(&mut self, name: &str, args: Args) -> R<Val> {
-        let def = self.funcs[name];
+    pub fn call_jit(&mut self, module: usize, name: &str, args: Args) -> R<Val> {
+        let def = self.modules[module].funcs[name];
         let call_at = self.at;
         let call_loc = self.ir.loc;
         let params = params_of(def);
@@ -411,9 +437,19 @@ impl<'s> Gen<'s> {
                 Some(v) => v,
                 None => match &p.default {
                     Some(d) => {
-                        let saved = std::mem::take(&mut self.vars);
+                        // Defaults are evaluated in the function's module, without locals.
+                        let saved = (
+                            std::mem::take(&mut self.vars),
+                            self.cur,
+                            self.at,
+                            self.ir.loc,
+                        );
+                        self.enter_module(module);
                         let r = self.expr(d);
-                        self.vars = saved;
+                        self.enter_module(saved.1);
+                        self.vars = saved.0;
+                        self.at = saved.2;
+                        self.ir.loc = saved.3;
                         r?
                     }
                     None => {
@@ -434,12 +470,17 @@ impl<'s> Gen<'s> {
         let mut leaves = Vec::new();
         bound.iter().for_each(|v| flatten(v, &mut leaves));
         let key: Vec<String> = bound.iter().map(Val::mangle).collect();
-        let symbol = format!("{name}__{}", key.join("__"));
+        let prefix = if module == 0 { "" } else { "tritium.language." };
+        let symbol = format!("{prefix}{name}__{}", key.join("__"));
         if !self.instances.contains_key(&symbol) {
             if self.depth > 64 {
                 return Err(self.err(format!("{name}: recursion is not supported")));
             }
-            let instance = self.instantiate(def, &symbol, &params, &bound, &leaves)?;
+            let saved = (self.cur, self.src);
+            self.enter_module(module);
+            let instance = self.instantiate(def, &symbol, &params, &bound, &leaves);
+            self.enter_module(saved.0);
+            let instance = instance?;
             self.instances.insert(symbol.clone(), instance);
         }
         let instance = self.instances[&symbol].clone();
@@ -463,6 +504,13 @@ impl<'s> Gen<'s> {
             ty: ty.clone(),
         });
         Ok(build_ret(&instance.shape, &mut outs))
+    }
+
+    /// Makes `module` the one names resolve in (and locations and errors refer to).
+    fn enter_module(&mut self, module: usize) {
+        self.cur = module;
+        self.src = self.modules[module].src;
+        self.ir.file = self.src.file.clone();
     }
 
     fn instantiate(
@@ -1325,11 +1373,11 @@ impl<'s> Gen<'s> {
         if let Some(v) = self.vars.get(id) {
             return Ok(v.clone());
         }
-        if let Some(v) = self.globals.get(id) {
+        if let Some(v) = self.modules[self.cur].globals.get(id) {
             return Ok(v.clone());
         }
-        if self.funcs.contains_key(id) {
-            return Ok(Val::JitFn(id.to_owned()));
+        if self.modules[self.cur].funcs.contains_key(id) {
+            return Ok(Val::JitFn(self.cur, id.to_owned()));
         }
         match id {
             "range" | "min" | "max" | "len" | "float" | "int" | "bool" | "abs" | "print"
@@ -1588,7 +1636,7 @@ impl<'s> Gen<'s> {
 
     fn call(&mut self, f: Val, args: Args) -> R<Val> {
         match f {
-            Val::JitFn(name) => self.call_jit(&name, args),
+            Val::JitFn(module, name) => self.call_jit(module, &name, args),
             Val::Module(path) => crate::builtins::call(self, &path, args),
             Val::Method(recv, name) => crate::builtins::method(self, *recv, &name, args),
             Val::Dtype(d) => {

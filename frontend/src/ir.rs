@@ -25,7 +25,8 @@ pub struct Ir {
     pub ctx: MlirContext,
     pub loc: MlirLocation,
     pub block: MlirBlock,
-    file: String,
+    /// The file named in new locations.
+    pub file: String,
 }
 
 impl Ir {

@@ -21,7 +21,7 @@ pub use diag::FrontendError;
 
 use codegen::{Gen, Val};
 use diag::Source;
-use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::ast;
 use tritium_dialects::melior::{Context, ir::Module};
 
 /// Builds the TTIR module of kernel `kernel` (or the only `@triton.jit` function) of the Python
@@ -56,6 +56,70 @@ fn import_target(module: &str) -> Val {
     Val::Module(module.to_owned())
 }
 
+/// The front end's own library (random numbers), compiled on demand like the user's module.
+const PRELUDE: &str = include_str!("prelude.py");
+const PRELUDE_FILE: &str = "<tritium>/prelude.py";
+
+/// Reads module `index`'s scope: imports, `@triton.jit` functions, constexpr globals (other
+/// statements are host code and ignored).
+fn load_module<'s>(g: &mut Gen<'s>, index: usize, body: &'s [ast::Stmt]) {
+    g.cur = index;
+    g.src = g.modules[index].src;
+    g.ir.file = g.src.file.clone();
+    for stmt in body {
+        match stmt {
+            ast::Stmt::Import(i) => {
+                for alias in &i.names {
+                    let name = alias.name.as_str();
+                    let globals = &mut g.modules[index].globals;
+                    match &alias.asname {
+                        Some(a) => globals.insert(a.to_string(), import_target(name)),
+                        None => {
+                            let top = name.split('.').next().unwrap_or(name);
+                            globals.insert(top.to_owned(), import_target(top))
+                        }
+                    };
+                }
+            }
+            ast::Stmt::ImportFrom(i) => {
+                let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for alias in &i.names {
+                    let full = format!("{base}.{}", alias.name);
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                    let value = match full
+                        .strip_prefix("triton.language.")
+                        .and_then(codegen::dtype_of_name)
+                    {
+                        Some(dt) => Val::Dtype(dt),
+                        None => import_target(&full),
+                    };
+                    g.modules[index].globals.insert(bound, value);
+                }
+            }
+            ast::Stmt::FunctionDef(f) if is_jit(&f.decorator_list) => {
+                g.modules[index].funcs.insert(f.name.to_string(), f);
+            }
+            ast::Stmt::Assign(a) => {
+                if let Some(v) = eval_global(g, &a.value) {
+                    for t in &a.targets {
+                        if let ast::Expr::Name(n) = t {
+                            g.modules[index].globals.insert(n.id.to_string(), v.clone());
+                        }
+                    }
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                if let (Some(value), ast::Expr::Name(n)) = (&a.value, &*a.target)
+                    && let Some(v) = eval_global(g, value)
+                {
+                    g.modules[index].globals.insert(n.id.to_string(), v);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn build_raw(
     ctx: mlir_sys::MlirContext,
     source: &str,
@@ -80,65 +144,25 @@ fn build_raw(
     // SAFETY: live context; the location is uniqued in it.
     let loc = unsafe { mlir_sys::mlirLocationFileLineColGet(ctx, str_ref(file), 1, 0) };
     let module = ir::new_module(loc);
-    let mut g = Gen::new(ctx, &src, module);
-    let result = (|| {
-        // Module scope: imports, @triton.jit functions, constexpr globals.
-        for stmt in &module_ast.body {
-            match stmt {
-                ast::Stmt::Import(i) => {
-                    for alias in &i.names {
-                        let name = alias.name.as_str();
-                        match &alias.asname {
-                            Some(a) => g.globals.insert(a.to_string(), import_target(name)),
-                            None => {
-                                let top = name.split('.').next().unwrap_or(name);
-                                g.globals.insert(top.to_owned(), import_target(top))
-                            }
-                        };
-                    }
-                }
-                ast::Stmt::ImportFrom(i) => {
-                    let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                    for alias in &i.names {
-                        let full = format!("{base}.{}", alias.name);
-                        let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                        let value = match full
-                            .strip_prefix("triton.language.")
-                            .and_then(codegen::dtype_of_name)
-                        {
-                            Some(dt) => Val::Dtype(dt),
-                            None if full == "triton.jit" => Val::Module(full),
-                            None => import_target(&full),
-                        };
-                        g.globals.insert(bound, value);
-                    }
-                }
-                ast::Stmt::FunctionDef(f) if is_jit(&f.decorator_list) => {
-                    g.funcs.insert(f.name.to_string(), f);
-                }
-                ast::Stmt::Assign(a) => {
-                    if let Some(v) = eval_global(&mut g, &a.value) {
-                        for t in &a.targets {
-                            if let ast::Expr::Name(n) = t {
-                                g.globals.insert(n.id.to_string(), v.clone());
-                            }
-                        }
-                    }
-                }
-                ast::Stmt::AnnAssign(a) => {
-                    if let (Some(value), ast::Expr::Name(n)) = (&a.value, &*a.target)
-                        && let Some(v) = eval_global(&mut g, value)
-                    {
-                        g.globals.insert(n.id.to_string(), v);
-                    }
-                }
-                _ => {}
+    let prelude_src = Source::new(PRELUDE_FILE, PRELUDE);
+    let prelude =
+        match rustpython_parser::parse(PRELUDE, rustpython_parser::Mode::Module, PRELUDE_FILE) {
+            Ok(ast::Mod::Module(m)) => m,
+            _ => {
+                return Err(FrontendError::general(
+                    PRELUDE_FILE,
+                    "the front end's prelude does not parse",
+                ));
             }
-        }
+        };
+    let mut g = Gen::new(ctx, &src, module, &prelude_src);
+    let result = (|| {
+        load_module(&mut g, 1, &prelude.body);
+        load_module(&mut g, 0, &module_ast.body);
         let name = match kernel {
             Some(k) => k.to_owned(),
             None => {
-                let mut names: Vec<&String> = g.funcs.keys().collect();
+                let mut names: Vec<&String> = g.modules[0].funcs.keys().collect();
                 names.sort();
                 match names.as_slice() {
                     [one] => (*one).clone(),
@@ -161,8 +185,8 @@ fn build_raw(
                 }
             }
         };
-        let Some(def) = g.funcs.get(&name).copied() else {
-            let mut names: Vec<&String> = g.funcs.keys().collect();
+        let Some(def) = g.modules[0].funcs.get(&name).copied() else {
+            let mut names: Vec<&String> = g.modules[0].funcs.keys().collect();
             names.sort();
             let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
             return Err(FrontendError::general(
@@ -204,9 +228,4 @@ fn str_ref(text: &str) -> mlir_sys::MlirStringRef {
         data: text.as_ptr() as *const _,
         length: text.len(),
     }
-}
-
-#[allow(dead_code)]
-fn offset(r: &impl Ranged) -> usize {
-    u32::from(r.start()) as usize
 }

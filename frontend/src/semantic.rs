@@ -99,11 +99,15 @@ impl Bin {
     }
 }
 
-/// The type a Python number gets on its own: `int32` (else `int64`, else `uint64`), `fp32`,
+/// The type a Python number gets on its own: `int32` (else `uint32`, `int64`, `uint64`), `fp32`,
 /// `int1`.
 pub fn num_dt(n: Num) -> S<Dt> {
     Ok(match n {
         Num::Int(v) if (i32::MIN as i128..=i32::MAX as i128).contains(&v) => I32,
+        Num::Int(v) if (0..=u32::MAX as i128).contains(&v) => Dt::Int {
+            bits: 32,
+            signed: false,
+        },
         Num::Int(v) if (i64::MIN as i128..=i64::MAX as i128).contains(&v) => I64,
         Num::Int(v) if (0..=u64::MAX as i128).contains(&v) => Dt::Int {
             bits: 64,

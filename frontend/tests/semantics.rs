@@ -154,3 +154,16 @@ fn type_errors_are_located() {
     let e = error("@triton.jit\ndef k(x):\n    tl.rand(0, 0)\n", "k", "*fp32");
     assert!(e.contains("tl.rand is not supported"), "{e}");
 }
+
+#[test]
+fn random_numbers_use_philox_from_the_prelude() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, seed):\n    offs = tl.arange(0, 64)\n    tl.store(x + offs, tl.rand(seed, offs) + tl.randn(seed, offs) + tl.randint(seed, offs).to(tl.float32))\n",
+        "k",
+        "*fp32, i32",
+    );
+    // One Philox instance (10 rounds, two multiplies each) shared by the three calls.
+    assert_eq!(count(&t, "tt.mulhiui"), 20, "{t}");
+    assert!(t.contains("tritium.language.philox_rounds"), "{t}");
+    assert!(t.contains("<tritium>/prelude.py"), "{t}");
+}
