@@ -151,8 +151,12 @@ fn type_errors_are_located() {
         e.contains("floor division (//) needs integer operands"),
         "{e}"
     );
-    let e = error("@triton.jit\ndef k(x):\n    tl.rand(0, 0)\n", "k", "*fp32");
-    assert!(e.contains("tl.rand is not supported"), "{e}");
+    let e = error(
+        "@triton.jit\ndef k(x):\n    tl.sort(tl.load(x + tl.arange(0, 16)))\n",
+        "k",
+        "*fp32",
+    );
+    assert!(e.contains("tl.sort is not supported"), "{e}");
 }
 
 #[test]
