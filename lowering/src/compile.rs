@@ -38,6 +38,8 @@ pub struct CompileOptions {
     pub arch: Option<Arch>,
     /// Keep the TTGIR and LLVM IR texts in the result.
     pub keep_intermediates: bool,
+    /// Emit line tables from the input's locations (`.file`/`.loc` in the PTX), as Triton does.
+    pub line_info: bool,
 }
 
 /// A compiled kernel.
@@ -222,6 +224,17 @@ fn compile_with(
     mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
     let shared = int_attr(module.as_operation().to_raw(), "ttg.shared").unwrap_or(0) as u64;
     mlir_stage(Stage::LowerToLlvm, &mut module, times)?;
+    if options.line_info {
+        // A DISubprogram on each llvm.func from its location: translation then attaches the
+        // ops' locations as !dbg line info.
+        run_passes(
+            &context,
+            &mut module,
+            Stage::LowerToLlvm,
+            "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}",
+            &sink,
+        )?;
+    }
     let llvm_dialect = keep.then(|| module.as_operation().to_string());
 
     let llvm = timed(times, Stage::TranslateToLlvmIr, || {
@@ -241,9 +254,12 @@ fn compile_with(
         Ok(machine)
     })?;
     let llvm_ir = keep.then(|| llvm.print());
-    let ptx = timed(times, Stage::Nvptx, || {
+    let mut ptx = timed(times, Stage::Nvptx, || {
         ptx::codegen(&llvm, &machine).map_err(|message| CompileError::stage(Stage::Nvptx, message))
     })?;
+    if options.line_info {
+        ptx = without_debug_target(&ptx);
+    }
 
     Ok(Compiled {
         name,
@@ -259,6 +275,26 @@ fn compile_with(
         llvm_dialect,
         llvm_ir,
     })
+}
+
+/// `ptx` with `, debug` dropped from its `.target` line: NVPTX marks line tables as debug
+/// information, which would make ptxas compile without optimization (Triton drops it too).
+fn without_debug_target(ptx: &str) -> String {
+    ptx.lines()
+        .map(|line| match line.strip_prefix(".target ") {
+            Some(targets) => {
+                let kept: Vec<&str> = targets
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|t| *t != "debug")
+                    .collect();
+                format!(".target {}", kept.join(", "))
+            }
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if ptx.ends_with('\n') { "\n" } else { "" }
 }
 
 /// Runs `run` as `stage`, recording its wall time (failed or not).

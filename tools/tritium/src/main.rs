@@ -54,6 +54,8 @@ impl CompileArgs {
             num_stages: self.num_stages,
             arch: self.arch.as_deref().map(Arch::parse).transpose()?,
             keep_intermediates,
+            // Python kernels get line tables, so profilers show their source lines.
+            line_info: is_python(&self.input),
         })
     }
 }

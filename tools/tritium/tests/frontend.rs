@@ -64,6 +64,11 @@ fn python_kernel_compiles_to_ptx_and_ttir() {
     assert_eq!(code, 0, "{stderr}");
     let ptx = std::fs::read_to_string(dir.join("out/add.ptx")).unwrap();
     assert!(ptx.contains(".entry add("), "{ptx}");
+    // Line tables for the Python source (and no `debug` target, which would stop ptxas
+    // optimizing).
+    assert!(ptx.contains(".file\t1 \"kernel.py\""), "{ptx}");
+    assert!(ptx.contains(".loc\t1 8 "), "{ptx}");
+    assert!(ptx.lines().any(|l| l == ".target sm_90a"), "{ptx}");
     let ttir = std::fs::read_to_string(dir.join("out/add.ttir")).unwrap();
     assert!(
         ttir.contains("tt.make_range {end = 1024 : i32, start = 0 : i32}"),
