@@ -80,6 +80,10 @@ enum Command {
         /// Print each stage's wall time (ms) and the total
         #[arg(long)]
         timing: bool,
+        /// Base name of the output files (short form -on) [default: the kernel's name for
+        /// Python input, the input file's stem otherwise]
+        #[arg(long)]
+        out_name: Option<String>,
     },
     /// Compile and launch a kernel once on generated inputs, printing a summary of each buffer
     Run(run::RunArgs),
@@ -140,6 +144,7 @@ fn run_compile(
     emit: Vec<String>,
     cubin: bool,
     timing: bool,
+    out_name: Option<String>,
 ) -> Result<(), String> {
     for stage in &emit {
         if !["ttir", "ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
@@ -155,7 +160,9 @@ fn run_compile(
     }
     std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
     // Python input is named by its kernel (a file may hold several), TTIR by its file.
-    let stem = if is_python(&args.input) {
+    let stem = if let Some(name) = out_name {
+        name
+    } else if is_python(&args.input) {
         compiled.name.clone()
     } else {
         kernel_stem(&args.input)
@@ -220,10 +227,12 @@ fn run_compile(
 }
 
 fn main() -> ExitCode {
-    // Triton's AOT compiler spells the stage count `-ns`; clap's short options are one letter.
+    // Triton's AOT compiler spells these `-ns` and `-on`; clap's short options are one letter.
     let argv = std::env::args_os().map(|a| {
         if a == "-ns" {
             "--num-stages".into()
+        } else if a == "-on" {
+            "--out-name".into()
         } else if let Some(rest) = a.to_str().and_then(|a| a.strip_prefix("-ns=")) {
             format!("--num-stages={rest}").into()
         } else {
@@ -238,7 +247,8 @@ fn main() -> ExitCode {
             emit,
             cubin,
             timing,
-        } => run_compile(args, output, emit, cubin, timing),
+            out_name,
+        } => run_compile(args, output, emit, cubin, timing, out_name),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {
