@@ -159,6 +159,9 @@ pub struct Gen<'s> {
     /// The module of the function being generated.
     pub cur: usize,
     pub vars: HashMap<String, Val>,
+    /// When each name of the function was first bound: loop-carried values and `scf.if` results
+    /// follow it (as Triton's scope order).
+    order: HashMap<String, usize>,
     instances: HashMap<String, Instance>,
     returned: Option<Val>,
     /// Depth of dynamic (scf) regions in the function being generated.
@@ -276,12 +279,25 @@ impl<'s> Gen<'s> {
             ],
             cur: 0,
             vars: HashMap::new(),
+            order: HashMap::new(),
             instances: HashMap::new(),
             returned: None,
             dynamic: 0,
             depth: 0,
             at: 0,
         }
+    }
+
+    /// Binds `name` in the current function.
+    fn bind(&mut self, name: String, value: Val) {
+        let next = self.order.len();
+        self.order.entry(name.clone()).or_insert(next);
+        self.vars.insert(name, value);
+    }
+
+    /// `names` in the order they were first bound.
+    fn in_scope_order(&self, names: &mut [String]) {
+        names.sort_by_key(|n| (self.order.get(n).copied().unwrap_or(usize::MAX), n.clone()));
     }
 
     /// An error at byte offset `at`.
@@ -362,6 +378,7 @@ impl<'s> Gen<'s> {
         let saved_block = self.ir.block;
         self.ir.block = block;
         self.vars.clear();
+        self.order.clear();
         let mut arg_index = 0;
         for (p, entry) in params.iter().zip(signature) {
             let value = match entry {
@@ -375,7 +392,7 @@ impl<'s> Gen<'s> {
                 }
                 Entry::Literal(l) => literal_val(l),
             };
-            self.vars.insert(p.def.arg.to_string(), value);
+            self.bind(p.def.arg.to_string(), value);
         }
         self.returned = None;
         self.dynamic = 0;
@@ -527,6 +544,7 @@ impl<'s> Gen<'s> {
         let locs = vec![fn_loc; types.len()];
         let block = ir::new_block_with_locs(&types, &locs);
         let saved_vars = std::mem::take(&mut self.vars);
+        let saved_order = std::mem::take(&mut self.order);
         let saved_block = self.ir.block;
         let saved_ret = self.returned.take();
         let saved_dynamic = self.dynamic;
@@ -539,7 +557,7 @@ impl<'s> Gen<'s> {
         });
         for (p, v) in params.iter().zip(bound) {
             let value = rebuild(v, &mut args);
-            self.vars.insert(p.def.arg.to_string(), value);
+            self.bind(p.def.arg.to_string(), value);
         }
         let body = self.block(&def.body);
         let ret = self.returned.take().unwrap_or(Val::None);
@@ -553,6 +571,7 @@ impl<'s> Gen<'s> {
         self.depth -= 1;
         self.ir.block = saved_block;
         self.vars = saved_vars;
+        self.order = saved_order;
         self.returned = saved_ret;
         self.dynamic = saved_dynamic;
         let (shape, outs) = match result {
@@ -652,7 +671,7 @@ impl<'s> Gen<'s> {
                 let value = self.expr(&a.value)?;
                 self.set_loc(offset(stmt));
                 let r = self.binop(operator(a.op), current, value)?;
-                self.vars.insert(n.id.to_string(), r);
+                self.bind(n.id.to_string(), r);
             }
             ast::Stmt::If(i) => self.if_stmt(i)?,
             ast::Stmt::For(f) => self.for_stmt(f)?,
@@ -710,7 +729,7 @@ impl<'s> Gen<'s> {
     fn assign(&mut self, target: &'s ast::Expr, value: Val) -> R<()> {
         match target {
             ast::Expr::Name(n) => {
-                self.vars.insert(n.id.to_string(), value);
+                self.bind(n.id.to_string(), value);
                 Ok(())
             }
             ast::Expr::Tuple(ast::ExprTuple { elts, .. })
@@ -797,6 +816,7 @@ impl<'s> Gen<'s> {
             .collect();
         names.sort();
         names.dedup();
+        self.in_scope_order(&mut names);
         let mut yields_then = Vec::new();
         let mut yields_else = Vec::new();
         let mut carried = Vec::new();
@@ -880,14 +900,16 @@ impl<'s> Gen<'s> {
     fn loop_carried(&self, body: &[ast::Stmt]) -> Vec<String> {
         let mut names = BTreeSet::new();
         assigned_names(body, &mut names);
-        names
+        let mut names: Vec<String> = names
             .into_iter()
             .filter(|n| {
                 self.vars
                     .get(n)
                     .is_some_and(|v| matches!(v, Val::T(_)) || v.num().is_some())
             })
-            .collect()
+            .collect();
+        self.in_scope_order(&mut names);
+        names
     }
 
     fn for_stmt(&mut self, f: &'s ast::StmtFor) -> R<()> {

@@ -1,7 +1,9 @@
 //! The front end's TTIR equals Triton 3.6's: for each kernel of `test/Inputs/frontend/*.py`
 //! (copies of `shared/bench/cases_visible.py` and the syntax sampler), the TTIR Tritium builds
 //! from the Python source and the TTIR Triton's frontend produced (`.source.ttir`, checked in)
-//! have the same multiset of op names after the TTIR pipeline (`-tritium-ttir`) runs on both.
+//! have the same multiset of op names after the TTIR pipeline (`-tritium-ttir`) runs on both;
+//! moreover the same multiset of printed op lines (attributes and types included) once value
+//! names, block labels and symbol names are blanked.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,8 +19,9 @@ fn inputs() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/Inputs")
 }
 
-/// Runs `-tritium-ttir` on `module` and returns its op-name multiset.
-fn ttir_ops(context: &Context, module: &mut Module) -> BTreeMap<String, i64> {
+/// Runs `-tritium-ttir` on `module` and returns its op-name multiset and its printed lines,
+/// normalized and sorted.
+fn ttir_ops(context: &Context, module: &mut Module) -> (BTreeMap<String, i64>, Vec<String>) {
     let options = TtgirOptions {
         num_warps: 4,
         num_stages: 3,
@@ -33,7 +36,55 @@ fn ttir_ops(context: &Context, module: &mut Module) -> BTreeMap<String, i64> {
     .unwrap();
     manager.run(module).expect("the TTIR pipeline runs");
     assert!(module.as_operation().verify(), "the TTIR verifies");
-    op_counts(&module.as_operation().to_string())
+    let text = module.as_operation().to_string();
+    (op_counts(&text), normalized_lines(&text))
+}
+
+/// Each op line with `%names`, `^bb` labels and `@symbols` blanked, sorted.
+fn normalized_lines(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|l| blank_names(l.trim()))
+        .filter(|l| {
+            !(l.is_empty()
+                || l.starts_with('}')
+                || l.starts_with("module")
+                || l.starts_with("tt.func"))
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn blank_names(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' | '^' | '@' => {
+                out.push(c);
+                out.push('_');
+                if c == '@' && chars.peek() == Some(&'"') {
+                    chars.next();
+                    for q in chars.by_ref() {
+                        if q == '"' {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                while let Some(&n) = chars.peek() {
+                    if n.is_ascii_alphanumeric() || matches!(n, '_' | '.' | '$' | '-' | '#') {
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn op_counts(text: &str) -> BTreeMap<String, i64> {
@@ -132,7 +183,7 @@ fn compare(file: &str, kernel: &str, signature: &str, reference: &str) -> Result
         ours.as_operation().verify(),
         "{kernel}: the front end's TTIR verifies"
     );
-    let ours = ttir_ops(&context, &mut ours);
+    let (ours, our_lines) = ttir_ops(&context, &mut ours);
     assert!(ours.len() > 3, "{kernel}: no ops counted");
     let text = std::fs::read_to_string(
         inputs()
@@ -141,8 +192,21 @@ fn compare(file: &str, kernel: &str, signature: &str, reference: &str) -> Result
     )
     .unwrap();
     let mut theirs = Module::parse(&context, &text).expect("Triton's TTIR parses");
-    let theirs = ttir_ops(&context, &mut theirs);
+    let (theirs, their_lines) = ttir_ops(&context, &mut theirs);
     if ours == theirs {
+        if our_lines != their_lines {
+            let only_ours: Vec<&String> = our_lines
+                .iter()
+                .filter(|l| !their_lines.contains(l))
+                .collect();
+            let only_theirs: Vec<&String> = their_lines
+                .iter()
+                .filter(|l| !our_lines.contains(l))
+                .collect();
+            return Err(format!(
+                "{kernel}: same ops, different lines: ours {only_ours:?}, Triton {only_theirs:?}"
+            ));
+        }
         return Ok(());
     }
     let mut diff = Vec::new();
