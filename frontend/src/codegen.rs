@@ -169,6 +169,9 @@ pub struct Gen<'s> {
     depth: usize,
     /// Offset of the expression being generated, for errors of the library.
     pub at: usize,
+    /// The name an assignment binds: the ops computing it are located `loc("name"(loc))`, as
+    /// Triton's.
+    loc_name: Option<String>,
 }
 
 fn offset(r: &impl Ranged) -> usize {
@@ -285,6 +288,7 @@ impl<'s> Gen<'s> {
             dynamic: 0,
             depth: 0,
             at: 0,
+            loc_name: None,
         }
     }
 
@@ -319,6 +323,9 @@ impl<'s> Gen<'s> {
         self.at = at;
         let (line, col) = self.src.line_col(at);
         self.ir.loc = self.ir.file_loc(line, col);
+        if let Some(name) = &self.loc_name {
+            self.ir.loc = self.ir.name_loc(name, self.ir.loc);
+        }
     }
 
     // ----- functions -----
@@ -545,6 +552,7 @@ impl<'s> Gen<'s> {
         let block = ir::new_block_with_locs(&types, &locs);
         let saved_vars = std::mem::take(&mut self.vars);
         let saved_order = std::mem::take(&mut self.order);
+        let saved_name = self.loc_name.take();
         let saved_block = self.ir.block;
         let saved_ret = self.returned.take();
         let saved_dynamic = self.dynamic;
@@ -572,6 +580,7 @@ impl<'s> Gen<'s> {
         self.ir.block = saved_block;
         self.vars = saved_vars;
         self.order = saved_order;
+        self.loc_name = saved_name;
         self.returned = saved_ret;
         self.dynamic = saved_dynamic;
         let (shape, outs) = match result {
@@ -649,7 +658,14 @@ impl<'s> Gen<'s> {
                 self.expr(&e.value)?;
             }
             ast::Stmt::Assign(a) => {
-                let value = self.expr(&a.value)?;
+                let name = match a.targets.as_slice() {
+                    [ast::Expr::Name(n)] => Some(n.id.to_string()),
+                    _ => None,
+                };
+                let saved = std::mem::replace(&mut self.loc_name, name);
+                let value = self.expr(&a.value);
+                self.loc_name = saved;
+                let value = value?;
                 for t in &a.targets {
                     self.assign(t, value.clone())?;
                 }
@@ -668,9 +684,13 @@ impl<'s> Gen<'s> {
                     ));
                 };
                 let current = self.name(n.id.as_str(), offset(n))?;
-                let value = self.expr(&a.value)?;
-                self.set_loc(offset(stmt));
-                let r = self.binop(operator(a.op), current, value)?;
+                let saved = self.loc_name.replace(n.id.to_string());
+                let r = self.expr(&a.value).and_then(|value| {
+                    self.set_loc(offset(stmt));
+                    self.binop(operator(a.op), current, value)
+                });
+                self.loc_name = saved;
+                let r = r?;
                 self.bind(n.id.to_string(), r);
             }
             ast::Stmt::If(i) => self.if_stmt(i)?,

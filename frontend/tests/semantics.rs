@@ -113,6 +113,8 @@ fn ops_carry_python_locations() {
         "*fp32",
     );
     assert!(t.contains("loc(\"k.py\":5:8)"), "{t}");
+    // Ops computing an assigned name are located under it, as Triton's.
+    assert!(t.contains("loc(\"i\"(#loc"), "{t}");
     assert!(
         t.contains("loc(\"x\"(loc(\"k.py\":4:0)))") || t.contains("\"x\"(#loc"),
         "{t}"
