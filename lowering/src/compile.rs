@@ -226,7 +226,22 @@ fn compile_with(
     mlir_stage(Stage::LowerToLlvm, &mut module, times)?;
     if options.line_info {
         // A DISubprogram on each llvm.func from its location: translation then attaches the
-        // ops' locations as !dbg line info.
+        // ops' locations as !dbg line info. MLIR's pass needs a file in the callee of every
+        // call-site location (ops inlined from a helper), which folded constants lack.
+        // Module-level ops (globals) are outside any function: no call sites there either.
+        let top = module.as_operation().to_raw();
+        for op in collect_ops(top) {
+            // SAFETY: `op` is a live op of the module; locations are uniqued in its context.
+            unsafe {
+                let mut loc = without_fileless_callees(mlirOperationGetLocation(op));
+                if mlirOperationEqual(mlirOperationGetParentOperation(op), top) {
+                    while mlirLocationIsACallSite(loc) {
+                        loc = mlirLocationCallSiteGetCaller(loc);
+                    }
+                }
+                mlirOperationSetLocation(op, loc);
+            }
+        }
         run_passes(
             &context,
             &mut module,
@@ -275,6 +290,53 @@ fn compile_with(
         llvm_dialect,
         llvm_ir,
     })
+}
+
+/// Whether `loc` names a file position (as MLIR's debug-info passes look for one).
+fn has_file(loc: MlirLocation) -> bool {
+    // SAFETY: `loc` is a live location; the getters are called on the matching kinds.
+    unsafe {
+        if mlirLocationIsAFileLineColRange(loc) {
+            true
+        } else if mlirLocationIsAName(loc) {
+            has_file(mlirLocationNameGetChildLoc(loc))
+        } else if mlirLocationIsACallSite(loc) {
+            has_file(mlirLocationCallSiteGetCaller(loc))
+        } else if mlirLocationIsAFused(loc) {
+            let n = mlirLocationFusedGetNumLocations(loc) as usize;
+            let mut locs = vec![mlirLocationUnknownGet(mlirLocationGetContext(loc)); n];
+            mlirLocationFusedGetLocations(loc, locs.as_mut_ptr());
+            locs.into_iter().any(has_file)
+        } else {
+            false
+        }
+    }
+}
+
+/// `loc` with each call site whose callee has no file position replaced by its caller.
+fn without_fileless_callees(loc: MlirLocation) -> MlirLocation {
+    // SAFETY: `loc` is a live location; the getters are called on the matching kinds, and new
+    // locations are made in its context.
+    unsafe {
+        if mlirLocationIsACallSite(loc) {
+            let callee = without_fileless_callees(mlirLocationCallSiteGetCallee(loc));
+            let caller = without_fileless_callees(mlirLocationCallSiteGetCaller(loc));
+            if has_file(callee) {
+                mlirLocationCallSiteGet(callee, caller)
+            } else {
+                caller
+            }
+        } else if mlirLocationIsAName(loc) {
+            let child = without_fileless_callees(mlirLocationNameGetChildLoc(loc));
+            mlirLocationNameGet(
+                mlirLocationGetContext(loc),
+                mlirIdentifierStr(mlirLocationNameGetName(loc)),
+                child,
+            )
+        } else {
+            loc
+        }
+    }
 }
 
 /// `ptx` with `, debug` dropped from its `.target` line: NVPTX marks line tables as debug

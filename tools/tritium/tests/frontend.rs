@@ -180,3 +180,55 @@ fn unknown_kernel_name() {
         "kernel.py: error: no @triton.jit function 'nope' (found: k)"
     );
 }
+
+/// Tutorial-style kernels (matmul with a fused activation, layer norm, dropout, a spin lock,
+/// flash attention with block pointers, a persistent softmax) compile from Python to PTX.
+#[test]
+fn tutorial_kernels_compile_to_ptx() {
+    let input =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/Inputs/frontend/tutorials.py");
+    let dir =
+        std::env::temp_dir().join(format!("tritium-frontend-{}-tutorials", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&input, dir.join("kernel.py")).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "matmul_act_kernel",
+            "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 128, 128, 64, 8, 'leaky_relu'",
+            "8",
+        ),
+        (
+            "layer_norm_fwd",
+            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32, 1024",
+            "8",
+        ),
+        (
+            "dropout_kernel",
+            "*fp32:16, *fp32:16, i32:16, fp32, i32, 1024",
+            "4",
+        ),
+        (
+            "spin_lock_accumulate",
+            "*i32, *i32, *fp32:16, *fp32:16, i32, 128",
+            "4",
+        ),
+        (
+            "attn_fwd",
+            "*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, 64, 128, 64",
+            "4",
+        ),
+        (
+            "softmax_multirow",
+            "*fp32:16, *fp32:16, i32:16, i32:16, i32, i32, 1024, 2",
+            "4",
+        ),
+    ];
+    for (kernel, signature, warps) in cases {
+        let (code, _, stderr) = compile_in(&dir, &["-n", kernel, "-s", signature, "-w", warps]);
+        assert_eq!(code, 0, "{kernel}: {stderr}");
+        let ptx = std::fs::read_to_string(dir.join(format!("out/{kernel}.ptx"))).unwrap();
+        assert!(ptx.contains(&format!(".entry {kernel}(")), "{kernel}");
+        assert!(ptx.contains(".loc\t1 "), "{kernel}: no line info");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
