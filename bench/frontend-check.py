@@ -98,6 +98,11 @@ def b_softmax_multirow(torch, m):
     return dict(args=[o, x, x.stride(0), o.stride(0), M, N, 1024, 2], grid=(132,), outs=[0], tol=1e-5)
 
 
+def b_sort_flip(torch, m):
+    x = torch.randn(8, 64, device="cuda")
+    return dict(args=[x, torch.empty_like(x), torch.empty_like(x), torch.empty_like(x), 8, 64], grid=(1,), outs=[1, 2, 3], tol=0)
+
+
 CASES = [
     case("add", "cases_visible.py", "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024", 4, b_add),
     case("softmax", "cases_visible.py", "softmax_kernel", "*fp32:16, *fp32:16, i32, i32, i32, 1024", 4, b_softmax),
@@ -114,6 +119,7 @@ CASES = [
          "*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, 64, 128, 64", 4, b_attn),
     case("softmax_multirow", "tutorials.py", "softmax_multirow",
          "*fp32:16, *fp32:16, i32, i32, i32, i32, 1024, 2", 4, b_softmax_multirow),
+    case("sort_flip", "tutorials.py", "sort_flip_kernel", "*fp32:16, *fp32:16, *fp32:16, *fp32:16, 8, 64", 4, b_sort_flip),
 ]
 
 

@@ -677,7 +677,40 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
         | "tl.philox"
         | "tl.pair_uniform_to_normal"
         | "tl.uint_to_uniform_float" => g.call_jit(PRELUDE, &name[3..], args),
-        "tl.sort" | "tl.flip" | "tl.dot_scaled" | "tl.softmax" => Err(g.err(format!(
+        "tl.softmax" | "tl.swizzle2d" | "tl.flip" | "tl.sort" => {
+            g.call_jit(PRELUDE, &name[3..], args)
+        }
+        "tl.fdiv" => {
+            let x = args.get(0, "x").ok_or_else(|| g.err("missing x"))?;
+            let y = args.get(1, "y").ok_or_else(|| g.err("missing y"))?;
+            let ieee = args
+                .get(2, "ieee_rounding")
+                .and_then(|v| v.truthy())
+                .unwrap_or(false);
+            let (a, b) = promote_pair(g, x, y)?;
+            if !a.ty.dt.is_float() {
+                return Err(g.err(format!(
+                    "fdiv needs floating-point operands, got {}",
+                    a.ty.dt.name()
+                )));
+            }
+            let op = if ieee {
+                "tt.precise_divf"
+            } else {
+                "arith.divf"
+            };
+            Ok(t(op1(g, op, &[a.v, b.v], a.ty.clone(), &[])))
+        }
+        "tl.ravel" => {
+            let x = block_arg(g, args.get(0, "x"), "x")?;
+            let reorder = args
+                .get(1, "can_reorder")
+                .and_then(|v| v.truthy())
+                .unwrap_or(false);
+            let n = x.ty.numel();
+            reshape(g, &x, vec![n], reorder)
+        }
+        "tl.dot_scaled" => Err(g.err(format!(
             "{name} is not supported by Tritium's front end yet (see docs/frontend.md)"
         ))),
         _ => Err(g.err(format!(

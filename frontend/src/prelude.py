@@ -1,6 +1,6 @@
-# Tritium's own Python library for the front end: the parts of triton.language that Triton
-# itself writes as @triton.jit functions (random numbers on Philox 4x32). Compiled on demand
-# by the same front end; `tl.rand(...)` etc. call these.
+# Tritium's own Python library for the front end: the parts of triton.language that are
+# @triton.jit code rather than single ops (random numbers on Philox 4x32, softmax, swizzle2d,
+# flip, sort). Compiled on demand by the same front end; `tl.rand(...)` etc. call these.
 import triton
 import triton.language as tl
 
@@ -77,3 +77,60 @@ def randn(seed, offset, n_rounds: tl.constexpr = ROUNDS):
     i1, i2, i3, i4 = randint4x(seed, offset, n_rounds)
     n1, n2 = pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
     return n1
+
+
+@triton.jit
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    d: tl.constexpr = 0 if dim is None else dim
+    z = x - tl.max(x, d, keep_dims=keep_dims)
+    num = tl.exp(z)
+    den = tl.sum(num, d, keep_dims=keep_dims)
+    return tl.fdiv(num, den, ieee_rounding)
+
+
+@triton.jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    # Row-major (i, j) renumbered so that groups of size_g rows are walked column by column.
+    linear = i * size_j + j
+    per_group = size_g * size_j
+    first_row = (linear // per_group) * size_g
+    rows = tl.minimum(size_i - first_row, size_g)
+    within = linear % per_group
+    return first_row + within % rows, within // rows
+
+
+@triton.jit
+def _index_along(x, dim: tl.constexpr):
+    # The position of each element of x along dimension dim.
+    n: tl.constexpr = x.shape[dim]
+    idx = tl.arange(0, n)
+    for d in tl.static_range(len(x.shape)):
+        if d < dim:
+            idx = tl.expand_dims(idx, 0)
+        elif d > dim:
+            idx = tl.expand_dims(idx, d)
+    return tl.broadcast_to(idx, x.shape)
+
+
+@triton.jit
+def flip(x, dim=None):
+    d: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    n: tl.constexpr = x.shape[d]
+    return tl.gather(x, (n - 1) - _index_along(x, d), d)
+
+
+@triton.jit
+def sort(x, dim=None, descending=False):
+    # Bitonic sorting network over a power-of-2 dimension; partners exchanged with gather.
+    d: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    n: tl.constexpr = x.shape[d]
+    i = _index_along(x, d)
+    for kk in tl.static_range(1, 31):
+        if (1 << kk) <= n:
+            for jj in tl.static_range(kk - 1, -1, -1):
+                partner = i ^ (1 << jj)
+                y = tl.gather(x, partner, d)
+                ascending = ((i & (1 << kk)) == 0) != descending
+                low = (i & (1 << jj)) == 0
+                x = tl.where(low == ascending, tl.minimum(x, y), tl.maximum(x, y))
+    return x

@@ -154,11 +154,11 @@ fn type_errors_are_located() {
         "{e}"
     );
     let e = error(
-        "@triton.jit\ndef k(x):\n    tl.sort(tl.load(x + tl.arange(0, 16)))\n",
+        "@triton.jit\ndef k(x):\n    tl.dot_scaled(x, None, 'e4m3', x, None, 'e4m3')\n",
         "k",
         "*fp32",
     );
-    assert!(e.contains("tl.sort is not supported"), "{e}");
+    assert!(e.contains("tl.dot_scaled is not supported"), "{e}");
 }
 
 #[test]
@@ -172,4 +172,17 @@ fn random_numbers_use_philox_from_the_prelude() {
     assert_eq!(count(&t, "tt.mulhiui"), 20, "{t}");
     assert!(t.contains("tritium.language.philox_rounds"), "{t}");
     assert!(t.contains("<tritium>/prelude.py"), "{t}");
+}
+
+#[test]
+fn prelude_sort_flip_softmax_swizzle() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, y, z):\n    r = tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :]\n    v = tl.load(x + r)\n    s = tl.sort(v)\n    f = tl.flip(v, 0)\n    m = tl.softmax(tl.load(x + tl.arange(0, 16)))\n    i, j = tl.swizzle2d(tl.program_id(0), tl.program_id(1), 8, 8, 4)\n    tl.store(y + r, s + f + tl.ravel(v).to(tl.float32).reshape(8, 16))\n    tl.store(z + tl.arange(0, 16) + i + j, m)\n",
+        "k",
+        "*fp32, *fp32, *fp32",
+    );
+    // Bitonic network over 16: 4 + 3 + 2 + 1 = 10 compare-exchanges, each a gather; flip one.
+    assert_eq!(count(&t, "tt.gather"), 11, "{t}");
+    assert_eq!(count(&t, "math.exp"), 1, "{t}");
+    assert_eq!(count(&t, "arith.minsi"), 1, "{t}");
 }

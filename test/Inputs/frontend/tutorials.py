@@ -170,3 +170,12 @@ def softmax_multirow(output_ptr, input_ptr, input_row_stride, output_row_stride,
         softmax_output = numerator / denominator
         output_row_start_ptr = output_ptr + row_idx * output_row_stride
         tl.store(output_row_start_ptr + col_offsets, softmax_output, mask=mask)
+
+
+@triton.jit
+def sort_flip_kernel(x_ptr, s_ptr, d_ptr, f_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    v = tl.load(x_ptr + r)
+    tl.store(s_ptr + r, tl.sort(v))
+    tl.store(d_ptr + r, tl.sort(v, descending=True))
+    tl.store(f_ptr + r, tl.flip(v, 1))

@@ -182,7 +182,8 @@ fn unknown_kernel_name() {
 }
 
 /// Tutorial-style kernels (matmul with a fused activation, layer norm, dropout, a spin lock,
-/// flash attention with block pointers, a persistent softmax) compile from Python to PTX.
+/// flash attention with block pointers, a persistent softmax, sort and flip) compile from Python
+/// to PTX.
 #[test]
 fn tutorial_kernels_compile_to_ptx() {
     let input =
