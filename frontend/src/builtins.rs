@@ -62,6 +62,17 @@ fn shape_arg(g: &Gen, v: Option<Val>, what: &str) -> R<Vec<i64>> {
     }
 }
 
+/// A block shape: constexpr dimensions, each at least 1 (and a power of 2, as Triton requires).
+fn dims_arg(g: &Gen, v: Option<Val>, what: &str) -> R<Vec<i64>> {
+    let dims = shape_arg(g, v, what)?;
+    if let Some(d) = dims.iter().find(|d| **d < 1 || (**d & (**d - 1)) != 0) {
+        return Err(g.err(format!(
+            "{what}: every dimension of a block must be a power of 2, got {d} in {dims:?}"
+        )));
+    }
+    Ok(dims)
+}
+
 fn dtype_arg(g: &Gen, v: Option<Val>, what: &str) -> R<Dt> {
     match v {
         Some(Val::Dtype(d)) => Ok(d),
@@ -305,7 +316,7 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             )))
         }
         "tl.zeros" | "tl.full" => {
-            let shape = shape_arg(g, args.get(0, "shape"), "shape")?;
+            let shape = dims_arg(g, args.get(0, "shape"), "shape")?;
             let (value, dt) = if name == "tl.zeros" {
                 (Val::Int(0), dtype_arg(g, args.get(1, "dtype"), "dtype")?)
             } else {
@@ -512,9 +523,9 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
         "tl.broadcast_to" => {
             let x = tensor_arg(g, args.get(0, "input"), "input")?;
             let shape = if args.pos.len() > 2 {
-                shape_arg(g, Some(Val::Tuple(args.pos[1..].to_vec())), "shape")?
+                dims_arg(g, Some(Val::Tuple(args.pos[1..].to_vec())), "shape")?
             } else {
-                shape_arg(g, args.get(1, "shape"), "shape")?
+                dims_arg(g, args.get(1, "shape"), "shape")?
             };
             Ok(t(g.s(semantic::broadcast_to(&g.ir, &x, &shape))?))
         }
@@ -997,7 +1008,7 @@ pub fn reshape(g: &mut Gen, x: &TV, mut shape: Vec<i64>, reorder: bool) -> R<Val
         shape[i] = x.ty.numel() / known.max(1);
     }
     let numel: i64 = shape.iter().product();
-    if numel != x.ty.numel() {
+    if shape.iter().any(|d| *d < 1) || numel != x.ty.numel() {
         return Err(g.err(format!(
             "cannot reshape a block of {} elements to shape {:?}",
             x.ty.numel(),
@@ -1820,7 +1831,7 @@ fn make_block_ptr(g: &mut Gen, args: Args) -> R<Val> {
     let shape = int_list(g, args.get(1, "shape"), "shape", &I64)?;
     let strides = int_list(g, args.get(2, "strides"), "strides", &I64)?;
     let offsets = int_list(g, args.get(3, "offsets"), "offsets", &I32)?;
-    let block = shape_arg(g, args.get(4, "block_shape"), "block_shape")?;
+    let block = dims_arg(g, args.get(4, "block_shape"), "block_shape")?;
     let order = shape_arg(g, args.get(5, "order"), "order")?;
     let rank = block.len();
     if shape.len() != rank || strides.len() != rank || offsets.len() != rank || order.len() != rank
@@ -1860,7 +1871,7 @@ fn make_tensor_descriptor(g: &mut Gen, args: Args) -> R<Val> {
     };
     let shape = int_list(g, args.get(1, "shape"), "shape", &I32)?;
     let strides = int_list(g, args.get(2, "strides"), "strides", &I64)?;
-    let block = shape_arg(g, args.get(3, "block_shape"), "block_shape")?;
+    let block = dims_arg(g, args.get(3, "block_shape"), "block_shape")?;
     if shape.len() != block.len() || strides.len() != block.len() {
         return Err(g.err("make_tensor_descriptor: shape, strides and block_shape must have one entry per dimension"));
     }

@@ -1238,7 +1238,13 @@ impl<'s> Gen<'s> {
                 if matches!(b.op, ast::Operator::Pow | ast::Operator::MatMult) {
                     return match (b.op, &l, &r) {
                         (ast::Operator::Pow, Val::Int(x), Val::Int(y)) if *y >= 0 => {
-                            Ok(Val::Int(x.pow(*y as u32)))
+                            u32::try_from(*y)
+                                .ok()
+                                .and_then(|y| x.checked_pow(y))
+                                .map(Val::Int)
+                                .ok_or_else(|| {
+                                    self.err("integer overflow in a constexpr expression")
+                                })
                         }
                         (ast::Operator::Pow, _, _) if l.num().is_some() && r.num().is_some() => {
                             let f = |v: &Val| match v {
@@ -1449,7 +1455,10 @@ impl<'s> Gen<'s> {
                 "numel" => Ok(Val::Int(t.ty.numel() as i128)),
                 "T" => crate::builtins::trans(self, t, None),
                 "type" => Ok(Val::Dtype(t.ty.dt.clone())),
-                _ => Ok(Val::Method(Box::new(v.clone()), attr.to_owned())),
+                _ if TENSOR_METHODS.contains(&attr) || matches!(t.ty.dt, Dt::Desc(_)) => {
+                    Ok(Val::Method(Box::new(v.clone()), attr.to_owned()))
+                }
+                _ => Err(self.err(format!("a tensor has no attribute '{attr}'"))),
             },
             Val::Dtype(d) => match attr {
                 "element_ty" => match d {
@@ -1566,10 +1575,11 @@ impl<'s> Gen<'s> {
         };
         if let (Some(x), Some(y)) = (as_int(a), as_int(b)) {
             let both_bool = matches!((a, b), (Bool(_), Bool(_)));
+            let overflow = || self.err("integer overflow in a constexpr expression");
             return Ok(match op {
-                Bin::Add => Val::Int(x + y),
-                Bin::Sub => Val::Int(x - y),
-                Bin::Mul => Val::Int(x * y),
+                Bin::Add => Val::Int(x.checked_add(y).ok_or_else(overflow)?),
+                Bin::Sub => Val::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                Bin::Mul => Val::Int(x.checked_mul(y).ok_or_else(overflow)?),
                 Bin::Div => {
                     if y == 0 {
                         return Err(self.err("division by zero"));
@@ -1581,10 +1591,11 @@ impl<'s> Gen<'s> {
                         return Err(self.err("integer division or modulo by zero"));
                     }
                     // Python floors toward negative infinity.
+                    let q = x.checked_div(y).ok_or_else(overflow)?;
                     let fq = if (x % y != 0) && ((x < 0) != (y < 0)) {
-                        x / y - 1
+                        q - 1
                     } else {
-                        x / y
+                        q
                     };
                     if op == Bin::FloorDiv {
                         Val::Int(fq)
@@ -1597,7 +1608,10 @@ impl<'s> Gen<'s> {
                 Bin::And => Val::Int(x & y),
                 Bin::Or => Val::Int(x | y),
                 Bin::Xor => Val::Int(x ^ y),
-                Bin::Shl => Val::Int(x << (y as u32)),
+                Bin::Shl | Bin::Shr if !(0..=126).contains(&y) => {
+                    return Err(self.err(format!("shift count {y} is out of range")));
+                }
+                Bin::Shl => Val::Int(x.checked_shl(y as u32).ok_or_else(overflow)?),
                 Bin::Shr => Val::Int(x >> (y as u32)),
                 Bin::Lt => Val::Bool(x < y),
                 Bin::Le => Val::Bool(x <= y),
@@ -1634,7 +1648,10 @@ impl<'s> Gen<'s> {
             (ast::UnaryOp::Not, _) if v.truthy().is_some() => {
                 Ok(Val::Bool(!v.truthy().unwrap_or(false)))
             }
-            (ast::UnaryOp::USub, Val::Int(i)) => Ok(Val::Int(-i)),
+            (ast::UnaryOp::USub, Val::Int(i)) => i
+                .checked_neg()
+                .map(Val::Int)
+                .ok_or_else(|| self.err("integer overflow in a constexpr expression")),
             (ast::UnaryOp::USub, Val::Float(f)) => Ok(Val::Float(-f)),
             (ast::UnaryOp::USub, Val::Bool(b)) => Ok(Val::Int(-(*b as i128))),
             (ast::UnaryOp::UAdd, _) if v.num().is_some() => Ok(v),
@@ -1693,6 +1710,47 @@ impl<'s> Gen<'s> {
         }
     }
 }
+
+/// The methods of `tl.tensor` (each the `tl` function of the same name on the receiver).
+const TENSOR_METHODS: &[&str] = &[
+    "to",
+    "sum",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "reduce",
+    "xor_sum",
+    "cumsum",
+    "cumprod",
+    "associative_scan",
+    "reshape",
+    "view",
+    "trans",
+    "permute",
+    "expand_dims",
+    "broadcast_to",
+    "split",
+    "ravel",
+    "sort",
+    "flip",
+    "softmax",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "sin",
+    "cos",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "floor",
+    "ceil",
+    "erf",
+    "sigmoid",
+    "histogram",
+    "cast",
+];
 
 fn build_ret(shape: &RetShape, outs: &mut impl Iterator<Item = TV>) -> Val {
     match shape {

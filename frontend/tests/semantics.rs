@@ -186,3 +186,43 @@ fn prelude_sort_flip_softmax_swizzle() {
     assert_eq!(count(&t, "math.exp"), 1, "{t}");
     assert_eq!(count(&t, "arith.minsi"), 1, "{t}");
 }
+
+#[test]
+fn bad_constexprs_are_errors_not_crashes() {
+    for (body, message) in [
+        ("    a = 1 << 200\n", "shift count 200 is out of range"),
+        (
+            "    a = 2 ** 200\n",
+            "integer overflow in a constexpr expression",
+        ),
+        ("    a = 10 // 0\n", "integer division or modulo by zero"),
+        (
+            "    a = tl.zeros((-4,), tl.float32)\n",
+            "every dimension of a block must be a power of 2",
+        ),
+        (
+            "    a = tl.zeros((12,), tl.float32)\n",
+            "every dimension of a block must be a power of 2",
+        ),
+        (
+            "    a = tl.reshape(tl.arange(0, 16), (-4, -4))\n",
+            "cannot reshape",
+        ),
+        (
+            "    a = tl.arange(0, 12)\n",
+            "tl.arange's range must be a power of 2",
+        ),
+        ("    a = tl.program_id(3)\n", "axis must be 0, 1 or 2"),
+        (
+            "    a = tl.sum(tl.arange(0, 16), axis=2)\n",
+            "axis 2 is out of range",
+        ),
+        ("    a = (1, 2)[5]\n", "tuple index 5 out of range"),
+        ("    a, b = tl.arange(0, 16)\n", "cannot unpack"),
+        ("    a = x.nope\n", "a tensor has no attribute 'nope'"),
+    ] {
+        let e = error(&format!("@triton.jit\ndef k(x):\n{body}"), "k", "*fp32");
+        assert!(e.contains(message), "{body}: {e}");
+        assert!(e.starts_with("k.py:5:"), "{body}: {e}");
+    }
+}
