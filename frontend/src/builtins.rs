@@ -1567,6 +1567,9 @@ fn load(g: &mut Gen, args: Args) -> R<Val> {
                 mt.ty.name()
             )));
         }
+        if mt.ty.is_block() && !p.ty.is_block() {
+            return Err(g.err("the mask cannot be a block when the pointer is a scalar"));
+        }
         let (pp, mm) = g.s(semantic::broadcast_pair(&g.ir, &p, &mt))?;
         p = pp;
         m = Some(mm);
@@ -1618,11 +1621,13 @@ fn store(g: &mut Gen, args: Args) -> R<Val> {
     };
     let v = operand(g, &value)?;
     let v = g.s(semantic::materialize(&g.ir, &v, &elem))?;
-    let (mut p, mut v) = (p, v);
     if v.ty.is_block() && !p.ty.is_block() {
-        p = g.s(semantic::broadcast_to(&g.ir, &p, &v.ty.shape))?;
+        return Err(g.err(format!(
+            "cannot store a block ({}) through a scalar pointer",
+            v.ty.name()
+        )));
     }
-    v = g.s(semantic::broadcast_to(&g.ir, &v, &p.ty.shape))?;
+    let v = g.s(semantic::broadcast_to(&g.ir, &v, &p.ty.shape))?;
     let mut operands = vec![p.v, v.v];
     if let Some(mask) = mask {
         let mt = g.tensor(&mask)?;

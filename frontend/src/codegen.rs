@@ -1003,6 +1003,13 @@ impl<'s> Gen<'s> {
             return Ok(());
         }
         self.set_loc(offset(f));
+        // A negative constexpr step runs the loop upwards over the swapped bounds and maps the
+        // induction variable back: i = lb + ub - i' (as Triton does).
+        let (lb, ub, step, reversed) = match &step {
+            Val::Int(s) if *s < 0 => (ub, lb, Val::Int(-s), true),
+            Val::Int(0) => return Err(self.err_at(offset(call), "range() step must not be zero")),
+            _ => (lb, ub, step, false),
+        };
         let mut bounds = Vec::new();
         for v in [&lb, &ub, &step] {
             let t = self.tensor(v)?;
@@ -1076,6 +1083,23 @@ impl<'s> Gen<'s> {
         });
         let saved = self.ir.block;
         self.ir.block = body;
+        let iv = if reversed {
+            let sum = semantic::emit_binary(&self.ir, Bin::Add, &bounds[0], &bounds[1]);
+            let Val::T(i) = &iv else {
+                unreachable!("the induction variable is a value")
+            };
+            let r = sum.and_then(|sum| semantic::emit_binary(&self.ir, Bin::Sub, &sum, i));
+            match r {
+                Ok(v) => Val::T(v),
+                Err(e) => {
+                    self.ir.block = saved;
+                    ir::destroy_block(body);
+                    return Err(self.err(e));
+                }
+            }
+        } else {
+            iv
+        };
         self.dynamic += 1;
         let r = self
             .assign(&f.target, iv)

@@ -226,3 +226,21 @@ fn bad_constexprs_are_errors_not_crashes() {
         assert!(e.starts_with("k.py:5:"), "{body}: {e}");
     }
 }
+
+#[test]
+fn negative_steps_run_the_loop_reversed() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    acc = 0\n    for i in range(n, 0, -2):\n        acc += i\n    tl.store(x, acc)\n",
+        "k",
+        "*i32, i32",
+    );
+    assert_eq!(count(&t, "scf.for"), 1, "{t}");
+    // i = 0 + n - i'
+    assert_eq!(count(&t, "arith.subi"), 1, "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x):\n    tl.store(x, tl.arange(0, 16))\n",
+        "k",
+        "*i32",
+    );
+    assert!(e.contains("cannot store a block"), "{e}");
+}
