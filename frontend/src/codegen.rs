@@ -110,6 +110,24 @@ impl Val {
     }
 }
 
+/// The values a loop carries: for each name, its structure (a runtime value or a tuple of them)
+/// and, flattened in order, the runtime leaves it starts with.
+struct Carried {
+    names: Vec<String>,
+    templates: Vec<Val>,
+    inits: Vec<TV>,
+}
+
+/// Whether a value can be carried through dynamic control flow (runtime values, numbers and
+/// tuples of them).
+fn carriable(v: &Val) -> bool {
+    match v {
+        Val::T(_) => true,
+        Val::Tuple(items) => !items.is_empty() && items.iter().all(carriable),
+        other => other.num().is_some(),
+    }
+}
+
 /// The structure of a helper function's result: leaves are runtime values in `tt.return`
 /// order.
 #[derive(Clone, Debug)]
@@ -848,9 +866,9 @@ impl<'s> Gen<'s> {
                 continue;
             }
             self.ir.block = then_block;
-            let tv = self.carried_value(n, t);
+            let tv = self.materialize_carried(n, t);
             self.ir.block = else_block;
-            let ev = self.carried_value(n, e);
+            let ev = self.materialize_carried(n, e);
             self.ir.block = saved;
             let (tv, ev) = match (tv, ev) {
                 (Ok(a), Ok(b)) => (a, b),
@@ -860,60 +878,56 @@ impl<'s> Gen<'s> {
                     return Err(x);
                 }
             };
-            if tv.ty != ev.ty {
+            let (mut tl, mut el) = (Vec::new(), Vec::new());
+            flatten(&tv, &mut tl);
+            flatten(&ev, &mut el);
+            let types = |l: &[TV]| l.iter().map(|t| t.ty.name()).collect::<Vec<_>>().join(", ");
+            if tl.len() != el.len() || tl.iter().zip(&el).any(|(a, b)| a.ty != b.ty) {
                 ir::destroy_block(then_block);
                 ir::destroy_block(else_block);
                 return Err(self.err_at(
                     offset(i),
                     format!(
                         "'{n}' has type {} in the then branch but {} in the else branch",
-                        tv.ty.name(),
-                        ev.ty.name()
+                        types(&tl),
+                        types(&el)
                     ),
                 ));
             }
-            carried.push((n.clone(), Some(tv.ty.clone()), Val::None));
-            yields_then.push(tv.v);
-            yields_else.push(ev.v);
+            yields_then.extend(tl.iter().map(|t| t.v));
+            yields_else.extend(el.iter().map(|t| t.v));
+            carried.push((
+                n.clone(),
+                Some(tl.iter().map(|t| t.ty.clone()).collect::<Vec<_>>()),
+                tv,
+            ));
         }
         self.ir.block = then_block;
         self.ir.op("scf.yield", &yields_then, &[], &[], Vec::new());
         self.ir.block = else_block;
         self.ir.op("scf.yield", &yields_else, &[], &[], Vec::new());
         self.ir.block = saved;
-        let result_types: Vec<Ty> = carried.iter().filter_map(|c| c.1.clone()).collect();
+        let result_types: Vec<Ty> = carried
+            .iter()
+            .filter_map(|c| c.1.clone())
+            .flatten()
+            .collect();
         let mlir: Vec<Type> = result_types.iter().map(|t| t.to_mlir(&self.ir)).collect();
         let regions = vec![self.ir.region_of(then_block), self.ir.region_of(else_block)];
         let op = self.ir.op("scf.if", &[c.v], &mlir, &[], regions);
         self.vars = before;
-        let mut k = 0;
-        for (n, ty, v) in carried {
-            let value = match ty {
-                Some(ty) => {
-                    let r = Val::T(TV {
-                        v: ir::result(op, k),
-                        ty,
-                    });
-                    k += 1;
-                    r
-                }
+        let mut results = result_types.into_iter().enumerate().map(|(k, ty)| TV {
+            v: ir::result(op, k),
+            ty,
+        });
+        for (n, leaves, v) in carried {
+            let value = match leaves {
+                Some(_) => rebuild(&v, &mut results),
                 None => v,
             };
             self.vars.insert(n, value);
         }
         Ok(())
-    }
-
-    /// A value leaving a region (an scf.yield operand): runtime, numbers materialized.
-    fn carried_value(&mut self, name: &str, v: &Val) -> R<TV> {
-        match v {
-            Val::T(t) => Ok(t.clone()),
-            other if other.num().is_some() => self.tensor(other),
-            other => Err(self.err(format!(
-                "'{name}' (a {}) cannot change inside dynamic control flow",
-                other.kind()
-            ))),
-        }
     }
 
     /// The names a loop carries: assigned in its body and defined before it as values.
@@ -922,11 +936,7 @@ impl<'s> Gen<'s> {
         assigned_names(body, &mut names);
         let mut names: Vec<String> = names
             .into_iter()
-            .filter(|n| {
-                self.vars
-                    .get(n)
-                    .is_some_and(|v| matches!(v, Val::T(_)) || v.num().is_some())
-            })
+            .filter(|n| self.vars.get(n).is_some_and(carriable))
             .collect();
         self.in_scope_order(&mut names);
         names
@@ -1057,26 +1067,14 @@ impl<'s> Gen<'s> {
                 }
             }
         }
-        let names = self.loop_carried(&f.body);
-        let mut inits = Vec::new();
-        for n in &names {
-            let v = self.vars[n].clone();
-            inits.push(self.carried_value(n, &v)?);
-        }
+        let carried = self.carried(self.loop_carried(&f.body))?;
+        let inits = carried.inits.clone();
         let iv_ty = Ty::scalar(iv_dt.clone());
         let mut block_types = vec![iv_ty.to_mlir(&self.ir)];
         block_types.extend(inits.iter().map(|t| t.ty.to_mlir(&self.ir)));
         let body = self.ir.new_block(&block_types);
         let before = self.vars.clone();
-        for (k, n) in names.iter().enumerate() {
-            self.vars.insert(
-                n.clone(),
-                Val::T(TV {
-                    v: ir::block_arg(body, k + 1),
-                    ty: inits[k].ty.clone(),
-                }),
-            );
-        }
+        self.bind_carried(&carried, |k| ir::block_arg(body, k + 1));
         let iv = Val::T(TV {
             v: ir::block_arg(body, 0),
             ty: iv_ty,
@@ -1104,7 +1102,7 @@ impl<'s> Gen<'s> {
         let r = self
             .assign(&f.target, iv)
             .and_then(|()| self.block(&f.body))
-            .and_then(|()| self.yield_carried(&names, &inits, offset(f), "scf.yield"));
+            .and_then(|()| self.yield_carried(&carried, offset(f)));
         self.dynamic -= 1;
         self.ir.block = saved;
         if let Err(e) = r {
@@ -1123,44 +1121,117 @@ impl<'s> Gen<'s> {
             ir::set_attr(op, name, attr);
         }
         self.vars = before;
-        for (k, n) in names.iter().enumerate() {
-            self.vars.insert(
-                n.clone(),
-                Val::T(TV {
-                    v: ir::result(op, k),
-                    ty: inits[k].ty.clone(),
-                }),
-            );
-        }
+        self.bind_carried(&carried, |k| ir::result(op, k));
         Ok(())
     }
 
-    /// Ends a loop body: yields the carried names, checking that their types did not change.
-    fn yield_carried(&mut self, names: &[String], inits: &[TV], at: usize, op: &str) -> R<()> {
-        let mut values = Vec::new();
-        for (n, init) in names.iter().zip(inits) {
+    /// The values `names` carry through a loop: their runtime leaves (numbers materialized,
+    /// tuples flattened) and the structure to rebuild them from.
+    fn carried(&mut self, names: Vec<String>) -> R<Carried> {
+        let mut templates = Vec::new();
+        let mut inits = Vec::new();
+        for n in &names {
             let v = self.vars[n].clone();
-            let mut t = self.carried_value(n, &v)?;
-            if t.ty != init.ty && v.num().is_some() {
-                t = self.s(semantic::constant(
-                    &self.ir,
-                    v.num().unwrap_or(Num::Int(0)),
-                    &init.ty,
-                ))?;
+            let m = self.materialize_carried(n, &v)?;
+            flatten(&m, &mut inits);
+            templates.push(m);
+        }
+        Ok(Carried {
+            names,
+            templates,
+            inits,
+        })
+    }
+
+    /// `v` with numbers as runtime scalars; only runtime values, numbers and tuples of them can
+    /// be carried through dynamic control flow.
+    fn materialize_carried(&mut self, name: &str, v: &Val) -> R<Val> {
+        match v {
+            Val::T(_) => Ok(v.clone()),
+            Val::Tuple(items) => Ok(Val::Tuple(
+                items
+                    .iter()
+                    .map(|i| self.materialize_carried(name, i))
+                    .collect::<R<_>>()?,
+            )),
+            other if other.num().is_some() => Ok(Val::T(self.tensor(other)?)),
+            other => Err(self.err(format!(
+                "'{name}' (a {}) cannot change inside dynamic control flow",
+                other.kind()
+            ))),
+        }
+    }
+
+    /// Binds each carried name to its structure over the values `value(k)` of its leaves.
+    fn bind_carried(&mut self, c: &Carried, value: impl Fn(usize) -> Value) {
+        let mut leaves = c.inits.iter().enumerate().map(|(k, t)| TV {
+            v: value(k),
+            ty: t.ty.clone(),
+        });
+        for (n, template) in c.names.iter().zip(&c.templates) {
+            let v = rebuild(template, &mut leaves);
+            self.vars.insert(n.clone(), v);
+        }
+    }
+
+    /// Ends a loop body: yields the carried names, checking that their types did not change.
+    fn yield_carried(&mut self, c: &Carried, at: usize) -> R<()> {
+        let mut values = Vec::new();
+        let mut k = 0;
+        for n in &c.names {
+            let v = self.vars[n].clone();
+            self.yield_leaves(n, &v, &c.inits, &mut k, &mut values, at)?;
+        }
+        if k != c.inits.len() {
+            return Err(self.err_at(at, "a loop-carried tuple changed its length in the loop"));
+        }
+        self.ir.op("scf.yield", &values, &[], &[], Vec::new());
+        Ok(())
+    }
+
+    fn yield_leaves(
+        &mut self,
+        name: &str,
+        v: &Val,
+        inits: &[TV],
+        k: &mut usize,
+        out: &mut Vec<Value>,
+        at: usize,
+    ) -> R<()> {
+        if let Val::Tuple(items) = v {
+            for i in items {
+                self.yield_leaves(name, i, inits, k, out, at)?;
             }
-            if t.ty != init.ty {
+            return Ok(());
+        }
+        let Some(init) = inits.get(*k) else {
+            return Err(self.err_at(
+                at,
+                format!("loop-carried variable '{name}' changed its structure in the loop"),
+            ));
+        };
+        // A number gets its own type, as before the loop.
+        let t = match self.materialize_carried(name, v)? {
+            Val::T(t) => t,
+            _ => {
                 return Err(self.err_at(
                     at,
-                    format!(
-                        "loop-carried variable '{n}' has type {} before the loop but {} at the end of its body; the type must stay the same",
-                        init.ty.name(),
-                        t.ty.name()
-                    ),
+                    format!("loop-carried variable '{name}' changed its structure in the loop"),
                 ));
             }
-            values.push(t.v);
+        };
+        if t.ty != init.ty {
+            return Err(self.err_at(
+                at,
+                format!(
+                    "loop-carried variable '{name}' has type {} before the loop but {} at the end of its body; the type must stay the same",
+                    init.ty.name(),
+                    t.ty.name()
+                ),
+            ));
         }
-        self.ir.op(op, &values, &[], &[], Vec::new());
+        out.push(t.v);
+        *k += 1;
         Ok(())
     }
 
@@ -1168,43 +1239,28 @@ impl<'s> Gen<'s> {
         if !w.orelse.is_empty() {
             return Err(self.err("while ... else is not supported"));
         }
-        let names = self.loop_carried(&w.body);
-        let mut inits = Vec::new();
-        for n in &names {
-            let v = self.vars[n].clone();
-            inits.push(self.carried_value(n, &v)?);
-        }
+        let carried = self.carried(self.loop_carried(&w.body))?;
+        let inits = carried.inits.clone();
         let types: Vec<Type> = inits.iter().map(|t| t.ty.to_mlir(&self.ir)).collect();
         let before_block = self.ir.new_block(&types);
         let after_block = self.ir.new_block(&types);
         let outer = self.vars.clone();
         let saved = self.ir.block;
-        let bind = |g: &mut Gen, block: MlirBlock| {
-            for (k, n) in names.iter().enumerate() {
-                g.vars.insert(
-                    n.clone(),
-                    Val::T(TV {
-                        v: ir::block_arg(block, k),
-                        ty: inits[k].ty.clone(),
-                    }),
-                );
-            }
-        };
         self.dynamic += 1;
-        bind(self, before_block);
+        self.bind_carried(&carried, |k| ir::block_arg(before_block, k));
         self.ir.block = before_block;
         let r = (|| -> R<()> {
             let cond = self.expr(&w.test)?;
             self.set_loc(offset(w));
             let c = self.condition(&cond, "a while loop")?;
             let mut operands = vec![c.v];
-            operands.extend((0..names.len()).map(|k| ir::block_arg(before_block, k)));
+            operands.extend((0..inits.len()).map(|k| ir::block_arg(before_block, k)));
             self.ir.op("scf.condition", &operands, &[], &[], Vec::new());
             self.vars = outer.clone();
-            bind(self, after_block);
+            self.bind_carried(&carried, |k| ir::block_arg(after_block, k));
             self.ir.block = after_block;
             self.block(&w.body)?;
-            self.yield_carried(&names, &inits, offset(w), "scf.yield")
+            self.yield_carried(&carried, offset(w))
         })();
         self.dynamic -= 1;
         self.ir.block = saved;
@@ -1221,15 +1277,7 @@ impl<'s> Gen<'s> {
         ];
         let op = self.ir.op("scf.while", &operands, &types, &[], regions);
         self.vars = outer;
-        for (k, n) in names.iter().enumerate() {
-            self.vars.insert(
-                n.clone(),
-                Val::T(TV {
-                    v: ir::result(op, k),
-                    ty: inits[k].ty.clone(),
-                }),
-            );
-        }
+        self.bind_carried(&carried, |k| ir::result(op, k));
         Ok(())
     }
 

@@ -244,3 +244,23 @@ fn negative_steps_run_the_loop_reversed() {
     );
     assert!(e.contains("cannot store a block"), "{e}");
 }
+
+#[test]
+fn tuples_are_carried_through_loops_and_ifs() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    st = (tl.zeros((16,), tl.float32), 0)\n    for i in range(n):\n        a, c = st\n        st = (a + 1.0, c + i)\n    if n > 3:\n        st = (st[0] * 2.0, st[1])\n    j = 0\n    while j < n:\n        st = (st[0] + 1.0, st[1] + 1)\n        j += 1\n    tl.store(x + tl.arange(0, 16), st[0] + st[1])\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(t.contains("-> (tensor<16xf32>, i32)"), "{t}");
+    assert!(t.contains("scf.while") && t.contains("scf.if"), "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x, n):\n    st = (1.0, 2)\n    for i in range(n):\n        st = (st[0], 2.0)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(
+        e.contains("loop-carried variable 'st' has type int32 before the loop but fp32"),
+        "{e}"
+    );
+}
