@@ -1556,6 +1556,25 @@ fn load(g: &mut Gen, args: Args) -> R<Val> {
     let Dt::Ptr(elem) = p.ty.dt.clone() else {
         return Err(g.err(format!("tl.load needs a pointer, got {}", p.ty.name())));
     };
+    // Booleans live in memory as bytes: load int8 and compare with 0, as Triton does.
+    let is_bool = elem.is_bool();
+    let (p, elem) = if is_bool {
+        let i8 = Dt::Int {
+            bits: 8,
+            signed: true,
+        };
+        (
+            g.s(semantic::cast(
+                &g.ir,
+                &p,
+                &Dt::Ptr(Box::new(i8.clone())),
+                None,
+            ))?,
+            Box::new(i8),
+        )
+    } else {
+        (p, elem)
+    };
     let mut p = p;
     let mut operands = vec![];
     let mut m = None;
@@ -1592,7 +1611,11 @@ fn load(g: &mut Gen, args: Args) -> R<Val> {
     }
     attrs.push(("operandSegmentSizes", g.ir.i32_array(&segments)));
     let ty = p.ty.with_dt((*elem).clone());
-    Ok(t(op1(g, "tt.load", &operands, ty, &attrs)))
+    let loaded = op1(g, "tt.load", &operands, ty, &attrs);
+    if is_bool {
+        return Ok(t(g.s(semantic::cast(&g.ir, &loaded, &I1, None))?));
+    }
+    Ok(t(loaded))
 }
 
 fn store(g: &mut Gen, args: Args) -> R<Val> {
@@ -1618,6 +1641,24 @@ fn store(g: &mut Gen, args: Args) -> R<Val> {
     }
     let Dt::Ptr(elem) = p.ty.dt.clone() else {
         return Err(g.err(format!("tl.store needs a pointer, got {}", p.ty.name())));
+    };
+    // Booleans are stored as bytes.
+    let (p, elem) = if elem.is_bool() {
+        let i8 = Dt::Int {
+            bits: 8,
+            signed: true,
+        };
+        (
+            g.s(semantic::cast(
+                &g.ir,
+                &p,
+                &Dt::Ptr(Box::new(i8.clone())),
+                None,
+            ))?,
+            Box::new(i8),
+        )
+    } else {
+        (p, elem)
     };
     let v = operand(g, &value)?;
     let v = g.s(semantic::materialize(&g.ir, &v, &elem))?;

@@ -264,3 +264,15 @@ fn tuples_are_carried_through_loops_and_ifs() {
         "{e}"
     );
 }
+
+#[test]
+fn booleans_are_bytes_in_memory() {
+    let t = ttir(
+        "@triton.jit\ndef k(m, o):\n    i = tl.arange(0, 16)\n    b = tl.load(m + i)\n    tl.store(o + i, b & (i > 3))\n",
+        "k",
+        "*i1, *i1",
+    );
+    assert_eq!(count(&t, "tt.bitcast"), 2, "{t}");
+    assert!(t.contains("tensor<16xi8>"), "{t}");
+    assert_eq!(count(&t, "arith.extui"), 1, "{t}");
+}
