@@ -14,7 +14,10 @@ use mlir_sys::*;
 use std::time::Instant;
 use tritium_dialects::melior::{
     Context,
-    ir::{Module, operation::OperationLike},
+    ir::{
+        Module,
+        operation::{OperationLike, OperationPrintingFlags},
+    },
     pass::PassManager,
     utility::parse_pass_pipeline,
 };
@@ -191,7 +194,16 @@ fn compile_with(
         times.skip(Stage::TtgirPasses);
     } else {
         mlir_stage(Stage::TtirPasses, &mut module, times)?;
-        ttir = keep.then(|| module.as_operation().to_string());
+        // With locations, values named after them, as Triton's `asm["ttir"]`.
+        ttir = keep.then(|| {
+            let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
+            // SAFETY: `flags` owns live printing flags; this only sets one of them.
+            unsafe { mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
+            module
+                .as_operation()
+                .to_string_with_flags(flags)
+                .unwrap_or_else(|_| module.as_operation().to_string())
+        });
         mlir_stage(Stage::TtgirPasses, &mut module, times)?;
     }
     // The last stage that ran: symbol-dce drops private functions.
