@@ -103,6 +103,12 @@ def b_sort_flip(torch, m):
     return dict(args=[x, torch.empty_like(x), torch.empty_like(x), torch.empty_like(x), 8, 64], grid=(1,), outs=[1, 2, 3], tol=0)
 
 
+def b_early_exit(torch, m):
+    R, C = 100, 200
+    x = torch.randn(R, C, device="cuda"); y = torch.zeros_like(x)
+    return dict(args=[x, y, R, C, 256], grid=(128,), outs=[1], tol=0)
+
+
 CASES = [
     case("add", "cases_visible.py", "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024", 4, b_add),
     case("softmax", "cases_visible.py", "softmax_kernel", "*fp32:16, *fp32:16, i32, i32, i32, 1024", 4, b_softmax),
@@ -120,6 +126,7 @@ CASES = [
     case("softmax_multirow", "tutorials.py", "softmax_multirow",
          "*fp32:16, *fp32:16, i32, i32, i32, i32, 1024, 2", 4, b_softmax_multirow),
     case("sort_flip", "tutorials.py", "sort_flip_kernel", "*fp32:16, *fp32:16, *fp32:16, *fp32:16, 8, 64", 4, b_sort_flip),
+    case("early_exit", "tutorials.py", "early_exit_kernel", "*fp32:16, *fp32:16, i32, i32, 256", 4, b_early_exit),
 ]
 
 

@@ -184,6 +184,8 @@ pub struct Gen<'s> {
     returned: Option<Val>,
     /// Depth of dynamic (scf) regions in the function being generated.
     dynamic: usize,
+    /// Depth of statement lists in the function being generated (1: its body).
+    block_depth: usize,
     depth: usize,
     /// Offset of the expression being generated, for errors of the library.
     pub at: usize,
@@ -228,6 +230,18 @@ fn assigned_names(body: &[ast::Stmt], out: &mut BTreeSet<String>) {
             }
             _ => {}
         }
+    }
+}
+
+/// Whether a statement list ends with a `return` without a value.
+fn ends_with_return(body: &[ast::Stmt]) -> bool {
+    match body.last() {
+        Some(ast::Stmt::Return(r)) => match r.value.as_deref() {
+            None => true,
+            Some(ast::Expr::Constant(c)) => matches!(c.value, ast::Constant::None),
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -304,6 +318,7 @@ impl<'s> Gen<'s> {
             instances: HashMap::new(),
             returned: None,
             dynamic: 0,
+            block_depth: 0,
             depth: 0,
             at: 0,
             loc_name: None,
@@ -421,6 +436,7 @@ impl<'s> Gen<'s> {
         }
         self.returned = None;
         self.dynamic = 0;
+        self.block_depth = 0;
         let body = self.block(&def.body);
         self.ir.block = saved_block;
         if let Err(e) = body {
@@ -574,8 +590,10 @@ impl<'s> Gen<'s> {
         let saved_block = self.ir.block;
         let saved_ret = self.returned.take();
         let saved_dynamic = self.dynamic;
+        let saved_block_depth = self.block_depth;
         self.ir.block = block;
         self.dynamic = 0;
+        self.block_depth = 0;
         self.depth += 1;
         let mut args = (0..leaves.len()).map(|i| TV {
             v: ir::block_arg(block, i),
@@ -601,6 +619,7 @@ impl<'s> Gen<'s> {
         self.loc_name = saved_name;
         self.returned = saved_ret;
         self.dynamic = saved_dynamic;
+        self.block_depth = saved_block_depth;
         let (shape, outs) = match result {
             Ok(r) => r,
             Err(e) => {
@@ -657,12 +676,94 @@ impl<'s> Gen<'s> {
     // ----- statements -----
 
     pub fn block(&mut self, body: &'s [ast::Stmt]) -> R<()> {
-        for stmt in body {
-            if self.returned.is_some() {
-                break;
+        self.block_depth += 1;
+        let r = self.block_parts(&[body]);
+        self.block_depth -= 1;
+        r
+    }
+
+    /// Runs the statement lists `parts` one after the other.
+    fn block_parts(&mut self, parts: &[&'s [ast::Stmt]]) -> R<()> {
+        for (k, part) in parts.iter().enumerate() {
+            for (i, stmt) in part.iter().enumerate() {
+                if self.returned.is_some() {
+                    return Ok(());
+                }
+                // `if c: ... return` at the top of a function on a runtime `c`: the rest of the
+                // function becomes the other branch (Triton's early return).
+                if let ast::Stmt::If(s) = stmt
+                    && self.block_depth == 1
+                    && (ends_with_return(&s.body) || ends_with_return(&s.orelse))
+                {
+                    self.set_loc(offset(stmt));
+                    let cond = self.expr(&s.test)?;
+                    if cond.truthy().is_none() {
+                        let mut rest = vec![&part[i + 1..]];
+                        rest.extend_from_slice(&parts[k + 1..]);
+                        return self.early_return_if(s, cond, rest);
+                    }
+                    self.block(if cond.truthy() == Some(true) {
+                        &s.body
+                    } else {
+                        &s.orelse
+                    })?;
+                    continue;
+                }
+                self.stmt(stmt)?;
             }
-            self.stmt(stmt)?;
         }
+        Ok(())
+    }
+
+    /// `if c: A (return)` / `else: B (return)` followed by `rest` at the end of a function:
+    /// `scf.if c { A, or A + rest } else { B, or B + rest }`.
+    fn early_return_if(
+        &mut self,
+        s: &'s ast::StmtIf,
+        cond: Val,
+        rest: Vec<&'s [ast::Stmt]>,
+    ) -> R<()> {
+        self.set_loc(offset(s));
+        let c = self.condition(&cond, "an if")?;
+        let before = self.vars.clone();
+        let saved = self.ir.block;
+        let mut blocks = Vec::new();
+        let mut result = Ok(());
+        self.dynamic += 1;
+        for branch in [&s.body, &s.orelse] {
+            let block = self.ir.new_block(&[]);
+            blocks.push(block);
+            self.ir.block = block;
+            self.vars = before.clone();
+            let returns = ends_with_return(branch);
+            let own = if returns {
+                &branch[..branch.len() - 1]
+            } else {
+                &branch[..]
+            };
+            let mut seq = vec![own];
+            if !returns {
+                seq.extend(rest.iter().copied());
+            }
+            // Still the function's top level: further early returns nest the same way.
+            let depth = std::mem::replace(&mut self.block_depth, 1);
+            result = result.and_then(|()| self.block_parts(&seq));
+            self.block_depth = depth;
+            self.returned = None;
+            self.ir.op("scf.yield", &[], &[], &[], Vec::new());
+        }
+        self.dynamic -= 1;
+        self.ir.block = saved;
+        self.vars = before;
+        if let Err(e) = result {
+            blocks.into_iter().for_each(ir::destroy_block);
+            return Err(e);
+        }
+        self.set_loc(offset(s));
+        let regions = blocks.into_iter().map(|b| self.ir.region_of(b)).collect();
+        self.ir.op("scf.if", &[c.v], &[], &[], regions);
+        // The function ends here.
+        self.returned = Some(Val::None);
         Ok(())
     }
 

@@ -276,3 +276,21 @@ fn booleans_are_bytes_in_memory() {
     assert!(t.contains("tensor<16xi8>"), "{t}");
     assert_eq!(count(&t, "arith.extui"), 1, "{t}");
 }
+
+#[test]
+fn early_returns_make_the_rest_the_other_branch() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    pid = tl.program_id(0)\n    if pid >= n:\n        return\n    v = tl.load(x + pid)\n    if v > 0:\n        tl.store(x + pid, v * 2.0)\n        return\n    tl.store(x + pid, -v)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "scf.if"), 2, "{t}");
+    assert_eq!(count(&t, "tt.store"), 2, "{t}");
+    // A return deeper inside dynamic control flow stays an error.
+    let e = error(
+        "@triton.jit\ndef k(x, n):\n    for i in range(n):\n        if i > 2:\n            return\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(e.contains("return inside dynamic control flow"), "{e}");
+}

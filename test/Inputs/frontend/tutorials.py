@@ -179,3 +179,16 @@ def sort_flip_kernel(x_ptr, s_ptr, d_ptr, f_ptr, ROWS: tl.constexpr, COLS: tl.co
     tl.store(s_ptr + r, tl.sort(v))
     tl.store(d_ptr + r, tl.sort(v, descending=True))
     tl.store(f_ptr + r, tl.flip(v, 1))
+
+
+@triton.jit
+def early_exit_kernel(x_ptr, y_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    if row >= n_rows:
+        return
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    if tl.sum(x, 0) < 0:
+        tl.store(y_ptr + row * n_cols + cols, -x, mask=cols < n_cols)
+        return
+    tl.store(y_ptr + row * n_cols + cols, x * 2.0, mask=cols < n_cols)
