@@ -209,7 +209,7 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             Some(v) => math1(g, "tl.abs", v.clone()),
             None => Err(g.err("abs() needs an argument")),
         },
-        "builtins.print" | "tl.static_print" => {
+        "tl.static_print" => {
             let parts: Vec<String> = args
                 .pos
                 .iter()
@@ -649,7 +649,8 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             g.ir.op("llvm.intr.assume", &[c.v], &[], &[], Vec::new());
             Ok(Val::None)
         }
-        "tl.device_print" => {
+        // Python's print in a kernel is device_print, as in Triton.
+        "tl.device_print" | "builtins.print" => {
             let prefix = str_arg(g, args.get(0, "prefix"), "prefix")?.unwrap_or_default();
             let hex = args.kw("hex").and_then(|v| v.truthy()).unwrap_or(false);
             let mut operands = Vec::new();

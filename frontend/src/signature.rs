@@ -40,7 +40,7 @@ fn parse_entry(entry: &str) -> Result<Entry, String> {
         Some((head, hint)) if !head.is_empty() => (head.trim(), Some(hint.trim())),
         _ => (entry, None),
     };
-    if let Some(dt) = Dt::parse(head) {
+    if let Some(dt) = Dt::parse(head).filter(|d| *d != Dt::Void) {
         return match hint {
             None => Ok(Entry::Type {
                 dt,
