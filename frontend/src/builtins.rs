@@ -1746,6 +1746,17 @@ fn atomic(g: &mut Gen, kind: &str, args: Args) -> R<Val> {
     let (p, v, m, elem) = atomic_operands(g, &args, "val")?;
     let (sem, scope) = sem_scope(g, args.get(3, "sem"), args.get(4, "scope"))?;
     let float = elem.is_float();
+    // 32- and 64-bit elements (and 16-bit floats for add), as the hardware atomics.
+    let wide = elem.bits() == 32 || elem.bits() == 64;
+    if elem.is_bool()
+        || elem.is_ptr()
+        || !(wide || (kind == "add" && matches!(elem, Dt::F16 | Dt::BF16)))
+    {
+        return Err(g.err(format!(
+            "atomic_{kind} does not support {} elements",
+            elem.name()
+        )));
+    }
     let code = match kind {
         "add" if float => 5,
         "add" => 4,
@@ -1825,6 +1836,12 @@ fn atomic_cas(g: &mut Gen, args: Args) -> R<Val> {
     let Dt::Ptr(elem) = p.ty.dt.clone() else {
         return Err(g.err(format!("atomic_cas needs a pointer, got {}", p.ty.name())));
     };
+    if elem.is_ptr() || !matches!(elem.bits(), 16 | 32 | 64) {
+        return Err(g.err(format!(
+            "atomic_cas does not support {} elements",
+            elem.name()
+        )));
+    }
     let cmp = args
         .get(1, "cmp")
         .ok_or_else(|| g.err("atomic_cas needs cmp"))?;

@@ -294,3 +294,30 @@ fn early_returns_make_the_rest_the_other_branch() {
     );
     assert!(e.contains("return inside dynamic control flow"), "{e}");
 }
+
+#[test]
+fn atomics_check_element_widths() {
+    let e = error(
+        "@triton.jit\ndef k(p):\n    tl.atomic_xchg(p, 1.0)\n",
+        "k",
+        "*bf16",
+    );
+    assert!(
+        e.contains("atomic_xchg does not support bf16 elements"),
+        "{e}"
+    );
+    let e = error(
+        "@triton.jit\ndef k(p):\n    tl.atomic_cas(p, 0, 1)\n",
+        "k",
+        "*i8",
+    );
+    assert!(
+        e.contains("atomic_cas does not support int8 elements"),
+        "{e}"
+    );
+    ttir(
+        "@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1.0)\n",
+        "k",
+        "*fp16",
+    );
+}
