@@ -366,6 +366,32 @@ impl<'s> Gen<'s> {
     /// Generates the kernel `def` specialized by `signature` as a public `tt.func`.
     pub fn kernel(&mut self, def: &'s ast::StmtFunctionDef, signature: &[Entry]) -> R<()> {
         let params = params_of(def);
+        // Trailing parameters the signature leaves out take their defaults (constexprs).
+        let mut signature = signature.to_vec();
+        while signature.len() < params.len() {
+            let Some(default) = &params[signature.len()].default else {
+                break;
+            };
+            let v = self.expr(default)?;
+            let literal = match v {
+                Val::Int(i) => Literal::Int(i),
+                Val::Float(f) => Literal::Float(f),
+                Val::Bool(b) => Literal::Bool(b),
+                Val::Str(s) => Literal::Str(s),
+                Val::None => Literal::None,
+                other => {
+                    return Err(self.err_at(
+                        offset(&**default),
+                        format!(
+                            "the default of a kernel parameter must be a constexpr literal, got {}",
+                            other.kind()
+                        ),
+                    ));
+                }
+            };
+            signature.push(Entry::Literal(literal));
+        }
+        let signature = signature.as_slice();
         if params.len() != signature.len() {
             return Err(self.err_at(
                 offset(def),

@@ -321,3 +321,13 @@ fn atomics_check_element_widths() {
         "*fp16",
     );
 }
+
+#[test]
+fn kernel_defaults_fill_a_short_signature() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, BLOCK: tl.constexpr = 64, SCALE: tl.constexpr = 2.0):\n    i = tl.arange(0, BLOCK)\n    tl.store(x + i, tl.load(x + i) * SCALE)\n",
+        "k",
+        "*fp32",
+    );
+    assert!(t.contains("tensor<64xf32>"), "{t}");
+}
