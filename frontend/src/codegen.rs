@@ -717,22 +717,24 @@ impl<'s> Gen<'s> {
                 }
                 // `if c: ... return` at the top of a function on a runtime `c`: the rest of the
                 // function becomes the other branch (Triton's early return).
+                // A constexpr `if` there splices its branch into the sequence (so early returns
+                // inside it see the whole rest of the function).
                 if let ast::Stmt::If(s) = stmt
                     && self.block_depth == 1
-                    && (ends_with_return(&s.body) || ends_with_return(&s.orelse))
                 {
                     self.set_loc(offset(stmt));
                     let cond = self.expr(&s.test)?;
-                    if cond.truthy().is_none() {
-                        let mut rest = vec![&part[i + 1..]];
-                        rest.extend_from_slice(&parts[k + 1..]);
+                    let mut rest = vec![&part[i + 1..]];
+                    rest.extend_from_slice(&parts[k + 1..]);
+                    if let Some(taken) = cond.truthy() {
+                        let mut seq = vec![if taken { &s.body[..] } else { &s.orelse[..] }];
+                        seq.extend(rest);
+                        return self.block_parts(&seq);
+                    }
+                    if ends_with_return(&s.body) || ends_with_return(&s.orelse) {
                         return self.early_return_if(s, cond, rest);
                     }
-                    self.block(if cond.truthy() == Some(true) {
-                        &s.body
-                    } else {
-                        &s.orelse
-                    })?;
+                    self.if_dynamic(s, cond)?;
                     continue;
                 }
                 self.stmt(stmt)?;
@@ -945,6 +947,11 @@ impl<'s> Gen<'s> {
             // A constexpr condition: only the taken branch is generated.
             return self.block(if b { &i.body } else { &i.orelse });
         }
+        self.if_dynamic(i, cond)
+    }
+
+    /// `if` on the runtime condition `cond`: `scf.if` yielding what the branches change.
+    fn if_dynamic(&mut self, i: &'s ast::StmtIf, cond: Val) -> R<()> {
         self.set_loc(offset(i));
         let c = self.condition(&cond, "an if")?;
         let before = self.vars.clone();

@@ -331,3 +331,14 @@ fn kernel_defaults_fill_a_short_signature() {
     );
     assert!(t.contains("tensor<64xf32>"), "{t}");
 }
+
+#[test]
+fn early_returns_below_constexpr_ifs() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n, CHECK: tl.constexpr):\n    pid = tl.program_id(0)\n    if CHECK:\n        if pid >= n:\n            return\n        v = 1.0\n    else:\n        v = 2.0\n    tl.store(x + pid, v)\n",
+        "k",
+        "*fp32, i32, True",
+    );
+    assert_eq!(count(&t, "scf.if"), 1, "{t}");
+    assert_eq!(count(&t, "tt.store"), 1, "{t}");
+}
