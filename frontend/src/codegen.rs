@@ -233,16 +233,9 @@ fn assigned_names(body: &[ast::Stmt], out: &mut BTreeSet<String>) {
     }
 }
 
-/// Whether a statement list ends with a `return` without a value.
+/// Whether a statement list ends with a `return`.
 fn ends_with_return(body: &[ast::Stmt]) -> bool {
-    match body.last() {
-        Some(ast::Stmt::Return(r)) => match r.value.as_deref() {
-            None => true,
-            Some(ast::Expr::Constant(c)) => matches!(c.value, ast::Constant::None),
-            _ => false,
-        },
-        _ => false,
-    }
+    matches!(body.last(), Some(ast::Stmt::Return(_)))
 }
 
 /// Whether two generation-time values are the same (the same SSA value or equal constexprs).
@@ -755,43 +748,75 @@ impl<'s> Gen<'s> {
         let c = self.condition(&cond, "an if")?;
         let before = self.vars.clone();
         let saved = self.ir.block;
+        let saved_dynamic = self.dynamic;
         let mut blocks = Vec::new();
+        let mut returns: Vec<(Val, Vec<TV>)> = Vec::new();
         let mut result = Ok(());
-        self.dynamic += 1;
         for branch in [&s.body, &s.orelse] {
             let block = self.ir.new_block(&[]);
             blocks.push(block);
             self.ir.block = block;
             self.vars = before.clone();
-            let returns = ends_with_return(branch);
-            let own = if returns {
-                &branch[..branch.len() - 1]
-            } else {
-                &branch[..]
-            };
-            let mut seq = vec![own];
-            if !returns {
+            let mut seq = vec![&branch[..]];
+            if !ends_with_return(branch) {
                 seq.extend(rest.iter().copied());
             }
-            // Still the function's top level: further early returns nest the same way.
+            // Still the function's top level: its `return` ends the branch, and further early
+            // returns nest the same way.
             let depth = std::mem::replace(&mut self.block_depth, 1);
+            self.dynamic = 0;
             result = result.and_then(|()| self.block_parts(&seq));
             self.block_depth = depth;
-            self.returned = None;
-            self.ir.op("scf.yield", &[], &[], &[], Vec::new());
+            let value = self.returned.take().unwrap_or(Val::None);
+            result = result.and_then(|()| {
+                let value = self.materialize_all(&value)?;
+                let mut leaves = Vec::new();
+                flatten(&value, &mut leaves);
+                returns.push((value, leaves));
+                Ok(())
+            });
         }
-        self.dynamic -= 1;
-        self.ir.block = saved;
+        self.dynamic = saved_dynamic;
         self.vars = before;
+        if result.is_ok() {
+            let (a, b) = (&returns[0].1, &returns[1].1);
+            if a.len() != b.len() || a.iter().zip(b).any(|(x, y)| x.ty != y.ty) {
+                let types = |l: &[TV]| {
+                    let names: Vec<String> = l.iter().map(|t| t.ty.name()).collect();
+                    format!("({})", names.join(", "))
+                };
+                result = Err(self.err_at(
+                    offset(s),
+                    format!(
+                        "the two ways out of this if return different types: {} and {}",
+                        types(a),
+                        types(b)
+                    ),
+                ));
+            }
+        }
         if let Err(e) = result {
+            self.ir.block = saved;
             blocks.into_iter().for_each(ir::destroy_block);
             return Err(e);
         }
         self.set_loc(offset(s));
+        for (block, (_, leaves)) in blocks.iter().zip(&returns) {
+            self.ir.block = *block;
+            let values: Vec<Value> = leaves.iter().map(|t| t.v).collect();
+            self.ir.op("scf.yield", &values, &[], &[], Vec::new());
+        }
+        self.ir.block = saved;
+        let tys: Vec<Ty> = returns[0].1.iter().map(|t| t.ty.clone()).collect();
+        let mlir: Vec<Type> = tys.iter().map(|t| t.to_mlir(&self.ir)).collect();
         let regions = blocks.into_iter().map(|b| self.ir.region_of(b)).collect();
-        self.ir.op("scf.if", &[c.v], &[], &[], regions);
-        // The function ends here.
-        self.returned = Some(Val::None);
+        let op = self.ir.op("scf.if", &[c.v], &mlir, &[], regions);
+        let mut results = tys.into_iter().enumerate().map(|(k, ty)| TV {
+            v: ir::result(op, k),
+            ty,
+        });
+        // The function ends here, returning what the branches return.
+        self.returned = Some(rebuild(&returns[0].0, &mut results));
         Ok(())
     }
 

@@ -342,3 +342,25 @@ fn early_returns_below_constexpr_ifs() {
     assert_eq!(count(&t, "scf.if"), 1, "{t}");
     assert_eq!(count(&t, "tt.store"), 1, "{t}");
 }
+
+#[test]
+fn helpers_return_values_from_both_ways_of_an_if() {
+    let t = ttir(
+        "@triton.jit\ndef pick(a, b):\n    if tl.sum(a, 0) > 0:\n        return a, b\n    return b, a\n@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    u, v = pick(tl.load(x + i), i * 2)\n    tl.store(x + i, u + v)\n",
+        "k",
+        "*i32",
+    );
+    assert!(
+        t.contains("scf.if") && t.contains("-> (tensor<16xi32>, tensor<16xi32>)"),
+        "{t}"
+    );
+    let e = error(
+        "@triton.jit\ndef f(a):\n    if a > 0:\n        return a\n    return 1.0\n@triton.jit\ndef k(x, n):\n    tl.store(x, f(n))\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(
+        e.contains("return different types: (int32) and (fp32)"),
+        "{e}"
+    );
+}
