@@ -223,6 +223,16 @@ fn tutorial_kernels_compile_to_ptx() {
             "*fp32:16, *fp32:16, i32:16, i32:16, i32, i32, 1024, 2",
             "4",
         ),
+        (
+            "sort_flip_kernel",
+            "*fp32:16, *fp32:16, *fp32:16, *fp32:16, 2, 64",
+            "4",
+        ),
+        (
+            "early_exit_kernel",
+            "*fp32:16, *fp32:16, i32, i32, 256",
+            "4",
+        ),
     ];
     for (kernel, signature, warps) in cases {
         let (code, _, stderr) = compile_in(&dir, &["-n", kernel, "-s", signature, "-w", warps]);
