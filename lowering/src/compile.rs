@@ -14,7 +14,10 @@ use mlir_sys::*;
 use std::time::Instant;
 use tritium_dialects::melior::{
     Context,
-    ir::{Module, operation::OperationLike},
+    ir::{
+        Module,
+        operation::{OperationLike, OperationPrintingFlags},
+    },
     pass::PassManager,
     utility::parse_pass_pipeline,
 };
@@ -38,6 +41,8 @@ pub struct CompileOptions {
     pub arch: Option<Arch>,
     /// Keep the TTGIR and LLVM IR texts in the result.
     pub keep_intermediates: bool,
+    /// Emit line tables from the input's locations (`.file`/`.loc` in the PTX), as Triton does.
+    pub line_info: bool,
 }
 
 /// A compiled kernel.
@@ -54,6 +59,8 @@ pub struct Compiled {
     /// Parameter types, in order (`*f32`, `i32`, ...).
     pub signature: Vec<String>,
     pub arg_names: Vec<String>,
+    /// TTIR after the TTIR pipeline (TTIR input only).
+    pub ttir: Option<String>,
     pub ttgir: Option<String>,
     pub llvm_dialect: Option<String>,
     pub llvm_ir: Option<String>,
@@ -104,6 +111,36 @@ pub fn compile_timed(
     options: &CompileOptions,
     times: &mut StageTimes,
 ) -> Result<Compiled, CompileError> {
+    compile_with(
+        |context, sink| {
+            parse_module(context, source, filename).ok_or_else(|| CompileError::Stage {
+                stage: Stage::Parse,
+                diagnostics: sink.take(&format!("{filename}: cannot parse")),
+            })
+        },
+        filename,
+        options,
+        times,
+    )
+}
+
+/// [`compile_timed`] for a TTIR module built in memory (by the Python front end): `build` makes
+/// it in the compilation's context (its time is the `parse` stage's), then every stage runs.
+pub fn compile_built(
+    build: impl for<'c> FnOnce(&'c Context) -> Result<Module<'c>, CompileError>,
+    filename: &str,
+    options: &CompileOptions,
+    times: &mut StageTimes,
+) -> Result<Compiled, CompileError> {
+    compile_with(|context, _| build(context), filename, options, times)
+}
+
+fn compile_with(
+    build: impl for<'c> FnOnce(&'c Context, &DiagnosticSink) -> Result<Module<'c>, CompileError>,
+    filename: &str,
+    options: &CompileOptions,
+    times: &mut StageTimes,
+) -> Result<Compiled, CompileError> {
     crate::pass_registry::register_all();
     if let Some(warps) = options.num_warps
         && (!warps.is_power_of_two() || warps > 32)
@@ -117,11 +154,7 @@ pub fn compile_timed(
     let keep = options.keep_intermediates;
 
     let mut module = timed(times, Stage::Parse, || {
-        let module =
-            parse_module(&context, source, filename).ok_or_else(|| CompileError::Stage {
-                stage: Stage::Parse,
-                diagnostics: sink.take(&format!("{filename}: cannot parse")),
-            })?;
+        let module = build(&context, &sink)?;
         verify_mlir(Stage::Parse, &module, &sink)?;
         if !collect_ops(module.as_operation().to_raw())
             .into_iter()
@@ -155,11 +188,22 @@ pub fn compile_timed(
         })
     };
 
+    let mut ttir = None;
     if target.is_ttgir {
         times.skip(Stage::TtirPasses);
         times.skip(Stage::TtgirPasses);
     } else {
         mlir_stage(Stage::TtirPasses, &mut module, times)?;
+        // With locations, values named after them, as Triton's `asm["ttir"]`.
+        ttir = keep.then(|| {
+            let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
+            // SAFETY: `flags` owns live printing flags; this only sets one of them.
+            unsafe { mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
+            module
+                .as_operation()
+                .to_string_with_flags(flags)
+                .unwrap_or_else(|_| module.as_operation().to_string())
+        });
         mlir_stage(Stage::TtgirPasses, &mut module, times)?;
     }
     // The last stage that ran: symbol-dce drops private functions.
@@ -192,6 +236,32 @@ pub fn compile_timed(
     mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
     let shared = int_attr(module.as_operation().to_raw(), "ttg.shared").unwrap_or(0) as u64;
     mlir_stage(Stage::LowerToLlvm, &mut module, times)?;
+    if options.line_info {
+        // A DISubprogram on each llvm.func from its location: translation then attaches the
+        // ops' locations as !dbg line info. MLIR's pass needs a file in the callee of every
+        // call-site location (ops inlined from a helper), which folded constants lack.
+        // Module-level ops (globals) are outside any function: no call sites there either.
+        let top = module.as_operation().to_raw();
+        for op in collect_ops(top) {
+            // SAFETY: `op` is a live op of the module; locations are uniqued in its context.
+            unsafe {
+                let mut loc = without_fileless_callees(mlirOperationGetLocation(op));
+                if mlirOperationEqual(mlirOperationGetParentOperation(op), top) {
+                    while mlirLocationIsACallSite(loc) {
+                        loc = mlirLocationCallSiteGetCaller(loc);
+                    }
+                }
+                mlirOperationSetLocation(op, loc);
+            }
+        }
+        run_passes(
+            &context,
+            &mut module,
+            Stage::LowerToLlvm,
+            "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}",
+            &sink,
+        )?;
+    }
     let llvm_dialect = keep.then(|| module.as_operation().to_string());
 
     let llvm = timed(times, Stage::TranslateToLlvmIr, || {
@@ -211,9 +281,12 @@ pub fn compile_timed(
         Ok(machine)
     })?;
     let llvm_ir = keep.then(|| llvm.print());
-    let ptx = timed(times, Stage::Nvptx, || {
+    let mut ptx = timed(times, Stage::Nvptx, || {
         ptx::codegen(&llvm, &machine).map_err(|message| CompileError::stage(Stage::Nvptx, message))
     })?;
+    if options.line_info {
+        ptx = without_debug_target(&ptx);
+    }
 
     Ok(Compiled {
         name,
@@ -224,10 +297,78 @@ pub fn compile_timed(
         arch: target.arch,
         signature,
         arg_names,
+        ttir,
         ttgir,
         llvm_dialect,
         llvm_ir,
     })
+}
+
+/// Whether `loc` names a file position (as MLIR's debug-info passes look for one).
+fn has_file(loc: MlirLocation) -> bool {
+    // SAFETY: `loc` is a live location; the getters are called on the matching kinds.
+    unsafe {
+        if mlirLocationIsAFileLineColRange(loc) {
+            true
+        } else if mlirLocationIsAName(loc) {
+            has_file(mlirLocationNameGetChildLoc(loc))
+        } else if mlirLocationIsACallSite(loc) {
+            has_file(mlirLocationCallSiteGetCaller(loc))
+        } else if mlirLocationIsAFused(loc) {
+            let n = mlirLocationFusedGetNumLocations(loc) as usize;
+            let mut locs = vec![mlirLocationUnknownGet(mlirLocationGetContext(loc)); n];
+            mlirLocationFusedGetLocations(loc, locs.as_mut_ptr());
+            locs.into_iter().any(has_file)
+        } else {
+            false
+        }
+    }
+}
+
+/// `loc` with each call site whose callee has no file position replaced by its caller.
+fn without_fileless_callees(loc: MlirLocation) -> MlirLocation {
+    // SAFETY: `loc` is a live location; the getters are called on the matching kinds, and new
+    // locations are made in its context.
+    unsafe {
+        if mlirLocationIsACallSite(loc) {
+            let callee = without_fileless_callees(mlirLocationCallSiteGetCallee(loc));
+            let caller = without_fileless_callees(mlirLocationCallSiteGetCaller(loc));
+            if has_file(callee) {
+                mlirLocationCallSiteGet(callee, caller)
+            } else {
+                caller
+            }
+        } else if mlirLocationIsAName(loc) {
+            let child = without_fileless_callees(mlirLocationNameGetChildLoc(loc));
+            mlirLocationNameGet(
+                mlirLocationGetContext(loc),
+                mlirIdentifierStr(mlirLocationNameGetName(loc)),
+                child,
+            )
+        } else {
+            loc
+        }
+    }
+}
+
+/// `ptx` with `, debug` dropped from its `.target` line: NVPTX marks line tables as debug
+/// information, which would make ptxas compile without optimization (Triton drops it too).
+fn without_debug_target(ptx: &str) -> String {
+    ptx.lines()
+        .map(|line| match line.strip_prefix(".target ") {
+            Some(targets) => {
+                let kept: Vec<&str> = targets
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|t| *t != "debug")
+                    .collect();
+                format!(".target {}", kept.join(", "))
+            }
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if ptx.ends_with('\n') { "\n" } else { "" }
 }
 
 /// Runs `run` as `stage`, recording its wall time (failed or not).

@@ -79,6 +79,10 @@ pub enum CompileError {
         attribute: &'static str,
         recorded: String,
     },
+    /// The source (Python, for the kernel-language front end) has an error: the message is
+    /// complete (`file:line:col: error: ...` with the source line).
+    #[error("{0}")]
+    Source(String),
     /// A stage failed.
     #[error("stage `{stage}` ({}) failed{}", stage.title(), listed(diagnostics))]
     Stage {

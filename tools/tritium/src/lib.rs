@@ -127,6 +127,7 @@ impl Jit {
             num_stages: Some(options.num_stages),
             arch: Some(Arch::parse(&self.arch(options))?),
             keep_intermediates: false,
+            line_info: false,
         };
         let (ptx, json) = compile_cached(Some(&self.cache), ir, name, &compile_options)?;
         let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;

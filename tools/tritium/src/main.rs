@@ -7,7 +7,8 @@ mod run;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tritium_lowering::compile::{CompileOptions, Compiled, compile_timed};
+use tritium_lowering::compile::{CompileOptions, Compiled, compile_built, compile_timed};
+use tritium_lowering::diagnostics::CompileError;
 use tritium_lowering::ptx::Arch;
 use tritium_lowering::stage::StageTimes;
 
@@ -24,12 +25,20 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 pub struct CompileArgs {
-    /// Input TTIR (or TTGIR) file, e.g. add.ttir
+    /// Input: TTIR (or TTGIR), e.g. add.ttir, or Python with @triton.jit kernels, e.g. kernel.py
     pub input: PathBuf,
+    /// Python input: the kernel to compile [default: the file's only @triton.jit function]
+    #[arg(short = 'n', long)]
+    pub kernel_name: Option<String>,
+    /// Python input: one entry per kernel parameter, in order: a type (*fp16, *fp32, i32, fp32,
+    /// ...) with an optional :16 (divisible by 16) hint, or a value for a tl.constexpr parameter
+    /// or an integer specialized to 1, e.g. "*fp32:16, *fp32:16, i32:16, 1024"
+    #[arg(short = 's', long, allow_hyphen_values = true)]
+    pub signature: Option<String>,
     /// Warps per program (power of two, 1..32) [default: TTGIR's ttg.num-warps, else 4]
-    #[arg(long)]
+    #[arg(short = 'w', long)]
     pub num_warps: Option<u32>,
-    /// Software pipelining stages [default: the module's ttg.num-stages, else 3]
+    /// Software pipelining stages (short form -ns) [default: the module's ttg.num-stages, else 3]
     #[arg(long)]
     pub num_stages: Option<u32>,
     /// Target GPU: sm_80, sm_86, sm_89, sm_90 or sm_90a [default: TTGIR's ttg.target, else sm_90a]
@@ -45,6 +54,8 @@ impl CompileArgs {
             num_stages: self.num_stages,
             arch: self.arch.as_deref().map(Arch::parse).transpose()?,
             keep_intermediates,
+            // Python kernels get line tables, so profilers show their source lines.
+            line_info: is_python(&self.input),
         })
     }
 }
@@ -59,7 +70,8 @@ enum Command {
         /// Output directory
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
-        /// Also write intermediate stages: any of ttgir, llir (LLVM dialect), ll (LLVM IR), ptx
+        /// Also write intermediate stages: any of ttir (after the TTIR passes), ttgir, llir (LLVM
+        /// dialect), ll (LLVM IR), ptx
         #[arg(long, value_delimiter = ',')]
         emit: Vec<String>,
         /// Also assemble a cubin with `ptxas` when it is on PATH
@@ -68,6 +80,10 @@ enum Command {
         /// Print each stage's wall time (ms) and the total
         #[arg(long)]
         timing: bool,
+        /// Base name of the output files (short form -on) [default: the kernel's name for
+        /// Python input, the input file's stem otherwise]
+        #[arg(long)]
+        out_name: Option<String>,
     },
     /// Compile and launch a kernel once on generated inputs, printing a summary of each buffer
     Run(run::RunArgs),
@@ -86,8 +102,32 @@ pub fn compile_file(
     let options = args.options(keep)?;
     let source = std::fs::read_to_string(&args.input)
         .map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
-    compile_timed(&source, &args.input.display().to_string(), &options, times)
-        .map_err(|error| error.to_string())
+    let filename = args.input.display().to_string();
+    if is_python(&args.input) {
+        let signature = args.signature.as_deref().unwrap_or("");
+        let kernel = args.kernel_name.as_deref();
+        return compile_built(
+            |context| {
+                tritium_frontend::build(context, &source, &filename, kernel, signature)
+                    .map_err(|e| CompileError::Source(e.to_string()))
+            },
+            &filename,
+            &options,
+            times,
+        )
+        .map_err(|error| error.to_string());
+    }
+    if args.kernel_name.is_some() || args.signature.is_some() {
+        return Err(format!(
+            "{filename}: --kernel-name and --signature are for Python input (.py)"
+        ));
+    }
+    compile_timed(&source, &filename, &options, times).map_err(|error| error.to_string())
+}
+
+/// Whether `input` is Python source (by its extension).
+fn is_python(input: &std::path::Path) -> bool {
+    input.extension().is_some_and(|e| e == "py")
 }
 
 fn kernel_stem(input: &std::path::Path) -> String {
@@ -104,11 +144,12 @@ fn run_compile(
     emit: Vec<String>,
     cubin: bool,
     timing: bool,
+    out_name: Option<String>,
 ) -> Result<(), String> {
     for stage in &emit {
-        if !["ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
+        if !["ttir", "ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
             return Err(format!(
-                "unknown --emit stage '{stage}' (expected ttgir, llir, ll, ptx)"
+                "unknown --emit stage '{stage}' (expected ttir, ttgir, llir, ll, ptx)"
             ));
         }
     }
@@ -118,7 +159,28 @@ fn run_compile(
         print!("{times}");
     }
     std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
-    let stem = kernel_stem(&args.input);
+    // Python input is named by its kernel (a file may hold several), TTIR by its file.
+    let stem = if let Some(name) = out_name {
+        name
+    } else if is_python(&args.input) {
+        compiled.name.clone()
+    } else {
+        kernel_stem(&args.input)
+    };
+    if let Some(text) = compiled
+        .ttir
+        .as_ref()
+        .filter(|_| emit.iter().any(|s| s == "ttir"))
+    {
+        let path = output.join(format!("{stem}.ttir"));
+        if path.canonicalize().ok() == args.input.canonicalize().ok() {
+            return Err(format!(
+                "--emit ttir would overwrite the input {}: choose another -o",
+                args.input.display()
+            ));
+        }
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let write = |ext: &str, text: &str| {
         let path = output.join(format!("{stem}.{ext}"));
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
@@ -165,7 +227,19 @@ fn run_compile(
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Triton's AOT compiler spells these `-ns` and `-on`; clap's short options are one letter.
+    let argv = std::env::args_os().map(|a| {
+        if a == "-ns" {
+            "--num-stages".into()
+        } else if a == "-on" {
+            "--out-name".into()
+        } else if let Some(rest) = a.to_str().and_then(|a| a.strip_prefix("-ns=")) {
+            format!("--num-stages={rest}").into()
+        } else {
+            a
+        }
+    });
+    let cli = Cli::parse_from(argv);
     let result = match cli.command {
         Command::Compile {
             args,
@@ -173,7 +247,8 @@ fn main() -> ExitCode {
             emit,
             cubin,
             timing,
-        } => run_compile(args, output, emit, cubin, timing),
+            out_name,
+        } => run_compile(args, output, emit, cubin, timing, out_name),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {
@@ -185,7 +260,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            if message.starts_with("error:") {
+            let located = message
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains(": error: "));
+            if message.starts_with("error:") || located {
                 eprintln!("{message}");
             } else {
                 eprintln!("error: {message}");

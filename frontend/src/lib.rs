@@ -1,0 +1,231 @@
+//! Tritium's front end for Triton's kernel language: reads the Python source of `@triton.jit`
+//! kernels (parsed with `rustpython-parser`; no Python interpreter involved) and builds TTIR with
+//! the MLIR C API, as Triton 3.6's frontend would for the same specialization.
+//!
+//! [`build`] turns a module's source, a kernel name and an AOT-style signature
+//! (`"*fp32:16, i32, 1024"`, see [`signature`]) into a TTIR module; [`FrontendError`] reports
+//! `file:line:col: error: ...` with the source line and a caret. `docs/frontend.md` lists what is
+//! supported and how each construct maps to `tt` ops.
+
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+mod builtins;
+mod codegen;
+pub mod diag;
+mod ir;
+mod semantic;
+pub mod signature;
+pub mod types;
+
+pub use diag::FrontendError;
+
+use codegen::{Gen, Val};
+use diag::Source;
+use rustpython_parser::ast;
+use tritium_dialects::melior::{Context, ir::Module};
+
+/// Builds the TTIR module of kernel `kernel` (or the only `@triton.jit` function) of the Python
+/// `source` (named `file` in locations and errors), specialized by `signature`.
+pub fn build<'c>(
+    context: &'c Context,
+    source: &str,
+    file: &str,
+    kernel: Option<&str>,
+    signature: &str,
+) -> Result<Module<'c>, FrontendError> {
+    let raw = build_raw(context.to_raw(), source, file, kernel, signature)?;
+    // SAFETY: `raw` is a module of `context` that nothing else owns; `Module` takes ownership.
+    Ok(unsafe { Module::from_raw(raw) })
+}
+
+fn is_jit(decorators: &[ast::Expr]) -> bool {
+    decorators.iter().any(|d| {
+        let d = match d {
+            ast::Expr::Call(c) => &*c.func,
+            other => other,
+        };
+        match d {
+            ast::Expr::Name(n) => n.id.as_str() == "jit",
+            ast::Expr::Attribute(a) => a.attr.as_str() == "jit",
+            _ => false,
+        }
+    })
+}
+
+fn import_target(module: &str) -> Val {
+    Val::Module(module.to_owned())
+}
+
+/// The front end's own library (random numbers), compiled on demand like the user's module.
+const PRELUDE: &str = include_str!("prelude.py");
+const PRELUDE_FILE: &str = "<tritium>/prelude.py";
+
+/// Reads module `index`'s scope: imports, `@triton.jit` functions, constexpr globals (other
+/// statements are host code and ignored).
+fn load_module<'s>(g: &mut Gen<'s>, index: usize, body: &'s [ast::Stmt]) {
+    g.cur = index;
+    g.src = g.modules[index].src;
+    g.ir.file = g.src.file.clone();
+    for stmt in body {
+        match stmt {
+            ast::Stmt::Import(i) => {
+                for alias in &i.names {
+                    let name = alias.name.as_str();
+                    let globals = &mut g.modules[index].globals;
+                    match &alias.asname {
+                        Some(a) => globals.insert(a.to_string(), import_target(name)),
+                        None => {
+                            let top = name.split('.').next().unwrap_or(name);
+                            globals.insert(top.to_owned(), import_target(top))
+                        }
+                    };
+                }
+            }
+            ast::Stmt::ImportFrom(i) => {
+                let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for alias in &i.names {
+                    let full = format!("{base}.{}", alias.name);
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                    let value = match full
+                        .strip_prefix("triton.language.")
+                        .and_then(codegen::dtype_of_name)
+                    {
+                        Some(dt) => Val::Dtype(dt),
+                        None => import_target(&full),
+                    };
+                    g.modules[index].globals.insert(bound, value);
+                }
+            }
+            ast::Stmt::FunctionDef(f) if is_jit(&f.decorator_list) => {
+                g.modules[index].funcs.insert(f.name.to_string(), f);
+            }
+            ast::Stmt::Assign(a) => {
+                if let Some(v) = eval_global(g, &a.value) {
+                    for t in &a.targets {
+                        if let ast::Expr::Name(n) = t {
+                            g.modules[index].globals.insert(n.id.to_string(), v.clone());
+                        }
+                    }
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                if let (Some(value), ast::Expr::Name(n)) = (&a.value, &*a.target)
+                    && let Some(v) = eval_global(g, value)
+                {
+                    g.modules[index].globals.insert(n.id.to_string(), v);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn build_raw(
+    ctx: mlir_sys::MlirContext,
+    source: &str,
+    file: &str,
+    kernel: Option<&str>,
+    signature: &str,
+) -> Result<mlir_sys::MlirModule, FrontendError> {
+    let src = Source::new(file, source);
+    let parsed =
+        rustpython_parser::parse(source, rustpython_parser::Mode::Module, file).map_err(|e| {
+            src.error_at(
+                u32::from(e.offset) as usize,
+                format!("invalid syntax: {}", e.error),
+            )
+        })?;
+    let ast::Mod::Module(module_ast) = parsed else {
+        return Err(FrontendError::general(file, "expected a Python module"));
+    };
+    let entries = signature::parse(signature)
+        .map_err(|e| FrontendError::general(file, format!("--signature: {e}")))?;
+
+    // SAFETY: live context; the location is uniqued in it.
+    let loc = unsafe { mlir_sys::mlirLocationFileLineColGet(ctx, str_ref(file), 1, 0) };
+    let module = ir::new_module(loc);
+    let prelude_src = Source::new(PRELUDE_FILE, PRELUDE);
+    let prelude =
+        match rustpython_parser::parse(PRELUDE, rustpython_parser::Mode::Module, PRELUDE_FILE) {
+            Ok(ast::Mod::Module(m)) => m,
+            _ => {
+                return Err(FrontendError::general(
+                    PRELUDE_FILE,
+                    "the front end's prelude does not parse",
+                ));
+            }
+        };
+    let mut g = Gen::new(ctx, &src, module, &prelude_src);
+    let result = (|| {
+        load_module(&mut g, 1, &prelude.body);
+        load_module(&mut g, 0, &module_ast.body);
+        let name = match kernel {
+            Some(k) => k.to_owned(),
+            None => {
+                let mut names: Vec<&String> = g.modules[0].funcs.keys().collect();
+                names.sort();
+                match names.as_slice() {
+                    [one] => (*one).clone(),
+                    [] => {
+                        return Err(FrontendError::general(
+                            file,
+                            "no @triton.jit function in this file",
+                        ));
+                    }
+                    many => {
+                        let list: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
+                        return Err(FrontendError::general(
+                            file,
+                            format!(
+                                "several @triton.jit functions ({}): pass --kernel-name",
+                                list.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        };
+        let Some(def) = g.modules[0].funcs.get(&name).copied() else {
+            let mut names: Vec<&String> = g.modules[0].funcs.keys().collect();
+            names.sort();
+            let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            return Err(FrontendError::general(
+                file,
+                format!(
+                    "no @triton.jit function '{name}' (found: {})",
+                    list.join(", ")
+                ),
+            ));
+        };
+        g.kernel(def, &entries)
+    })();
+    match result {
+        Ok(()) => Ok(module),
+        Err(e) => {
+            ir::destroy_module(module);
+            Err(e)
+        }
+    }
+}
+
+/// A module-level assignment's value, when it is a compile-time constant (others are ignored:
+/// they are host code).
+fn eval_global<'s>(g: &mut Gen<'s>, value: &'s ast::Expr) -> Option<Val> {
+    let scratch = g.ir.new_block(&[]);
+    let saved = g.ir.block;
+    g.ir.block = scratch;
+    let r = g.expr(value);
+    g.ir.block = saved;
+    ir::destroy_block(scratch);
+    match r {
+        Ok(v) if v.is_const() && !matches!(v, Val::Method(..)) => Some(v),
+        _ => None,
+    }
+}
+
+fn str_ref(text: &str) -> mlir_sys::MlirStringRef {
+    mlir_sys::MlirStringRef {
+        data: text.as_ptr() as *const _,
+        length: text.len(),
+    }
+}

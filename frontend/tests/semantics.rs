@@ -1,0 +1,366 @@
+//! Semantics of the front end on small kernels: promotion, constexpr evaluation, control flow,
+//! helper functions, locations. Each kernel must build and verify; the checks count ops in the
+//! TTIR as built (before any pass).
+
+use tritium_dialects::melior::ir::operation::{OperationLike, OperationPrintingFlags};
+
+const HEADER: &str = "import triton\nimport triton.language as tl\n";
+
+/// The TTIR of `kernel` in `body` (after HEADER), with locations.
+fn ttir(body: &str, kernel: &str, signature: &str) -> String {
+    let context = tritium_dialects::context::new_context();
+    let source = format!("{HEADER}{body}");
+    let module = tritium_frontend::build(&context, &source, "k.py", Some(kernel), signature)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(module.as_operation().verify(), "{}", module.as_operation());
+    module
+        .as_operation()
+        .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+        .unwrap()
+}
+
+fn error(body: &str, kernel: &str, signature: &str) -> String {
+    let context = tritium_dialects::context::new_context();
+    let source = format!("{HEADER}{body}");
+    match tritium_frontend::build(&context, &source, "k.py", Some(kernel), signature) {
+        Ok(m) => panic!("expected an error, got {}", m.as_operation()),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn count(text: &str, op: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            l.contains(&format!(" {op} "))
+                || l.trim_start().starts_with(&format!("{op} "))
+                || l.contains(&format!("\"{op}\""))
+        })
+        .count()
+}
+
+#[test]
+fn python_numbers_are_weakly_typed() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, h, u, b):\n    i = tl.arange(0, 16)\n    a = i + 1.5\n    v = tl.load(h + i)\n    w = v + 2.0\n    d = v / v\n    s = tl.load(u + i) >> 3\n    c = tl.load(b + i) + i\n    tl.store(x + i, a + w + d + s + c)\n",
+        "k",
+        "*fp32, *fp16, *u32, *i8",
+    );
+    // int32 block + float → fp32; fp16 + 2.0 stays fp16; fp16 / fp16 computes in fp32.
+    assert_eq!(count(&t, "arith.sitofp"), 2, "{t}");
+    assert!(
+        t.contains("arith.addf") && t.contains("tensor<16xf16>"),
+        "{t}"
+    );
+    assert_eq!(count(&t, "arith.divf"), 1, "{t}");
+    assert!(count(&t, "arith.extf") >= 2, "{t}");
+    assert_eq!(count(&t, "arith.shrui"), 1, "{t}");
+    assert_eq!(count(&t, "arith.extsi"), 1, "{t}");
+}
+
+#[test]
+fn constexpr_if_and_static_range_are_evaluated() {
+    let t = ttir(
+        "SCALE: tl.constexpr = 3\n@triton.jit\ndef k(x, B: tl.constexpr):\n    i = tl.arange(0, B)\n    v = tl.load(x + i)\n    if B > 100:\n        v = v * 2.0\n    elif B == 16:\n        v = v - 1.0\n    else:\n        v = v + 1.0\n    for j in tl.static_range(SCALE):\n        v = v * j\n    tl.static_assert(B % 16 == 0, 'B must be a multiple of 16')\n    tl.store(x + i, v)\n",
+        "k",
+        "*fp32, 16",
+    );
+    assert_eq!(count(&t, "scf.if"), 0, "{t}");
+    assert_eq!(count(&t, "arith.subf"), 1, "{t}");
+    assert_eq!(count(&t, "arith.mulf"), 3, "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x, B: tl.constexpr):\n    tl.static_assert(B % 16 == 0, 'B must be a multiple of 16')\n",
+        "k",
+        "*fp32, 8",
+    );
+    assert!(
+        e.contains("k.py:5:5: error: static_assert failed: B must be a multiple of 16"),
+        "{e}"
+    );
+}
+
+#[test]
+fn dynamic_control_flow_carries_values() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    acc = tl.zeros((16,), tl.float32)\n    i = 0\n    while i < n:\n        if i % 2 == 0:\n            acc += 1.0\n        elif i % 3 == 0:\n            acc = acc * 2.0\n        i += 1\n    for j in tl.range(0, n, num_stages=2):\n        acc += j\n    v = acc if n > 4 else acc + 1.0\n    tl.store(x + tl.arange(0, 16), v)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "scf.while"), 1, "{t}");
+    assert_eq!(count(&t, "scf.if"), 2, "{t}");
+    assert_eq!(count(&t, "scf.for"), 1, "{t}");
+    assert!(t.contains("tt.num_stages = 2 : i32"), "{t}");
+    assert_eq!(count(&t, "arith.select"), 1, "{t}");
+}
+
+#[test]
+fn helper_functions_are_called_and_return_tuples() {
+    let t = ttir(
+        "from triton import language as tl2\n@triton.jit\ndef stats(v, AXIS: tl.constexpr):\n    return tl2.max(v, axis=AXIS), tl2.sum(v, axis=AXIS)\n@triton.jit\ndef k(x, y):\n    i = tl.arange(0, 32)\n    v = tl.load(x + i)\n    m, s = stats(v, 0)\n    m2, s2 = stats(v, AXIS=0)\n    tl.store(y, m + s + m2 + s2)\n",
+        "k",
+        "*fp32, *fp32",
+    );
+    assert_eq!(count(&t, "tt.call"), 2, "{t}");
+    // One instance for both calls (same types and constexprs).
+    assert_eq!(t.matches("tt.func private").count(), 1, "{t}");
+    assert!(t.contains("-> (f32, f32)"), "{t}");
+}
+
+#[test]
+fn ops_carry_python_locations() {
+    let t = ttir(
+        "@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    tl.store(x + i, 1.0)\n",
+        "k",
+        "*fp32",
+    );
+    assert!(t.contains("loc(\"k.py\":5:8)"), "{t}");
+    // Ops computing an assigned name are located under it, as Triton's.
+    assert!(t.contains("loc(\"i\"(#loc"), "{t}");
+    assert!(
+        t.contains("loc(\"x\"(loc(\"k.py\":4:0)))") || t.contains("\"x\"(#loc"),
+        "{t}"
+    );
+}
+
+#[test]
+fn reductions_over_all_axes_and_keep_dims() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, y):\n    r = tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :]\n    v = tl.load(x + r)\n    s = tl.sum(v)\n    m = tl.max(v, axis=1, keep_dims=True)\n    a = tl.argmin(v, 0)\n    c = tl.cumsum(v, 1)\n    tl.store(y + r, v - m + s + a[None, :] + c)\n",
+        "k",
+        "*fp32, *fp32",
+    );
+    assert_eq!(count(&t, "tt.reshape"), 1, "{t}");
+    assert_eq!(count(&t, "tt.reduce"), 3, "{t}");
+    assert_eq!(count(&t, "tt.scan"), 1, "{t}");
+}
+
+#[test]
+fn type_errors_are_located() {
+    let e = error(
+        "@triton.jit\ndef k(x):\n    v = tl.load(x + tl.arange(0, 16))\n    tl.store(x, tl.dot(v, v))\n",
+        "k",
+        "*fp32",
+    );
+    assert!(
+        e.starts_with("k.py:6:17: error: tl.dot needs two 2-D"),
+        "{e}"
+    );
+    let e = error(
+        "@triton.jit\ndef k(x):\n    v = tl.load(x + tl.arange(0, 16)) // 2\n",
+        "k",
+        "*fp32",
+    );
+    assert!(
+        e.contains("floor division (//) needs integer operands"),
+        "{e}"
+    );
+    let e = error(
+        "@triton.jit\ndef k(x):\n    tl.dot_scaled(x, None, 'e4m3', x, None, 'e4m3')\n",
+        "k",
+        "*fp32",
+    );
+    assert!(e.contains("tl.dot_scaled is not supported"), "{e}");
+}
+
+#[test]
+fn random_numbers_use_philox_from_the_prelude() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, seed):\n    offs = tl.arange(0, 64)\n    tl.store(x + offs, tl.rand(seed, offs) + tl.randn(seed, offs) + tl.randint(seed, offs).to(tl.float32))\n",
+        "k",
+        "*fp32, i32",
+    );
+    // One Philox instance (10 rounds, two multiplies each) shared by the three calls.
+    assert_eq!(count(&t, "tt.mulhiui"), 20, "{t}");
+    assert!(t.contains("tritium.language.philox_rounds"), "{t}");
+    assert!(t.contains("<tritium>/prelude.py"), "{t}");
+}
+
+#[test]
+fn prelude_sort_flip_softmax_swizzle() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, y, z):\n    r = tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :]\n    v = tl.load(x + r)\n    s = tl.sort(v)\n    f = tl.flip(v, 0)\n    m = tl.softmax(tl.load(x + tl.arange(0, 16)))\n    i, j = tl.swizzle2d(tl.program_id(0), tl.program_id(1), 8, 8, 4)\n    tl.store(y + r, s + f + tl.ravel(v).to(tl.float32).reshape(8, 16))\n    tl.store(z + tl.arange(0, 16) + i + j, m)\n",
+        "k",
+        "*fp32, *fp32, *fp32",
+    );
+    // Bitonic network over 16: 4 + 3 + 2 + 1 = 10 compare-exchanges, each a gather; flip one.
+    assert_eq!(count(&t, "tt.gather"), 11, "{t}");
+    assert_eq!(count(&t, "math.exp"), 1, "{t}");
+    assert_eq!(count(&t, "arith.minsi"), 1, "{t}");
+}
+
+#[test]
+fn bad_constexprs_are_errors_not_crashes() {
+    for (body, message) in [
+        ("    a = 1 << 200\n", "shift count 200 is out of range"),
+        (
+            "    a = 2 ** 200\n",
+            "integer overflow in a constexpr expression",
+        ),
+        ("    a = 10 // 0\n", "integer division or modulo by zero"),
+        (
+            "    a = tl.zeros((-4,), tl.float32)\n",
+            "every dimension of a block must be a power of 2",
+        ),
+        (
+            "    a = tl.zeros((12,), tl.float32)\n",
+            "every dimension of a block must be a power of 2",
+        ),
+        (
+            "    a = tl.reshape(tl.arange(0, 16), (-4, -4))\n",
+            "cannot reshape",
+        ),
+        (
+            "    a = tl.arange(0, 12)\n",
+            "tl.arange's range must be a power of 2",
+        ),
+        ("    a = tl.program_id(3)\n", "axis must be 0, 1 or 2"),
+        (
+            "    a = tl.sum(tl.arange(0, 16), axis=2)\n",
+            "axis 2 is out of range",
+        ),
+        ("    a = (1, 2)[5]\n", "tuple index 5 out of range"),
+        ("    a, b = tl.arange(0, 16)\n", "cannot unpack"),
+        ("    a = x.nope\n", "a tensor has no attribute 'nope'"),
+    ] {
+        let e = error(&format!("@triton.jit\ndef k(x):\n{body}"), "k", "*fp32");
+        assert!(e.contains(message), "{body}: {e}");
+        assert!(e.starts_with("k.py:5:"), "{body}: {e}");
+    }
+}
+
+#[test]
+fn negative_steps_run_the_loop_reversed() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    acc = 0\n    for i in range(n, 0, -2):\n        acc += i\n    tl.store(x, acc)\n",
+        "k",
+        "*i32, i32",
+    );
+    assert_eq!(count(&t, "scf.for"), 1, "{t}");
+    // i = 0 + n - i'
+    assert_eq!(count(&t, "arith.subi"), 1, "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x):\n    tl.store(x, tl.arange(0, 16))\n",
+        "k",
+        "*i32",
+    );
+    assert!(e.contains("cannot store a block"), "{e}");
+}
+
+#[test]
+fn tuples_are_carried_through_loops_and_ifs() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    st = (tl.zeros((16,), tl.float32), 0)\n    for i in range(n):\n        a, c = st\n        st = (a + 1.0, c + i)\n    if n > 3:\n        st = (st[0] * 2.0, st[1])\n    j = 0\n    while j < n:\n        st = (st[0] + 1.0, st[1] + 1)\n        j += 1\n    tl.store(x + tl.arange(0, 16), st[0] + st[1])\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(t.contains("-> (tensor<16xf32>, i32)"), "{t}");
+    assert!(t.contains("scf.while") && t.contains("scf.if"), "{t}");
+    let e = error(
+        "@triton.jit\ndef k(x, n):\n    st = (1.0, 2)\n    for i in range(n):\n        st = (st[0], 2.0)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(
+        e.contains("loop-carried variable 'st' has type int32 before the loop but fp32"),
+        "{e}"
+    );
+}
+
+#[test]
+fn booleans_are_bytes_in_memory() {
+    let t = ttir(
+        "@triton.jit\ndef k(m, o):\n    i = tl.arange(0, 16)\n    b = tl.load(m + i)\n    tl.store(o + i, b & (i > 3))\n",
+        "k",
+        "*i1, *i1",
+    );
+    assert_eq!(count(&t, "tt.bitcast"), 2, "{t}");
+    assert!(t.contains("tensor<16xi8>"), "{t}");
+    assert_eq!(count(&t, "arith.extui"), 1, "{t}");
+}
+
+#[test]
+fn early_returns_make_the_rest_the_other_branch() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    pid = tl.program_id(0)\n    if pid >= n:\n        return\n    v = tl.load(x + pid)\n    if v > 0:\n        tl.store(x + pid, v * 2.0)\n        return\n    tl.store(x + pid, -v)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "scf.if"), 2, "{t}");
+    assert_eq!(count(&t, "tt.store"), 2, "{t}");
+    // A return deeper inside dynamic control flow stays an error.
+    let e = error(
+        "@triton.jit\ndef k(x, n):\n    for i in range(n):\n        if i > 2:\n            return\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(e.contains("return inside dynamic control flow"), "{e}");
+}
+
+#[test]
+fn atomics_check_element_widths() {
+    let e = error(
+        "@triton.jit\ndef k(p):\n    tl.atomic_xchg(p, 1.0)\n",
+        "k",
+        "*bf16",
+    );
+    assert!(
+        e.contains("atomic_xchg does not support bf16 elements"),
+        "{e}"
+    );
+    let e = error(
+        "@triton.jit\ndef k(p):\n    tl.atomic_cas(p, 0, 1)\n",
+        "k",
+        "*i8",
+    );
+    assert!(
+        e.contains("atomic_cas does not support int8 elements"),
+        "{e}"
+    );
+    ttir(
+        "@triton.jit\ndef k(p):\n    tl.atomic_add(p, 1.0)\n",
+        "k",
+        "*fp16",
+    );
+}
+
+#[test]
+fn kernel_defaults_fill_a_short_signature() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, BLOCK: tl.constexpr = 64, SCALE: tl.constexpr = 2.0):\n    i = tl.arange(0, BLOCK)\n    tl.store(x + i, tl.load(x + i) * SCALE)\n",
+        "k",
+        "*fp32",
+    );
+    assert!(t.contains("tensor<64xf32>"), "{t}");
+}
+
+#[test]
+fn early_returns_below_constexpr_ifs() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n, CHECK: tl.constexpr):\n    pid = tl.program_id(0)\n    if CHECK:\n        if pid >= n:\n            return\n        v = 1.0\n    else:\n        v = 2.0\n    tl.store(x + pid, v)\n",
+        "k",
+        "*fp32, i32, True",
+    );
+    assert_eq!(count(&t, "scf.if"), 1, "{t}");
+    assert_eq!(count(&t, "tt.store"), 1, "{t}");
+}
+
+#[test]
+fn helpers_return_values_from_both_ways_of_an_if() {
+    let t = ttir(
+        "@triton.jit\ndef pick(a, b):\n    if tl.sum(a, 0) > 0:\n        return a, b\n    return b, a\n@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    u, v = pick(tl.load(x + i), i * 2)\n    tl.store(x + i, u + v)\n",
+        "k",
+        "*i32",
+    );
+    assert!(
+        t.contains("scf.if") && t.contains("-> (tensor<16xi32>, tensor<16xi32>)"),
+        "{t}"
+    );
+    let e = error(
+        "@triton.jit\ndef f(a):\n    if a > 0:\n        return a\n    return 1.0\n@triton.jit\ndef k(x, n):\n    tl.store(x, f(n))\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert!(
+        e.contains("return different types: (int32) and (fp32)"),
+        "{e}"
+    );
+}
