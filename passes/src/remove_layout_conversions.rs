@@ -81,6 +81,13 @@ fn replace_and_erase(op: MlirOperation, with: MlirValue) {
     }
 }
 
+fn insert_after(after: MlirOperation, op: MlirOperation) -> MlirOperation {
+    // SAFETY: `after` is a live op in a block and `op` a new, unattached op, whose ownership the
+    // block takes.
+    unsafe { mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(after), after, op) };
+    op
+}
+
 fn insert_before(before: MlirOperation, op: MlirOperation) -> MlirOperation {
     // SAFETY: `before` is a live op in a block and `op` a new, unattached op, whose ownership the
     // block takes.
@@ -214,12 +221,19 @@ fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> b
 }
 
 /// One pass of local rewrites; returns whether anything changed.
+/// Producers rematerialized in a layout during one backward sweep: (value, target type) → its
+/// clone. A value shared by several conversions into one layout is computed there once, so a
+/// DAG of shared values (a sorting network) is not unfolded into a tree. Valid only within the
+/// sweep: it destroys conversions alone, never a producer or a clone.
+type Rematerialized = HashMap<(usize, usize), MlirValue>;
+
 fn rewrite_once(
     func: MlirOperation,
     preferred: &HashMap<Vec<i64>, MlirAttribute>,
     access: &[MlirAttribute],
 ) -> bool {
     let mut changed = false;
+    let mut memo = Rematerialized::new();
     for op in collect_ops(func) {
         if op_name(op) != "ttg.convert_layout" {
             continue;
@@ -287,8 +301,10 @@ fn rewrite_once(
             changed = true;
             continue;
         }
-        // Values computed in an mma layout stay there (forward rules move their users in).
-        if in_mma_family(value_type(src)) {
+        // Values computed in an mma layout stay there (forward rules move their users in), and
+        // values already in a load/store layout are not moved into another one (two accesses
+        // of a shape in different layouts would otherwise pull a producer back and forth).
+        if in_mma_family(value_type(src)) || in_preferred_family(access, value_type(src)) {
             continue;
         }
         // Backward through shape ops: broadcast takes its operand in the result's layout,
@@ -324,34 +340,48 @@ fn rewrite_once(
             changed = true;
             continue;
         }
-        // Backward: compute the producer in the preferred layout.
+        // Backward: compute the producer in the preferred layout, once per (value, layout):
+        // the clone goes right after the producer (which dominates every use), and further
+        // conversions of the same value into that layout reuse it.
         if in_preferred_family(access, dst_type)
             && is_rematerializable(&def_name)
             && results(def).len() == 1
         {
+            let memo_key = (key(src), dst_type.ptr as usize);
+            if let Some(&clone) = memo.get(&memo_key) {
+                replace_and_erase(op, clone);
+                changed = true;
+                continue;
+            }
             let src_shape = shape(value_type(src));
             let Some(dst_encoding) = encoding_attr(dst_type) else {
                 continue;
             };
+            let mut after = def;
             let mut new_operands = Vec::new();
             for operand in operands(def) {
                 let ty = value_type(operand);
                 if is_tensor(ty) && shape(ty) == src_shape {
-                    new_operands.push(insert_convert_before(
-                        op,
+                    let convert = tritium_dialects::build::convert_layout(
+                        // SAFETY: `def` is a live op.
+                        unsafe { mlirOperationGetLocation(def) },
                         operand,
                         with_encoding(ty, dst_encoding),
-                    ));
+                    );
+                    insert_after(after, convert);
+                    after = convert;
+                    // SAFETY: a convert_layout has one result.
+                    new_operands.push(unsafe { mlirOperationGetResult(convert, 0) });
                 } else {
                     new_operands.push(operand);
                 }
             }
-            let new = insert_before(
-                op,
-                tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]),
-            );
+            let new = tritium_dialects::build::clone_with(def, &new_operands, &[dst_type]);
+            insert_after(after, new);
             // SAFETY: `new` is the clone of a single-result op (checked above).
-            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            let clone = unsafe { mlirOperationGetResult(new, 0) };
+            memo.insert(memo_key, clone);
+            replace_and_erase(op, clone);
             changed = true;
         }
     }
