@@ -27,6 +27,7 @@
 
 pub mod cpu;
 pub mod emit;
+pub mod f32;
 
 include!("constants.rs");
 
@@ -1310,3 +1311,6 @@ pub fn pow<O: Ops>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests32;
