@@ -170,7 +170,11 @@ pub struct CpuOps32 {
 }
 
 fn ftz(a: f32) -> f32 {
-    if a.is_subnormal() { 0.0 * a.signum() } else { a }
+    if a.is_subnormal() {
+        0.0 * a.signum()
+    } else {
+        a
+    }
 }
 
 impl super::f32::Ops32 for CpuOps32 {

@@ -484,11 +484,11 @@ pub fn tanh<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let r = o.fma(&r, &err, &r);
     let m2 = o.f(-2.0);
     let big = o.fma(&m2, &r, &one);
-    let big = o.copysign(&big, x);
-    // NaN takes the small branch, which keeps it.
+    // NaN takes the small branch, which keeps it; the sign of x for both (also −0).
     let split = o.f(TANH_SPLIT);
     let is_big = o.lt(&split, &ax);
-    o.sel(&is_big, &big, &small)
+    let v = o.sel(&is_big, &big, &small);
+    o.copysign(&v, x)
 }
 
 /// `x = j·π/2 + (r + r_lo)`: returns `(r, r_lo, j)` (only `j mod 4` matters); NaN `r` for
@@ -713,27 +713,43 @@ fn log2_pair<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let rem = o.fma(&ns, &d, &f);
     let rem = o.fma(&ns, &d_lo, &rem);
     let s_lo = o.mul(&rem, &rc);
-    // ln(1+f) = 2s + 2s_lo + s³R(s²).
+    // log2(1+f) = (2s + 2s_lo)·log2e + s³·R'(s²) with R' = R·log2e; s³ as an exact pair (the
+    // s³ term is up to 1% of the result and its rounding errors would count).
     let z = o.mul(&s, &s);
-    let rp = poly(o, &z, &LOG_ATANH);
+    let nz = o.neg(&z);
+    let z_lo = o.fma(&s, &s, &nz);
     let s3 = o.mul(&s, &z);
+    let ns3 = o.neg(&s3);
+    let s3_lo = o.fma(&s, &z, &ns3);
+    let s3_lo = o.fma(&s, &z_lo, &s3_lo);
+    let rl: Vec<u32> = LOG_ATANH
+        .iter()
+        .map(|&k| ((c(k) as f64) * std::f64::consts::LOG2_E) as f32)
+        .map(f32::to_bits)
+        .collect();
+    let rp = poly(o, &z, &rl);
+    let r0 = o.f(c(rl[0]));
     let l_hi = o.add(&s, &s);
     let s_lo2 = o.add(&s_lo, &s_lo);
-    let l_lo = o.fma(&s3, &rp, &s_lo2);
-    // times log2 e = L + L_lo.
     let lh = o.f(c(LOG2E));
     let ll = o.f(c(LOG2E_LO));
     let t_hi = o.mul(&l_hi, &lh);
     let nt = o.neg(&t_hi);
     let t_lo = o.fma(&l_hi, &lh, &nt);
     let t_lo = o.fma(&l_hi, &ll, &t_lo);
-    let t_lo = o.fma(&l_lo, &lh, &t_lo);
+    let t_lo = o.fma(&s_lo2, &lh, &t_lo);
+    let t_lo = o.fma(&s3_lo, &r0, &t_lo);
+    let t_lo = o.fma(&s3, &rp, &t_lo);
     // + e (|e| ≥ 1 > |t_hi| or e = 0).
     let h = o.add(&e, &t_hi);
     let em = o.sub(&e, &h);
     let em = o.add(&em, &t_hi);
     let h_lo = o.add(&em, &t_lo);
-    (h, h_lo)
+    // Renormalize (|h_lo| ≤ ulp(h)/2).
+    let hh = o.add(&h, &h_lo);
+    let d = o.sub(&h, &hh);
+    let h_lo = o.add(&d, &h_lo);
+    (hh, h_lo)
 }
 
 pub fn pow<O: Ops32>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
@@ -751,6 +767,8 @@ pub fn pow<O: Ops32>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
     let ninf = o.f(f32::NEG_INFINITY);
     let h = o.sel(&ax_zero, &ninf, &h);
     let h = o.sel(&ax_inf, &inf, &h);
+    let x_nan = o.is_nan(x);
+    let h = o.sel(&x_nan, x, &h);
     let edge = o.or(&ax_zero, &ax_inf);
     let h_lo = o.sel(&edge, &zero, &h_lo);
     // y·log2|x| = p + p_lo exactly up to the pair's error.

@@ -41,7 +41,11 @@ pub fn ulp_err(got: f32, want: f64) -> f64 {
         return if w == got { 0.0 } else { f64::INFINITY };
     }
     let a = want.abs();
-    let e = if a == 0.0 { -149 } else { (a.log2().floor() as i32 - 23).max(-149) };
+    let e = if a == 0.0 {
+        -149
+    } else {
+        (a.log2().floor() as i32 - 23).max(-149)
+    };
     // Values that round to f32::MAX's binade or above.
     (got as f64 - want).abs() / 2f64.powi(e)
 }
@@ -135,7 +139,11 @@ fn generator(name: &str) -> impl FnMut(&mut Rng) -> f32 {
 fn check(name: &str, n: usize) {
     let (e, x) = sweep(name, n, &APPROX, generator(name));
     eprintln!("{name}: max error {e:.3} ulp at {x:e} ({n} arguments)");
-    assert!(e <= bound(name), "{name}({x:e}): {e} ulp (bound {})", bound(name));
+    assert!(
+        e <= bound(name),
+        "{name}({x:e}): {e} ulp (bound {})",
+        bound(name)
+    );
 }
 
 #[test]
@@ -164,5 +172,197 @@ fn f32_sweep() {
     for name in m32::FUNCTIONS.iter().filter(|f| **f != "powf") {
         let (e, x) = sweep(name, n, &APPROX, generator(name));
         eprintln!("{name}: max error {e:.3} ulp at {x:e} ({n} arguments)");
+    }
+}
+
+fn pow_case(r: &mut Rng) -> (f32, f32) {
+    match r.next() % 4 {
+        // Any positive x, y keeping x^y mostly in range.
+        0 => {
+            let x = r.bits().abs();
+            let l = (x as f64).log2();
+            let y = if l.is_finite() && l != 0.0 {
+                (r.uniform(-150.0, 128.0) as f64 / l) as f32
+            } else {
+                r.uniform(-10.0, 10.0)
+            };
+            (x, y)
+        }
+        // x near 1, large y.
+        1 => (r.uniform(0.5, 2.0), r.uniform(-150.0, 150.0) * 5.0),
+        // Negative x, integer y.
+        2 => (-r.uniform(0.0, 20.0), (r.uniform(-30.0, 30.0)).round()),
+        _ => (r.uniform(0.0, 100.0), r.uniform(-20.0, 20.0)),
+    }
+}
+
+fn pow_sweep(n: usize) -> (f64, f32, f32) {
+    let mut rng = Rng(42);
+    let mut worst = (0f64, 0f32, 0f32);
+    let mut ops: Vec<CpuOps32> = APPROX
+        .iter()
+        .map(|&e| CpuOps32 { approx_error: e })
+        .collect();
+    for _ in 0..n {
+        let (x, y) = pow_case(&mut rng);
+        let want = (x as f64).powf(y as f64);
+        for o in ops.iter_mut() {
+            let got = m32::pow(o, &x, &y);
+            let e = ulp_err(got, want);
+            if e > worst.0 || e.is_nan() {
+                worst = (e, x, y);
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn f32_pow() {
+    let (e, x, y) = pow_sweep(40_000);
+    eprintln!("powf: max error {e:.3} ulp at ({x:e}, {y:e})");
+    assert!(e <= 4.0, "pow({x:e}, {y:e}): {e} ulp");
+    let p = |x: f32, y: f32| super::cpu::eval32("powf", &[x, y]);
+    // C99's special cases.
+    for (x, y, want) in [
+        (2.0, 0.0, 1.0),
+        (f32::NAN, 0.0, 1.0),
+        (1.0, f32::NAN, 1.0),
+        (0.0, -1.0, f32::INFINITY),
+        (-0.0, -3.0, f32::NEG_INFINITY),
+        (-0.0, 3.0, -0.0),
+        (0.0, 2.0, 0.0),
+        (f32::INFINITY, -1.0, 0.0),
+        (f32::INFINITY, 0.5, f32::INFINITY),
+        (f32::NEG_INFINITY, 3.0, f32::NEG_INFINITY),
+        (f32::NEG_INFINITY, -3.0, -0.0),
+        (0.5, f32::INFINITY, 0.0),
+        (0.5, f32::NEG_INFINITY, f32::INFINITY),
+        (2.0, f32::INFINITY, f32::INFINITY),
+        (-1.0, f32::INFINITY, 1.0),
+        (-2.0, 3.0, -8.0),
+        (-2.0, 2.0, 4.0),
+        (2.0, 128.0, f32::INFINITY),
+        (2.0, -150.0, 0.0),
+        (2.0, -149.0, f32::from_bits(1)),
+        (10.0, 38.0, 1e38),
+    ] {
+        let got = p(x, y);
+        assert_eq!(
+            got.to_bits(),
+            want.to_bits(),
+            "pow({x}, {y}) = {got}, want {want}"
+        );
+    }
+    assert!(p(-2.0, 0.5).is_nan());
+    assert!(p(f32::NAN, 1.0).is_nan());
+    assert!(p(2.0, f32::NAN).is_nan());
+}
+
+#[test]
+fn f32_special_values() {
+    let f = |name: &str, x: f32| super::cpu::eval32(name, &[x]);
+    for name in m32::FUNCTIONS.iter().filter(|n| **n != "powf") {
+        assert!(f(name, f32::NAN).is_nan(), "{name}(NaN)");
+        if !["log", "log2", "log10", "log1p", "exp", "exp2"].contains(name) {
+            // Odd functions keep the sign of zero; cos(0) = 1.
+            let want = if *name == "cos" { 1.0 } else { -0.0 };
+            assert_eq!(f(name, -0.0).to_bits(), f32::to_bits(want), "{name}(-0)");
+        }
+    }
+    let eq = |name: &str, x: f32, want: f32| {
+        let got = f(name, x);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{name}({x:e}) = {got:e}, want {want:e}"
+        );
+    };
+    eq("exp", f32::INFINITY, f32::INFINITY);
+    eq("exp", f32::NEG_INFINITY, 0.0);
+    eq("exp", 89.0, f32::INFINITY);
+    eq("exp", -104.0, 0.0);
+    eq("exp", 0.0, 1.0);
+    eq("exp2", f32::INFINITY, f32::INFINITY);
+    eq("exp2", f32::NEG_INFINITY, 0.0);
+    eq("exp2", -149.0, f32::from_bits(1));
+    eq("exp2", 127.0, 2f32.powi(127));
+    eq("exp2", 128.0, f32::INFINITY);
+    for name in ["log", "log2", "log10"] {
+        eq(name, 0.0, f32::NEG_INFINITY);
+        eq(name, -0.0, f32::NEG_INFINITY);
+        eq(name, -1.0, f32::NAN);
+        eq(name, f32::INFINITY, f32::INFINITY);
+        eq(name, 1.0, 0.0);
+    }
+    eq("log2", f32::from_bits(1), -149.0);
+    eq("log2", 0.25, -2.0);
+    eq("log10", 1000.0, 3.0);
+    eq("log1p", -1.0, f32::NEG_INFINITY);
+    eq("log1p", -2.0, f32::NAN);
+    eq("log1p", f32::INFINITY, f32::INFINITY);
+    eq("log1p", 0.0, 0.0);
+    eq("erf", f32::INFINITY, 1.0);
+    eq("erf", f32::NEG_INFINITY, -1.0);
+    eq("tanh", f32::INFINITY, 1.0);
+    eq("tanh", f32::NEG_INFINITY, -1.0);
+    eq("tanh", 0.0, 0.0);
+    for name in ["sin", "cos", "tan"] {
+        eq(name, f32::INFINITY, f32::NAN);
+        eq(name, f32::NEG_INFINITY, f32::NAN);
+    }
+    eq("sin", 0.0, 0.0);
+    eq("cos", 0.0, 1.0);
+    // Subnormal arguments.
+    let tiny = f32::from_bits(0x0000_1234);
+    for name in ["sin", "tan", "tanh", "erf", "log1p"] {
+        let e = ulp_err(f(name, tiny), reference(name)(tiny as f64));
+        assert!(e <= 1.0, "{name}(subnormal): {e} ulp");
+    }
+    let e = ulp_err(f("log", tiny), (tiny as f64).ln());
+    assert!(e <= 1.0, "log(subnormal): {e} ulp");
+}
+
+/// sin/cos/tan of huge arguments (the Payne–Hanek branch), including the f32 values closest to
+/// multiples of π/2 that matter most.
+#[test]
+fn f32_trig_huge() {
+    let mut rng = Rng(3);
+    for name in ["sin", "cos", "tan"] {
+        let want = reference(name);
+        let mut worst = (0f64, 0f32);
+        for i in 0..20_000 {
+            let x = if i % 2 == 0 {
+                f32::from_bits(0x4800_0000 + (rng.next() as u32 % 0x3780_0000))
+            } else {
+                -rng.uniform(131_000.0, 1e7)
+            };
+            let e = ulp_err(super::cpu::eval32(name, &[x]), want(x as f64));
+            if e > worst.0 {
+                worst = (e, x);
+            }
+        }
+        eprintln!(
+            "{name}, |x| ≥ 2^17: max error {:.3} ulp at {:e}",
+            worst.0, worst.1
+        );
+        assert!(
+            worst.0 <= bound(name),
+            "{name}({:e}): {} ulp",
+            worst.1,
+            worst.0
+        );
+    }
+    // Worst cases for the reduction: 16367173·2^72 and 12^10 ... a few known-hard arguments.
+    for x in [
+        1.0e38f32,
+        3.0e38,
+        16_367_173.0 * 2f32.powi(72),
+        8_388_608.0,
+        1.6e21,
+    ] {
+        for name in ["sin", "cos"] {
+            let e = ulp_err(super::cpu::eval32(name, &[x]), reference(name)(x as f64));
+            assert!(e <= 2.0, "{name}({x:e}): {e} ulp");
+        }
     }
 }
