@@ -185,6 +185,44 @@ def tan():
             lambda r: r * r, range(0, d))
 
 
+@register
+def sinh_small():
+    for d in (4, 5):
+        fit(f"sinh_small deg{d}", 1e-6, 1.0,
+            lambda x: (mp.sinh(x) - x) / x**3,
+            lambda x: x**3 / mp.sinh(x),
+            lambda x: x * x, range(0, d))
+
+
+@register
+def expm1():
+    # e^r - 1 = r + r^2 P(r), |r| <= ln2/2: relative to e^r - 1.
+    h = float(mp.log(2) / 2) * 1.0002
+    for d in (6, 7):
+        fit(f"expm1 deg{d}", -h, h,
+            lambda r: (mp.expm1(r) - r) / r**2 if r != 0 else mp.mpf(0.5),
+            lambda r: r**2 / mp.expm1(r) if r != 0 else mp.mpf(0),
+            lambda r: r, range(0, d - 1))
+
+
+@register
+def atan():
+    for d in (7, 8, 9):
+        fit(f"atan deg{d}", 1e-6, 1.0,
+            lambda t: (mp.atan(t) - t) / t**3,
+            lambda t: t**3 / mp.atan(t),
+            lambda t: t * t, range(0, d))
+
+
+@register
+def asin():
+    for d in (4, 5, 6):
+        fit(f"asin deg{d}", 1e-6, 0.5,
+            lambda x: (mp.asin(x) - x) / x**3,
+            lambda x: x**3 / mp.asin(x),
+            lambda x: x * x, range(0, d))
+
+
 if __name__ == "__main__":
     names = sys.argv[1:] or list(FITS)
     for n in names:

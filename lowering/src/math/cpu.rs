@@ -206,6 +206,9 @@ impl super::f32::Ops32 for CpuOps32 {
     fn abs(&mut self, a: &f32) -> f32 {
         a.abs()
     }
+    fn sqrt(&mut self, a: &f32) -> f32 {
+        a.sqrt()
+    }
     fn copysign(&mut self, a: &f32, b: &f32) -> f32 {
         a.copysign(*b)
     }

@@ -339,6 +339,9 @@ impl Ops32 for BuilderOps32<'_> {
     fn abs(&mut self, a: &Value) -> Value {
         self.b.intr(Intrinsic::FAbs, &[*a])
     }
+    fn sqrt(&mut self, a: &Value) -> Value {
+        self.b.intr(Intrinsic::Sqrt, &[*a])
+    }
     fn copysign(&mut self, a: &Value, b: &Value) -> Value {
         self.b.intr(Intrinsic::CopySign, &[*a, *b])
     }

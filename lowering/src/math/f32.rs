@@ -56,6 +56,8 @@ pub trait Ops32: Sized {
     fn fma(&mut self, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
     fn neg(&mut self, a: &Self::F) -> Self::F;
     fn abs(&mut self, a: &Self::F) -> Self::F;
+    /// Correctly rounded square root.
+    fn sqrt(&mut self, a: &Self::F) -> Self::F;
     /// The magnitude of `a` with the sign of `b`.
     fn copysign(&mut self, a: &Self::F, b: &Self::F) -> Self::F;
     /// Round to the nearest integer, ties to even.
@@ -127,7 +129,8 @@ pub trait Ops32: Sized {
 
 /// The functions computed in f32 here (names as in the `math` dialect and [`super::FUNCTIONS`]).
 pub const FUNCTIONS: &[&str] = &[
-    "exp", "exp2", "log", "log2", "log10", "log1p", "erf", "tanh", "sin", "cos", "tan", "powf",
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "erf", "tanh", "sinh", "cosh", "sin",
+    "cos", "tan", "atan", "atan2", "asin", "acos", "cbrt", "powf",
 ];
 
 /// Evaluates function `name` of [`FUNCTIONS`] on `args`.
@@ -146,6 +149,14 @@ pub fn eval<O: Ops32>(o: &mut O, name: &str, args: &[O::F]) -> O::F {
         "cos" => cos(o, x),
         "tan" => tan(o, x),
         "powf" => pow(o, x, &args[1]),
+        "expm1" => expm1(o, x),
+        "sinh" => sinh(o, x),
+        "cosh" => cosh(o, x),
+        "atan" => atan(o, x),
+        "atan2" => atan2(o, x, &args[1]),
+        "asin" => asin(o, x),
+        "acos" => acos(o, x),
+        "cbrt" => cbrt(o, x),
         _ => unreachable!("no f32 math function {name}"),
     }
 }
@@ -217,6 +228,26 @@ const COS_P: [u32; 4] = [0xbf000000, 0x3d2aaaa5, 0xbab6060d, 0x37ccf0a3];
 const TAN_P: [u32; 7] = [
     0x3eaaaab1, 0x3e08868d, 0x3d5d7861, 0x3cadea2a, 0x3c33cb9c, 0xb8b90c56, 0x3b9251a3,
 ];
+/// `(e^r − 1 − r)/r²` on `|r| ≤ ln2/2`, for expm1.
+const EXPM1_P: [u32; 6] = [
+    0x3f000000, 0x3e2aaaaa, 0x3d2aaa7c, 0x3c08896e, 0x3ab69d18, 0x394f3584,
+];
+/// `(e^x − 1 − x)/x²` on `[−0.7, 0.7]` (expm1 without reduction there).
+const EXPM1_DIRECT: [u32; 7] = [
+    0x3f000000, 0x3e2aaaae, 0x3d2aaaa4, 0x3c0885ad, 0x3ab60ede, 0x3952b2d7, 0x37d0375f,
+];
+const EXPM1_SPLIT: f32 = 0.7;
+/// `(sinh(x) − x)/x³` in `x²` on `[0, 1]`.
+const SINH_P: [u32; 4] = [0x3e2aaaab, 0x3c088870, 0x3950115e, 0x363ab60f];
+/// `(atan(t) − t)/t³` in `t²` on `[0, 1]`.
+const ATAN_P: [u32; 9] = [
+    0xbeaaaa9f, 0x3e4cc8f2, 0xbe121043, 0x3de04627, 0xbdac048d, 0x3d6d14fb, 0xbcfebed9, 0x3c321212,
+    0xbae9ac2a,
+];
+/// `(asin(x) − x)/x³` in `x²` on `[0, 1/2]`.
+const ASIN_P: [u32; 5] = [0x3e2aaae4, 0x3d998102, 0x3d3a3ddc, 0x3cc61f28, 0x3d2cae30];
+const PI_1: u32 = 0x40490fdb;
+const PI_2: u32 = 0xb3bbbd2e;
 /// Arguments of sin/cos/tan from this magnitude on take the Payne–Hanek branch.
 const TRIG_FAST_LIMIT: f32 = 131_072.0;
 
@@ -822,4 +853,305 @@ pub fn pow<O: Ops32>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
 /// The 2/π table words, for implementations of [`Ops32::table`].
 pub fn table_word(index: i32) -> u32 {
     TWO_OVER_PI[index as usize]
+}
+
+/// `1/a` from the hardware reciprocal and one Newton step (about 0.5 ulp for normal `a` and
+/// normal `1/a`).
+fn recip<O: Ops32>(o: &mut O, a: &O::F) -> O::F {
+    let r = o.rcp(a);
+    let one = o.f(1.0);
+    let na = o.neg(a);
+    let e = o.fma(&na, &r, &one);
+    o.fma(&r, &e, &r)
+}
+
+pub fn expm1<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    // From −18 down the result rounds to −1 (and 2^-j below stays finite).
+    let xc = clamp(o, x, -18.0, 89.0);
+    let (t, r) = reduce_ln2(o, &xc);
+    // e^r − 1 = r + r²·P(r), no cancellation.
+    let p = poly(o, &r, &EXPM1_P);
+    let r2 = o.mul(&r, &r);
+    let em = o.fma(&r2, &p, &r);
+    // |j| ≤ 24: 2^j·(e^r − 1) + (2^j − 1), with 2^j − 1 exact.
+    let tb = o.bits(&t);
+    let m = o.i(MAGIC_BITS);
+    let j = o.isub(&tb, &m);
+    let lo = o.i(-24);
+    let hi = o.i(24);
+    let below = o.ilt(&j, &lo);
+    let above = o.ilt(&hi, &j);
+    let jc = o.isel(&below, &lo, &j);
+    let jc = o.isel(&above, &hi, &jc);
+    let sh = o.shl(&jc, 23);
+    let bias = o.i(127 << 23);
+    let sb = o.iadd(&sh, &bias);
+    let sc = o.from_bits(&sb);
+    let one = o.f(1.0);
+    let sm1 = o.sub(&sc, &one);
+    let moderate = o.fma(&sc, &em, &sm1);
+    // Otherwise 2^j·((1 + e^r − 1) − 2^-j) with 1 + (e^r − 1) = h + l exactly, rounded once
+    // by the scaling.
+    let h = o.add(&em, &one);
+    let d = o.sub(&one, &h);
+    let l = o.add(&d, &em);
+    let cap = o.i(126);
+    let big_j = o.ilt(&cap, &j);
+    let jm = o.isel(&big_j, &cap, &j);
+    let b127 = o.i(127);
+    let neg_j = o.isub(&b127, &jm);
+    let cb = o.shl(&neg_j, 23);
+    let cinv = o.from_bits(&cb);
+    let lc = o.sub(&l, &cinv);
+    let w = o.add(&h, &lc);
+    let far = scale2(o, &w, &t);
+    let out = o.or(&below, &above);
+    let v = o.sel(&out, &far, &moderate);
+    // |x| < 0.7: directly (for j = ±1 the formula above cancels up to 3.7×).
+    let dp = poly(o, x, &EXPM1_DIRECT);
+    let x2 = o.mul(x, x);
+    let direct = o.fma(&x2, &dp, x);
+    let ax = o.abs(x);
+    let split = o.f(EXPM1_SPLIT);
+    let near = o.lt(&ax, &split);
+    let v = o.sel(&near, &direct, &v);
+    // expm1 keeps the sign of x (and of zero).
+    o.copysign(&v, x)
+}
+
+/// `(e^|x|/2, e^-|x|/2)` without overflowing early (`e^|x|/2` is inf from 89.42 on).
+fn exp_halves<O: Ops32>(o: &mut O, a: &O::F) -> (O::F, O::F) {
+    let lim = o.f(90.0);
+    let ac = o.minimum(a, &lim);
+    let (t, r) = reduce_ln2(o, &ac);
+    let p = exp_poly(o, &r);
+    let one = o.f(1.0);
+    let t1 = o.sub(&t, &one);
+    let h = scale2(o, &p, &t1);
+    // (The reciprocal of a finite bound for inf.)
+    let cap = o.f(2f32.powi(126));
+    let hc = o.minimum(&h, &cap);
+    let rh = recip(o, &hc);
+    let quarter = o.f(0.25);
+    let q = o.mul(&rh, &quarter);
+    (h, q)
+}
+
+pub fn cosh<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    let (h, q) = exp_halves(o, &a);
+    o.add(&h, &q)
+}
+
+pub fn sinh<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    let (h, q) = exp_halves(o, &a);
+    let big = o.sub(&h, &q);
+    // |x| < 1: x + x³·P(x²) (the difference above would cancel).
+    let z = o.mul(&a, &a);
+    let p = poly(o, &z, &SINH_P);
+    let a3 = o.mul(&a, &z);
+    let small = o.fma(&a3, &p, &a);
+    let one = o.f(1.0);
+    let is_small = o.lt(&a, &one);
+    let v = o.sel(&is_small, &small, &big);
+    let nan = o.is_nan(x);
+    let v = o.sel(&nan, x, &v);
+    o.copysign(&v, x)
+}
+
+/// `atan(t)` for `t ∈ [0, 1]`.
+fn atan_poly<O: Ops32>(o: &mut O, t: &O::F) -> O::F {
+    let z = o.mul(t, t);
+    let p = poly(o, &z, &ATAN_P);
+    let t3 = o.mul(t, &z);
+    o.fma(&t3, &p, t)
+}
+
+/// `hi + lo − v` for a constant split `hi + lo` and a smaller `v`.
+fn const_minus<O: Ops32>(o: &mut O, hi: u32, lo: u32, v: &O::F) -> O::F {
+    let h = o.f(c(hi));
+    let l = o.f(c(lo));
+    let d = o.sub(&l, v);
+    o.add(&h, &d)
+}
+
+pub fn atan<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    let one = o.f(1.0);
+    let big = o.lt(&one, &a);
+    // (1/inf through a finite bound: 2^-126 is as good as 0 next to π/2.)
+    let cap = o.f(2f32.powi(126));
+    let ac = o.minimum(&a, &cap);
+    let inv = recip(o, &ac);
+    let t = o.sel(&big, &inv, &a);
+    let v = atan_poly(o, &t);
+    let w = const_minus(o, PIO2_1, PIO2_2, &v);
+    let v = o.sel(&big, &w, &v);
+    o.copysign(&v, x)
+}
+
+pub fn atan2<O: Ops32>(o: &mut O, y: &O::F, x: &O::F) -> O::F {
+    let ax = o.abs(x);
+    let ay = o.abs(y);
+    let swap = o.lt(&ax, &ay);
+    let num = o.sel(&swap, &ax, &ay);
+    let den = o.sel(&swap, &ay, &ax);
+    // Keep den and 1/den normal: scale both by 2^±64 at the extremes (the ratio is unchanged).
+    let small_lim = o.f(2f32.powi(-64));
+    let big_lim = o.f(2f32.powi(64));
+    let tiny = o.lt(&den, &small_lim);
+    let huge = o.lt(&big_lim, &den);
+    let up = o.f(2f32.powi(64));
+    let down = o.f(2f32.powi(-64));
+    let one = o.f(1.0);
+    let k = o.sel(&huge, &down, &one);
+    let k = o.sel(&tiny, &up, &k);
+    let num = o.mul(&num, &k);
+    let den = o.mul(&den, &k);
+    // num/den ∈ [0, 1], the quotient corrected with its remainder.
+    let r = recip(o, &den);
+    let q = o.mul(&num, &r);
+    let nq = o.neg(&q);
+    let e = o.fma(&nq, &den, &num);
+    let q = o.fma(&e, &r, &q);
+    // 0/0 and inf/inf.
+    let zero = o.f(0.0);
+    let bad = o.is_nan(&q);
+    let q = o.sel(&bad, &zero, &q);
+    let v = atan_poly(o, &q);
+    let w = const_minus(o, PIO2_1, PIO2_2, &v);
+    let v = o.sel(&swap, &w, &v);
+    // Both infinite: π/4.
+    let inf = o.f(f32::INFINITY);
+    let xi = o.eq(&ax, &inf);
+    let yi = o.eq(&ay, &inf);
+    let both = o.and(&xi, &yi);
+    let pio4 = o.f(std::f32::consts::FRAC_PI_4);
+    let v = o.sel(&both, &pio4, &v);
+    // x < 0 (or −0): π − v.
+    let xb = o.bits(x);
+    let zi = o.i(0);
+    let xneg = o.ilt(&xb, &zi);
+    let m = const_minus(o, PI_1, PI_2, &v);
+    let v = o.sel(&xneg, &m, &v);
+    let v = o.copysign(&v, y);
+    let xn = o.is_nan(x);
+    let yn = o.is_nan(y);
+    let nan = o.or(&xn, &yn);
+    let qn = o.f(f32::NAN);
+    o.sel(&nan, &qn, &v)
+}
+
+/// The tail `s³·P(s²)` of `asin(s) = s + s³·P(s²)`, `s ∈ [0, 1/2]`.
+fn asin_poly<O: Ops32>(o: &mut O, s: &O::F) -> O::F {
+    let z = o.mul(s, s);
+    let p = poly(o, &z, &ASIN_P);
+    let s3 = o.mul(s, &z);
+    o.mul(&s3, &p)
+}
+
+/// `√((1 − a)/2)` for `a ∈ [1/2, 1]` (NaN above 1).
+fn asin_half_arg<O: Ops32>(o: &mut O, a: &O::F) -> O::F {
+    let one = o.f(1.0);
+    let half = o.f(0.5);
+    let w = o.sub(&one, a);
+    let w = o.mul(&w, &half);
+    o.sqrt(&w)
+}
+
+pub fn asin<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    let tail = asin_poly(o, &a);
+    let small = o.add(&a, &tail);
+    // |x| > 1/2: π/2 − 2·asin(√((1 − |x|)/2)).
+    let s = asin_half_arg(o, &a);
+    let ts = asin_poly(o, &s);
+    let u = o.add(&s, &ts);
+    let m2 = o.f(-2.0);
+    let hi = o.f(c(PIO2_1));
+    let lo = o.f(c(PIO2_2));
+    let big = o.fma(&m2, &u, &hi);
+    let big = o.add(&big, &lo);
+    let half = o.f(0.5);
+    let is_big = o.lt(&half, &a);
+    let v = o.sel(&is_big, &big, &small);
+    o.copysign(&v, x)
+}
+
+pub fn acos<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    // |x| ≤ 1/2: π/2 − asin(x).
+    let tail = asin_poly(o, &a);
+    let t = o.copysign(&tail, x);
+    let small = o.add(x, &t);
+    let mid = const_minus(o, PIO2_1, PIO2_2, &small);
+    // |x| > 1/2: 2·asin(√((1 − |x|)/2)), or π minus that for x < 0.
+    let s = asin_half_arg(o, &a);
+    let ts = asin_poly(o, &s);
+    let u = o.add(&s, &ts);
+    let two_u = o.add(&u, &u);
+    let neg = const_minus(o, PI_1, PI_2, &two_u);
+    let zero = o.f(0.0);
+    let x_neg = o.lt(x, &zero);
+    let big = o.sel(&x_neg, &neg, &two_u);
+    let half = o.f(0.5);
+    let is_big = o.lt(&half, &a);
+    let v = o.sel(&is_big, &big, &mid);
+    let nan = o.is_nan(x);
+    o.sel(&nan, x, &v)
+}
+
+pub fn cbrt<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let a = o.abs(x);
+    // Subnormals: scale by 2^24 (the root by 2^8).
+    let min_normal = o.f(f32::MIN_POSITIVE);
+    let sub = o.lt(&a, &min_normal);
+    let big = o.f(16_777_216.0);
+    let asc = o.mul(&a, &big);
+    let a_s = o.sel(&sub, &asc, &a);
+    // A first guess from the bits (bits/3 plus a bias), then Newton steps
+    // y ← y − (y³ − a)/(3y²) with an approximate reciprocal.
+    let bits = o.bits(&a_s);
+    let third = o.i(0x5555_5556);
+    let wq = o.wmul(&bits, &third);
+    let q = o.llshr(&wq, 32);
+    let q = o.lo(&q);
+    let bias = o.i(0x2a51_4067);
+    let yb = o.iadd(&q, &bias);
+    let mut y = o.from_bits(&yb);
+    let three = o.f(3.0);
+    for _ in 0..3 {
+        let y2 = o.mul(&y, &y);
+        let na = o.neg(&a_s);
+        let res = o.fma(&y2, &y, &na);
+        let d = o.mul(&y2, &three);
+        let rd = o.rcp(&d);
+        let step = o.mul(&res, &rd);
+        y = o.sub(&y, &step);
+    }
+    // The last step with an exact square: y³ − a = y2·y + y2_lo·y − a.
+    let y2 = o.mul(&y, &y);
+    let ny2 = o.neg(&y2);
+    let y2_lo = o.fma(&y, &y, &ny2);
+    let na = o.neg(&a_s);
+    let res = o.fma(&y2, &y, &na);
+    let res = o.fma(&y2_lo, &y, &res);
+    let d = o.mul(&y2, &three);
+    let rd = o.rcp(&d);
+    let step = o.mul(&res, &rd);
+    let y = o.sub(&y, &step);
+    let down = o.f(1.0 / 256.0);
+    let ys = o.mul(&y, &down);
+    let y = o.sel(&sub, &ys, &y);
+    // 0, inf and NaN are their own cube roots.
+    let zero = o.f(0.0);
+    let inf = o.f(f32::INFINITY);
+    let z = o.eq(&a, &zero);
+    let i = o.eq(&a, &inf);
+    let n = o.is_nan(x);
+    let keep = o.or(&z, &i);
+    let keep = o.or(&keep, &n);
+    let y = o.sel(&keep, &a, &y);
+    o.copysign(&y, x)
 }

@@ -63,6 +63,13 @@ fn reference(name: &str) -> fn(f64) -> f64 {
         "sin" => f64::sin,
         "cos" => f64::cos,
         "tan" => f64::tan,
+        "expm1" => f64::exp_m1,
+        "sinh" => f64::sinh,
+        "cosh" => f64::cosh,
+        "atan" => f64::atan,
+        "asin" => f64::asin,
+        "acos" => f64::acos,
+        "cbrt" => f64::cbrt,
         _ => unreachable!("{name}"),
     }
 }
@@ -114,6 +121,9 @@ fn bound(name: &str) -> f64 {
         "exp" | "exp2" | "erf" | "tanh" | "sin" | "cos" | "log10" => 2.0,
         "log" | "log2" | "log1p" => 1.0,
         "tan" => 4.0,
+        "expm1" | "cbrt" => 1.0,
+        "sinh" | "atan2" => 3.0,
+        "cosh" | "atan" | "asin" | "acos" => 2.0,
         _ => 4.0,
     }
 }
@@ -127,6 +137,11 @@ fn generator(name: &str) -> impl FnMut(&mut Rng) -> f32 {
         "log1p" => (-1.0, 2.0),
         "erf" => (-4.5, 4.5),
         "tanh" => (-10.0, 10.0),
+        "expm1" => (-20.0, 89.0),
+        "sinh" | "cosh" => (-90.0, 90.0),
+        "atan" => (-20.0, 20.0),
+        "asin" | "acos" => (-1.0, 1.0),
+        "cbrt" => (-1e3, 1e3),
         _ => (-1e4, 1e4),
     };
     move |r: &mut Rng| match r.next() % 4 {
@@ -160,6 +175,69 @@ fn f32_erf_tanh_trig() {
     }
 }
 
+#[test]
+fn f32_hyperbolic_inverse_trig_cbrt() {
+    for name in ["expm1", "sinh", "cosh", "atan", "asin", "acos", "cbrt"] {
+        check(name, 40_000);
+    }
+}
+
+#[test]
+fn f32_atan2() {
+    let mut rng = Rng(11);
+    let mut worst = (0f64, 0f32, 0f32);
+    let mut ops: Vec<CpuOps32> = APPROX
+        .iter()
+        .map(|&e| CpuOps32 { approx_error: e })
+        .collect();
+    for i in 0..40_000 {
+        let (y, x) = if i % 2 == 0 {
+            (rng.uniform(-10.0, 10.0), rng.uniform(-10.0, 10.0))
+        } else {
+            (rng.bits(), rng.bits())
+        };
+        let want = (y as f64).atan2(x as f64);
+        for o in ops.iter_mut() {
+            let e = ulp_err(m32::atan2(o, &y, &x), want);
+            if e > worst.0 {
+                worst = (e, y, x);
+            }
+        }
+    }
+    eprintln!(
+        "atan2: max error {:.3} ulp at ({:e}, {:e})",
+        worst.0, worst.1, worst.2
+    );
+    assert!(
+        worst.0 <= 3.0,
+        "atan2({:e}, {:e}): {} ulp",
+        worst.1,
+        worst.2,
+        worst.0
+    );
+    let a = |y: f32, x: f32| super::cpu::eval32("atan2", &[y, x]);
+    let pi = std::f32::consts::PI;
+    for (y, x, want) in [
+        (0.0, 1.0, 0.0),
+        (-0.0, 1.0, -0.0),
+        (0.0, -1.0, pi),
+        (-0.0, -0.0, -pi),
+        (0.0, 0.0, 0.0),
+        (1.0, 0.0, pi / 2.0),
+        (f32::INFINITY, f32::INFINITY, pi / 4.0),
+        (-f32::INFINITY, -f32::INFINITY, -3.0 * pi / 4.0),
+        (1.0, f32::INFINITY, 0.0),
+        (1.0, f32::NEG_INFINITY, pi),
+    ] {
+        let got = a(y, x);
+        assert!(
+            ulp_err(got, want as f64) <= 1.0 && got.signum() == want.signum(),
+            "atan2({y}, {x}) = {got}"
+        );
+    }
+    assert!(a(f32::NAN, 1.0).is_nan() && a(1.0, f32::NAN).is_nan());
+}
+
 /// Millions of arguments per function (run in release mode:
 /// `cargo test --release -p tritium-lowering f32_sweep -- --ignored --nocapture`).
 #[test]
@@ -169,7 +247,7 @@ fn f32_sweep() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(4_000_000);
-    for name in m32::FUNCTIONS.iter().filter(|f| **f != "powf") {
+    for name in m32::FUNCTIONS.iter().filter(|f| super::arity(f) == 1) {
         let (e, x) = sweep(name, n, &APPROX, generator(name));
         eprintln!("{name}: max error {e:.3} ulp at {x:e} ({n} arguments)");
     }
@@ -262,11 +340,15 @@ fn f32_pow() {
 #[test]
 fn f32_special_values() {
     let f = |name: &str, x: f32| super::cpu::eval32(name, &[x]);
-    for name in m32::FUNCTIONS.iter().filter(|n| **n != "powf") {
+    for name in m32::FUNCTIONS.iter().filter(|n| super::arity(n) == 1) {
         assert!(f(name, f32::NAN).is_nan(), "{name}(NaN)");
         if !["log", "log2", "log10", "log1p", "exp", "exp2"].contains(name) {
-            // Odd functions keep the sign of zero; cos(0) = 1.
-            let want = if *name == "cos" { 1.0 } else { -0.0 };
+            // Odd functions keep the sign of zero; cos(0) = cosh(0) = 1, acos(0) = π/2.
+            let want = match *name {
+                "cos" | "cosh" => 1.0,
+                "acos" => std::f32::consts::FRAC_PI_2,
+                _ => -0.0,
+            };
             assert_eq!(f(name, -0.0).to_bits(), f32::to_bits(want), "{name}(-0)");
         }
     }
@@ -312,9 +394,30 @@ fn f32_special_values() {
     }
     eq("sin", 0.0, 0.0);
     eq("cos", 0.0, 1.0);
+    eq("expm1", f32::INFINITY, f32::INFINITY);
+    eq("expm1", f32::NEG_INFINITY, -1.0);
+    eq("expm1", 89.0, f32::INFINITY);
+    eq("sinh", f32::INFINITY, f32::INFINITY);
+    eq("sinh", f32::NEG_INFINITY, f32::NEG_INFINITY);
+    eq("cosh", f32::NEG_INFINITY, f32::INFINITY);
+    eq("cosh", 89.5, f32::INFINITY);
+    eq("atan", f32::INFINITY, std::f32::consts::FRAC_PI_2);
+    eq("atan", f32::NEG_INFINITY, -std::f32::consts::FRAC_PI_2);
+    eq("asin", 1.0, std::f32::consts::FRAC_PI_2);
+    eq("asin", -1.0, -std::f32::consts::FRAC_PI_2);
+    eq("asin", 1.5, f32::NAN);
+    eq("acos", 1.0, 0.0);
+    eq("acos", -1.0, std::f32::consts::PI);
+    eq("acos", -1.5, f32::NAN);
+    eq("cbrt", f32::INFINITY, f32::INFINITY);
+    eq("cbrt", f32::NEG_INFINITY, f32::NEG_INFINITY);
+    eq("cbrt", -27.0, -3.0);
+    eq("cbrt", 0.0, 0.0);
     // Subnormal arguments.
     let tiny = f32::from_bits(0x0000_1234);
-    for name in ["sin", "tan", "tanh", "erf", "log1p"] {
+    for name in [
+        "sin", "tan", "tanh", "erf", "log1p", "expm1", "sinh", "atan", "asin", "cbrt",
+    ] {
         let e = ulp_err(f(name, tiny), reference(name)(tiny as f64));
         assert!(e <= 1.0, "{name}(subnormal): {e} ulp");
     }
