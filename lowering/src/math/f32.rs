@@ -130,7 +130,7 @@ pub trait Ops32: Sized {
 /// The functions computed in f32 here (names as in the `math` dialect and [`super::FUNCTIONS`]).
 pub const FUNCTIONS: &[&str] = &[
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "erf", "tanh", "sinh", "cosh", "sin",
-    "cos", "tan", "atan", "atan2", "asin", "acos", "cbrt", "powf",
+    "cos", "tan", "atan", "atan2", "asin", "acos", "cbrt", "powf", "erfc",
 ];
 
 /// Evaluates function `name` of [`FUNCTIONS`] on `args`.
@@ -157,6 +157,7 @@ pub fn eval<O: Ops32>(o: &mut O, name: &str, args: &[O::F]) -> O::F {
         "asin" => asin(o, x),
         "acos" => acos(o, x),
         "cbrt" => cbrt(o, x),
+        "erfc" => erfc(o, x),
         _ => unreachable!("no f32 math function {name}"),
     }
 }
@@ -215,6 +216,13 @@ const ERF_LARGE: [u32; 7] = [
     0xb97bcbfe, 0xbfd043bf, 0xbf6b411f, 0xbe19cf13, 0x3d03dda7, 0xbb90ea64, 0x3995ec5e,
 ];
 const ERF_SPLIT: f32 = 0.9;
+/// `G(u) = x·e^{x²}·erfc(x)` in `u = 1/x`, on `u ∈ [1/10.1, 1/2]` and `[1/2, 1/0.9]`.
+const ERFC_G_LO: [u32; 8] = [
+    0x3f106f7e, 0xb9eacd7c, 0xbe8cb9da, 0xbd83a147, 0x3f4399ff, 0xbf89f3ed, 0x3f32486b, 0xbe36b547,
+];
+const ERFC_G_HI: [u32; 8] = [
+    0x3f0f928b, 0x3d242140, 0xbef93eef, 0x3f0f998b, 0xbeb6168c, 0x3e0714cb, 0xbccffee6, 0x3adaebc9,
+];
 /// `(tanh(x) − x)/x³` in `x²` on `[0, 0.75]`.
 const TANH_P: [u32; 6] = [
     0xbeaaaaa5, 0x3e0886ed, 0xbd5cc084, 0x3cafc841, 0xbbfb317f, 0x3ae44ba8,
@@ -1154,4 +1162,53 @@ pub fn cbrt<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let keep = o.or(&keep, &n);
     let y = o.sel(&keep, &a, &y);
     o.copysign(&y, x)
+}
+
+pub fn erfc<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    let ax = o.abs(x);
+    // |x| < 0.9: (1 − x) − x·q(x²) (1 − x exact from 1/2 on).
+    let z = o.mul(x, x);
+    let q = poly(o, &z, &ERF_SMALL);
+    let one = o.f(1.0);
+    let omx = o.sub(&one, x);
+    let nx = o.neg(x);
+    let small = o.fma(&nx, &q, &omx);
+    // |x| ≥ 0.9: e^{−a²}·G(1/a)/a, a = min(|x|, 10.1) (erfc is 0 in f32 beyond).
+    let a = clamp(o, &ax, ERF_SPLIT, 10.1);
+    let u = recip(o, &a);
+    let glo = poly(o, &u, &ERFC_G_LO);
+    let ghi = poly(o, &u, &ERFC_G_HI);
+    let half = o.f(0.5);
+    let lo_half = o.lt(&u, &half);
+    let g = o.sel(&lo_half, &glo, &ghi);
+    let gu = o.mul(&g, &u);
+    // −a²·log2 e as a pair (a² exact as s + s_lo), then 2^ of the pair, scaled once.
+    let s = o.mul(&a, &a);
+    let ns = o.neg(&s);
+    let s_lo = o.fma(&a, &a, &ns);
+    let l = o.f(c(LOG2E));
+    let ll = o.f(c(LOG2E_LO));
+    let h = o.mul(&ns, &l);
+    let nh = o.neg(&h);
+    let h_lo = o.fma(&ns, &l, &nh);
+    let h_lo = o.fma(&ns, &ll, &h_lo);
+    let nsl = o.neg(&s_lo);
+    let h_lo = o.fma(&nsl, &l, &h_lo);
+    let magic = o.f(MAGIC);
+    let t = o.add(&h, &magic);
+    let jf = o.sub(&t, &magic);
+    let fr = o.sub(&h, &jf);
+    let fr = o.add(&fr, &h_lo);
+    let p = exp2_poly(o, &fr);
+    let pg = o.mul(&p, &gu);
+    let e = scale2(o, &pg, &t);
+    // x ≤ −0.9: 2 − erfc(|x|).
+    let two = o.f(2.0);
+    let te = o.sub(&two, &e);
+    let zero = o.f(0.0);
+    let neg = o.lt(x, &zero);
+    let tail = o.sel(&neg, &te, &e);
+    let split = o.f(ERF_SPLIT);
+    let is_small = o.lt(&ax, &split);
+    o.sel(&is_small, &small, &tail)
 }

@@ -59,6 +59,7 @@ fn reference(name: &str) -> fn(f64) -> f64 {
         "log10" => f64::log10,
         "log1p" => f64::ln_1p,
         "erf" => erf_reference,
+        "erfc" => erfc_reference,
         "tanh" => f64::tanh,
         "sin" => f64::sin,
         "cos" => f64::cos,
@@ -72,6 +73,15 @@ fn reference(name: &str) -> fn(f64) -> f64 {
         "cbrt" => f64::cbrt,
         _ => unreachable!("{name}"),
     }
+}
+
+/// erfc from the C library.
+fn erfc_reference(x: f64) -> f64 {
+    unsafe extern "C" {
+        fn erfc(x: f64) -> f64;
+    }
+    // SAFETY: the C library's `erfc` is defined for every double and touches no memory.
+    unsafe { erfc(x) }
 }
 
 /// erf from the C library (std has none).
@@ -120,7 +130,7 @@ fn bound(name: &str) -> f64 {
     match name {
         "exp" | "exp2" | "erf" | "tanh" | "sin" | "cos" | "log10" => 2.0,
         "log" | "log2" | "log1p" => 1.0,
-        "tan" => 4.0,
+        "tan" | "erfc" => 4.0,
         "expm1" | "cbrt" => 1.0,
         "sinh" | "atan2" => 3.0,
         "cosh" | "atan" | "asin" | "acos" => 2.0,
@@ -136,6 +146,7 @@ fn generator(name: &str) -> impl FnMut(&mut Rng) -> f32 {
         "log" | "log2" | "log10" => (0.5, 2.0),
         "log1p" => (-1.0, 2.0),
         "erf" => (-4.5, 4.5),
+        "erfc" => (-4.0, 10.5),
         "tanh" => (-10.0, 10.0),
         "expm1" => (-20.0, 89.0),
         "sinh" | "cosh" => (-90.0, 90.0),
@@ -177,7 +188,9 @@ fn f32_erf_tanh_trig() {
 
 #[test]
 fn f32_hyperbolic_inverse_trig_cbrt() {
-    for name in ["expm1", "sinh", "cosh", "atan", "asin", "acos", "cbrt"] {
+    for name in [
+        "expm1", "sinh", "cosh", "atan", "asin", "acos", "cbrt", "erfc",
+    ] {
         check(name, 40_000);
     }
 }
@@ -345,7 +358,7 @@ fn f32_special_values() {
         if !["log", "log2", "log10", "log1p", "exp", "exp2"].contains(name) {
             // Odd functions keep the sign of zero; cos(0) = cosh(0) = 1, acos(0) = π/2.
             let want = match *name {
-                "cos" | "cosh" => 1.0,
+                "cos" | "cosh" | "erfc" => 1.0,
                 "acos" => std::f32::consts::FRAC_PI_2,
                 _ => -0.0,
             };
@@ -413,6 +426,9 @@ fn f32_special_values() {
     eq("cbrt", f32::NEG_INFINITY, f32::NEG_INFINITY);
     eq("cbrt", -27.0, -3.0);
     eq("cbrt", 0.0, 0.0);
+    eq("erfc", f32::INFINITY, 0.0);
+    eq("erfc", f32::NEG_INFINITY, 2.0);
+    eq("erfc", 0.0, 1.0);
     // Subnormal arguments.
     let tiny = f32::from_bits(0x0000_1234);
     for name in [

@@ -38,7 +38,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         name: "math_f32_wide",
-        what: "f32 exp exp2 erf tanh sin cos tan log1p log log2 log10 rsqrt sqrt powf, wide ranges and special values, libdevice's ulp bounds",
+        what: "every f32 math function (exp exp2 expm1 erf tanh sinh cosh sin cos tan atan cbrt log1p asin acos atan2 log log2 log10 rsqrt sqrt powf), wide ranges and special values, libdevice's ulp bounds",
         build: math_f32_wide,
     },
     Pattern {
@@ -553,6 +553,7 @@ fn math_f32_wide(r: &mut Rng) -> Case {
             }
         })
         .collect();
+    let u: Vec<f32> = (0..n).map(|_| wide_f32(r, -1.05, 1.05)).collect();
     let f = |v: &[f32], g: fn(f64) -> f64| un(v, |a| g(a as f64));
     // pow's reference: C99's special cases hold for f64::powf too.
     let pow: Vec<f64> = bin(&p, &y, |a, b| (a as f64).powf(b as f64));
@@ -563,14 +564,26 @@ fn math_f32_wide(r: &mut Rng) -> Case {
             ("x", Arg::In(Data::F32(x.clone()))),
             ("p", Arg::In(Data::F32(p.clone()))),
             ("y", Arg::In(Data::F32(y.clone()))),
+            ("u", Arg::In(Data::F32(u.clone()))),
             ("o_exp", approx(f(&x, f64::exp), 2.0)),
             ("o_exp2", approx(f(&x, f64::exp2), 2.0)),
+            ("o_expm1", approx(f(&x, f64::exp_m1), 1.0)),
             ("o_erf", approx(f(&x, erf64), 2.0)),
             ("o_tanh", approx(f(&x, f64::tanh), 2.0)),
+            ("o_sinh", approx(f(&x, f64::sinh), 3.0)),
+            ("o_cosh", approx(f(&x, f64::cosh), 2.0)),
             ("o_sin", approx(f(&x, f64::sin), 2.0)),
             ("o_cos", approx(f(&x, f64::cos), 2.0)),
             ("o_tan", approx(f(&x, f64::tan), 4.0)),
+            ("o_atan", approx(f(&x, f64::atan), 2.0)),
+            ("o_cbrt", approx(f(&x, f64::cbrt), 1.0)),
             ("o_log1p", approx(f(&x, f64::ln_1p), 1.0)),
+            ("o_asin", approx(f(&u, f64::asin), 2.0)),
+            ("o_acos", approx(f(&u, f64::acos), 2.0)),
+            (
+                "o_atan2",
+                approx(bin(&x, &u, |a, b| (a as f64).atan2(b as f64)), 3.0),
+            ),
             ("o_log", approx(f(&p, f64::ln), 1.0)),
             ("o_log2", approx(f(&p, f64::log2), 1.0)),
             ("o_log10", approx(f(&p, f64::log10), 2.0)),
