@@ -1199,8 +1199,10 @@ pub fn erfc<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let jf = o.sub(&t, &magic);
     let fr = o.sub(&h, &jf);
     let fr = o.add(&fr, &h_lo);
-    let p = exp2_poly(o, &fr);
-    let pg = o.mul(&p, &gu);
+    // 2^fr·gu = gu + gu·fr·(2^fr − 1)/fr, rounded once.
+    let q = poly(o, &fr, &EXP2_P);
+    let qf = o.mul(&q, &fr);
+    let pg = o.fma(&gu, &qf, &gu);
     let e = scale2(o, &pg, &t);
     // x ≤ −0.9: 2 − erfc(|x|).
     let two = o.f(2.0);
