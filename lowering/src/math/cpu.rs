@@ -250,7 +250,7 @@ impl super::f32::Ops32 for CpuOps32 {
     fn bits(&mut self, a: &f32) -> i32 {
         a.to_bits() as i32
     }
-    fn from_bits(&mut self, a: &i32) -> f32 {
+    fn bits_float(&mut self, a: &i32) -> f32 {
         f32::from_bits(*a as u32)
     }
     fn i2f(&mut self, a: &i32) -> f32 {

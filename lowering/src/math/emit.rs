@@ -376,7 +376,7 @@ impl Ops32 for BuilderOps32<'_> {
         let i32 = self.b.i32();
         self.b.bitcast(*a, i32)
     }
-    fn from_bits(&mut self, a: &Value) -> Value {
+    fn bits_float(&mut self, a: &Value) -> Value {
         let f32 = self.b.f32();
         self.b.bitcast(*a, f32)
     }

@@ -75,7 +75,7 @@ pub trait Ops32: Sized {
     fn sel(&mut self, c: &Self::B, a: &Self::F, b: &Self::F) -> Self::F;
     fn isel(&mut self, c: &Self::B, a: &Self::I, b: &Self::I) -> Self::I;
     fn bits(&mut self, a: &Self::F) -> Self::I;
-    fn from_bits(&mut self, a: &Self::I) -> Self::F;
+    fn bits_float(&mut self, a: &Self::I) -> Self::F;
     fn i2f(&mut self, a: &Self::I) -> Self::F;
     fn iadd(&mut self, a: &Self::I, b: &Self::I) -> Self::I;
     fn isub(&mut self, a: &Self::I, b: &Self::I) -> Self::I;
@@ -279,8 +279,8 @@ fn scale2<O: Ops32>(o: &mut O, p: &O::F, t: &O::F) -> O::F {
     let e1 = o.iadd(&h, &bias);
     let rest = o.shl(&rest, 23);
     let e2 = o.iadd(&rest, &bias);
-    let s1 = o.from_bits(&e1);
-    let s2 = o.from_bits(&e2);
+    let s1 = o.bits_float(&e1);
+    let s2 = o.bits_float(&e2);
     let v = o.mul(p, &s1);
     o.mul(&v, &s2)
 }
@@ -338,7 +338,7 @@ fn exp_moderate<O: Ops32>(o: &mut O, y: &O::F) -> O::F {
     let j = o.shl(&tb, 23);
     let pb = o.bits(&p);
     let v = o.iadd(&pb, &j);
-    o.from_bits(&v)
+    o.bits_float(&v)
 }
 
 /// `x = 2^e·(1 + f)` with `1 + f ∈ [√½, √2)` (`f` exact) for a positive finite `x`, subnormals
@@ -355,7 +355,7 @@ fn log_reduce<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let e = o.ashr(&d, 23);
     let eb = o.shl(&e, 23);
     let mb = o.isub(&bits, &eb);
-    let m = o.from_bits(&mb);
+    let m = o.bits_float(&mb);
     let one = o.f(1.0);
     let f = o.sub(&m, &one);
     let ef = o.i2f(&e);
@@ -688,7 +688,7 @@ fn sin_cos<O: Ops32>(o: &mut O, x: &O::F, shift: i32) -> O::F {
     let sign = o.shl(&q2, 30);
     let vb = o.bits(&v);
     let vb = o.ixor(&vb, &sign);
-    let v = o.from_bits(&vb);
+    let v = o.bits_float(&vb);
     if shift == 0 {
         // sin(±0) = ±0.
         let zf = o.f(0.0);
@@ -894,7 +894,7 @@ pub fn expm1<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let sh = o.shl(&jc, 23);
     let bias = o.i(127 << 23);
     let sb = o.iadd(&sh, &bias);
-    let sc = o.from_bits(&sb);
+    let sc = o.bits_float(&sb);
     let one = o.f(1.0);
     let sm1 = o.sub(&sc, &one);
     let moderate = o.fma(&sc, &em, &sm1);
@@ -909,7 +909,7 @@ pub fn expm1<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let b127 = o.i(127);
     let neg_j = o.isub(&b127, &jm);
     let cb = o.shl(&neg_j, 23);
-    let cinv = o.from_bits(&cb);
+    let cinv = o.bits_float(&cb);
     let lc = o.sub(&l, &cinv);
     let w = o.add(&h, &lc);
     let far = scale2(o, &w, &t);
@@ -1127,7 +1127,7 @@ pub fn cbrt<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let q = o.lo(&q);
     let bias = o.i(0x2a51_4067);
     let yb = o.iadd(&q, &bias);
-    let mut y = o.from_bits(&yb);
+    let mut y = o.bits_float(&yb);
     let three = o.f(3.0);
     for _ in 0..3 {
         let y2 = o.mul(&y, &y);
