@@ -1073,14 +1073,19 @@ pub fn asin<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let tail = asin_poly(o, &a);
     let small = o.add(&a, &tail);
     // |x| > 1/2: π/2 − 2·asin(√((1 − |x|)/2)).
+    // (π/2 − 2s exactly as b + err, then the small terms, one rounding at the end.)
     let s = asin_half_arg(o, &a);
     let ts = asin_poly(o, &s);
-    let u = o.add(&s, &ts);
-    let m2 = o.f(-2.0);
     let hi = o.f(c(PIO2_1));
     let lo = o.f(c(PIO2_2));
-    let big = o.fma(&m2, &u, &hi);
-    let big = o.add(&big, &lo);
+    let s2 = o.add(&s, &s);
+    let b = o.sub(&hi, &s2);
+    let d = o.sub(&hi, &b);
+    let err = o.sub(&d, &s2);
+    let m2 = o.f(-2.0);
+    let rest = o.fma(&m2, &ts, &lo);
+    let rest = o.add(&rest, &err);
+    let big = o.add(&b, &rest);
     let half = o.f(0.5);
     let is_big = o.lt(&half, &a);
     let v = o.sel(&is_big, &big, &small);
