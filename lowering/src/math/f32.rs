@@ -7,10 +7,10 @@
 //! evaluates exactly the same operations on the CPU (f32 arithmetic, `f32::mul_add` for fma),
 //! which is how the unit tests measure the error of what the GPU computes. The only operations
 //! the CPU cannot reproduce bit for bit are the two hardware approximations used:
-//! `ex2.approx.ftz.f32` (in `erf`, where its error is scaled down by `erfc(x)/erf(x) ≤ 0.2`)
-//! and `rcp.approx.ftz.f32` (always followed by a Newton step, or applied to a tiny
-//! correction term); the CPU evaluates them correctly rounded, and the tests also run with
-//! their results perturbed by their documented error.
+//! `ex2.approx.ftz.f32` (in `erf` only, where its error is scaled down by
+//! `erfc(x)/erf(x) ≤ 0.2`) and `rcp.approx.ftz.f32` (always followed by a Newton step, or
+//! applied to a small correction term); the CPU evaluates them correctly rounded, and the tests
+//! also run with their results perturbed by their documented error.
 //!
 //! The polynomials are minimax fits made for this file by `scripts/fit_f32_math.py` (Lawson's
 //! algorithm on mpmath values, coefficients rounded to f32 one at a time with the others
@@ -35,6 +35,17 @@
 //!   with 32×32→64-bit integer products, giving the quadrant and 62 fraction bits); odd
 //!   polynomials for sin (degree 9) and tan (degree 15), even for cos (degree 8); `tan` in odd
 //!   quadrants is `−1/tan(r)` (reciprocal and a Newton step).
+//! - `expm1`: directly `x + x²P(x)` below 0.7, else from the exp reduction with `2^j − 1` exact
+//!   (or `(1 + em) − 2^-j` as an exact sum) so the cancellation costs nothing.
+//! - `sinh`, `cosh`: `e^a/2 ± e^{-a}/2` from the exp core (`2^{j−1}` so nothing overflows before
+//!   the result does) and a refined reciprocal; `sinh` by its series below 1.
+//! - `erfc`: `(1 − x) − x·q(x²)` below 0.9, `e^{−x²}·G(1/x)/x` beyond (two degree-7 fits of
+//!   `G(u) = x·e^{x²}·erfc(x)`, `−x²·log2 e` as an exact pair fed to the exp2 core).
+//! - `atan`, `atan2`: reduction to `t ≤ 1` (a refined reciprocal or quotient), an odd polynomial
+//!   of degree 19, `π/2 −` and `π −` with split constants; C99's signed zeros and infinities.
+//! - `asin`, `acos`: an odd polynomial up to 1/2, `√((1 − |x|)/2)` (correctly rounded sqrt) and
+//!   the half-angle identity beyond, `π/2 − 2s` as an exact pair.
+//! - `cbrt`: a guess from the bit pattern divided by 3, Newton steps, the last with an exact square.
 //! - `pow`: `|x|^y = 2^(y·log2|x|)` with `log2|x|` as an f32 pair from `log(1+f) = 2s + s³R(s²)`,
 //!   `s = f/(2+f)` (the quotient with its remainder), `y·log2|x|` as an exact product pair, and
 //!   `2^` of the pair with the exp2 core; C99's special cases.

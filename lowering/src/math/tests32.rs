@@ -485,3 +485,52 @@ fn f32_trig_huge() {
         }
     }
 }
+
+/// Every f32 argument (2^32) of the functions named in `FUNCS` (comma-separated; default erf,
+/// exp, log, tanh), the hardware approximations correctly rounded, on all cores. Minutes per
+/// function in release mode: `FUNCS=erf cargo test --release -p tritium-lowering f32_exhaustive
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn f32_exhaustive() {
+    let funcs = std::env::var("FUNCS").unwrap_or_else(|_| "erf,exp,log,tanh".into());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    for name in funcs.split(',') {
+        let name: &'static str = m32::FUNCTIONS
+            .iter()
+            .copied()
+            .find(|f| *f == name)
+            .expect("an f32 function");
+        let want = reference(name);
+        let start = std::time::Instant::now();
+        let worst = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut o = CpuOps32::default();
+                        let mut worst = (0f64, 0f32);
+                        let chunk = (1u64 << 32) / threads;
+                        for b in t * chunk..(t + 1) * chunk {
+                            let x = f32::from_bits(b as u32);
+                            let e = ulp_err(m32::eval(&mut o, name, &[x]), want(x as f64));
+                            if e > worst.0 {
+                                worst = (e, x);
+                            }
+                        }
+                        worst
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .fold((0f64, 0f32), |a, b| if b.0 > a.0 { b } else { a })
+        });
+        eprintln!(
+            "{name}: max error {:.3} ulp at {:e} over all 2^32 arguments ({:.0} s)",
+            worst.0,
+            worst.1,
+            start.elapsed().as_secs_f64()
+        );
+    }
+}

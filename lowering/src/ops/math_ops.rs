@@ -1,6 +1,6 @@
-//! Elementwise math beyond MLIR's standard conversions: the f32 fast paths (approximate PTX, as
-//! Triton), the accurate functions of [`crate::math`] (called as module-level helper
-//! functions), `tt.clampf`, `tt.mulhiui`, `tt.precise_sqrt`/`precise_divf`,
+//! Elementwise math beyond MLIR's standard conversions: the single-instruction f32 paths
+//! (`ex2.approx`, `rsqrt.approx`, `div.full`), the accurate functions of [`crate::math`] (in f32
+//! for f32/f16/bf16, in f64 for f64; called as module-level helper functions), `tt.clampf`, `tt.mulhiui`, `tt.precise_sqrt`/`precise_divf`,
 //! `tt.extern_elementwise` (libdevice `__nv_*` symbols mapped to Tritium's own implementations)
 //! and `tt.elementwise_inline_asm`.
 
