@@ -25,8 +25,8 @@
 //!   `e·A + f·M + f²·M·g(f)` (`A = log_b 2`, `M = log_b e`) is summed with the rounding error of
 //!   the leading sum carried along, so it is rounded about once. `log1p` adds the error of
 //!   `u = 1 + x` as `(x − (u − 1))/u`.
-//! - `erf`: `x + x·q(x²)` (q of degree 5 in x²) for `|x| < 0.9`, `1 − 2^Q(|x|)` with `Q` a degree-6
-//!   fit of `log2 erfc` on `[0.9, 4]` beyond (the hardware `ex2.approx.ftz`), `±1` from 4 on.
+//! - `erf`: `x + x·q(x²)` (q of degree 6 in x²) for `|x| < 1`, `1 − 2^Q(|x|)` with `Q` a degree-6
+//!   fit of `log2 erfc` on `[1, 4]` beyond (the hardware `ex2.approx.ftz`), `±1` from 4 on.
 //! - `tanh`: `x + x³·P(x²)` for `|x| < 0.75`, `1 − 2/(e^{2|x|} + 1)` beyond (an f32 exp core and
 //!   a reciprocal with one Newton step), `±1` from 9.5 on.
 //! - `sin`, `cos`, `tan`: `x = j·π/2 + r`, `|r| ≲ π/4`: `j` from a magic-number fma, `r` by a
@@ -218,15 +218,20 @@ const LOG_G: [u32; 9] = [
 ];
 /// `(log((1+s)/(1−s)) − 2s)/s³` in `s²`, `|s| ≤ 3 − 2√2`.
 const LOG_ATANH: [u32; 4] = [0x3f2aaaaa, 0x3eccce13, 0x3e91e9ee, 0x3e789e8e];
-/// `erf(x)/x − 1` in `x²` on `[0, 0.9]`.
-const ERF_SMALL: [u32; 6] = [
+/// `erf(x)/x − 1` in `x²` on `[0, 1]`.
+const ERF_SMALL: [u32; 7] = [
+    0x3e0375d4, 0xbec0939f, 0x3de71673, 0xbcdbfb8d, 0x3ba9f912, 0xba51a8af, 0x38a3b8ff,
+];
+/// `log2 erfc(x)` on `[1, 4]`.
+const ERF_LARGE: [u32; 7] = [
+    0xba012955, 0xbfd02246, 0xbf6bafa0, 0xbe185243, 0x3d010bda, 0xbb8b5880, 0x398cf82d,
+];
+const ERF_SPLIT: f32 = 1.0;
+/// `erf(x)/x − 1` in `x²` on `[0, 0.9]` (erfc's small branch).
+const ERFC_SMALL: [u32; 6] = [
     0x3e0375d3, 0xbec09377, 0x3de70e0f, 0xbcdb53e3, 0x3ba3fb7f, 0xba1eaffd,
 ];
-/// `log2 erfc(x)` on `[0.9, 4]`.
-const ERF_LARGE: [u32; 7] = [
-    0xb97bcbfe, 0xbfd043bf, 0xbf6b411f, 0xbe19cf13, 0x3d03dda7, 0xbb90ea64, 0x3995ec5e,
-];
-const ERF_SPLIT: f32 = 0.9;
+const ERFC_SPLIT: f32 = 0.9;
 /// `G(u) = x·e^{x²}·erfc(x)` in `u = 1/x`, on `u ∈ [1/10.1, 1/2]` and `[1/2, 1/0.9]`.
 const ERFC_G_LO: [u32; 8] = [
     0x3f106f7e, 0xb9eacd7c, 0xbe8cb9da, 0xbd83a147, 0x3f4399ff, 0xbf89f3ed, 0x3f32486b, 0xbe36b547,
@@ -1184,13 +1189,13 @@ pub fn erfc<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let ax = o.abs(x);
     // |x| < 0.9: (1 − x) − x·q(x²) (1 − x exact from 1/2 on).
     let z = o.mul(x, x);
-    let q = poly(o, &z, &ERF_SMALL);
+    let q = poly(o, &z, &ERFC_SMALL);
     let one = o.f(1.0);
     let omx = o.sub(&one, x);
     let nx = o.neg(x);
     let small = o.fma(&nx, &q, &omx);
     // |x| ≥ 0.9: e^{−a²}·G(1/a)/a, a = min(|x|, 10.1) (erfc is 0 in f32 beyond).
-    let a = clamp(o, &ax, ERF_SPLIT, 10.1);
+    let a = clamp(o, &ax, ERFC_SPLIT, 10.1);
     let u = recip(o, &a);
     let glo = poly(o, &u, &ERFC_G_LO);
     let ghi = poly(o, &u, &ERFC_G_HI);
@@ -1226,7 +1231,7 @@ pub fn erfc<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     let zero = o.f(0.0);
     let neg = o.lt(x, &zero);
     let tail = o.sel(&neg, &te, &e);
-    let split = o.f(ERF_SPLIT);
+    let split = o.f(ERFC_SPLIT);
     let is_small = o.lt(&ax, &split);
     o.sel(&is_small, &small, &tail)
 }
