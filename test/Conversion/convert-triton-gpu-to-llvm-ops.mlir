@@ -177,18 +177,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Accurate math: f32 sin through the f64 helper (Payne-Hanek table included), libdevice
-// symbols mapped to the same helpers, clampf, precise ops, mulhiui.
+// Accurate math: f32 sin through the f32 helper (Payne-Hanek table included), libdevice
+// symbols mapped to the same helpers, f64 sin through the f64 helper, clampf, precise ops,
+// mulhiui.
 // CHECK-LABEL: llvm.func @math
-// CHECK: llvm.call @__tritium_sin_f64
-// CHECK: llvm.call @__tritium_tanh_f64
+// CHECK: llvm.call @__tritium_sin_f32
+// CHECK: llvm.call @__tritium_tanh_f32
 // CHECK: llvm.intr.maximum
 // CHECK: llvm.intr.minimum
 // CHECK: sqrt.rn.f64
+// CHECK: llvm.call @__tritium_sin_f64
 // CHECK: mul.hi.u64
 // CHECK-DAG: llvm.mlir.global internal constant @__tritium_two_over_pi
+// CHECK-DAG: llvm.func internal @__tritium_sin_f32(%{{.*}}: f32) -> f32
+// CHECK-DAG: llvm.func internal @__tritium_tanh_f32(%{{.*}}: f32) -> f32
 // CHECK-DAG: llvm.func internal @__tritium_sin_f64(%{{.*}}: f64) -> f64
-// CHECK-DAG: llvm.func internal @__tritium_tanh_f64(%{{.*}}: f64) -> f64
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @math(%p: !tt.ptr<f32>, %d: !tt.ptr<f64>, %q: !tt.ptr<i64>) {
@@ -206,7 +209,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %dp = tt.addptr %ds, %r : tensor<128x!tt.ptr<f64>, #blocked>, tensor<128xi32, #blocked>
     %dv = tt.load %dp : tensor<128x!tt.ptr<f64>, #blocked>
     %sq = tt.precise_sqrt %dv : tensor<128xf64, #blocked>
-    tt.store %dp, %sq : tensor<128x!tt.ptr<f64>, #blocked>
+    %sn = math.sin %sq : tensor<128xf64, #blocked>
+    tt.store %dp, %sn : tensor<128x!tt.ptr<f64>, #blocked>
     %qs = tt.splat %q : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>, #blocked>
     %qp = tt.addptr %qs, %r : tensor<128x!tt.ptr<i64>, #blocked>, tensor<128xi32, #blocked>
     %qv = tt.load %qp : tensor<128x!tt.ptr<i64>, #blocked>

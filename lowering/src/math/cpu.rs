@@ -157,3 +157,209 @@ impl Ops for CpuOps {
 pub fn eval(name: &str, args: &[f64]) -> f64 {
     super::eval(&mut CpuOps, name, args)
 }
+
+/// The f32 algorithms of [`super::f32`] evaluated on the CPU: f32 arithmetic with
+/// `f32::mul_add` for fma, exactly as the emitted code computes, except the two hardware
+/// approximations: `ex2.approx.ftz` and `rcp.approx.ftz` are evaluated correctly rounded (with
+/// subnormal inputs and results flushed to zero as `.ftz` does) and then multiplied by
+/// `1 + approx_error`, so the tests can check the bounds under the hardware's documented error.
+#[derive(Default)]
+pub struct CpuOps32 {
+    /// Relative error applied to `ex2`/`rcp` results (0 for the correctly rounded model).
+    pub approx_error: f64,
+}
+
+fn ftz(a: f32) -> f32 {
+    if a.is_subnormal() {
+        0.0 * a.signum()
+    } else {
+        a
+    }
+}
+
+impl super::f32::Ops32 for CpuOps32 {
+    type F = f32;
+    type I = i32;
+    type B = bool;
+    type L = i64;
+    fn f(&mut self, c: f32) -> f32 {
+        c
+    }
+    fn i(&mut self, c: i32) -> i32 {
+        c
+    }
+    fn add(&mut self, a: &f32, b: &f32) -> f32 {
+        a + b
+    }
+    fn sub(&mut self, a: &f32, b: &f32) -> f32 {
+        a - b
+    }
+    fn mul(&mut self, a: &f32, b: &f32) -> f32 {
+        a * b
+    }
+    fn fma(&mut self, a: &f32, b: &f32, c: &f32) -> f32 {
+        a.mul_add(*b, *c)
+    }
+    fn neg(&mut self, a: &f32) -> f32 {
+        -a
+    }
+    fn abs(&mut self, a: &f32) -> f32 {
+        a.abs()
+    }
+    fn sqrt(&mut self, a: &f32) -> f32 {
+        a.sqrt()
+    }
+    fn copysign(&mut self, a: &f32, b: &f32) -> f32 {
+        a.copysign(*b)
+    }
+    fn rint(&mut self, a: &f32) -> f32 {
+        a.round_ties_even()
+    }
+    fn minimum(&mut self, a: &f32, b: &f32) -> f32 {
+        if a.is_nan() || b.is_nan() {
+            f32::NAN
+        } else {
+            a.min(*b)
+        }
+    }
+    fn maximum(&mut self, a: &f32, b: &f32) -> f32 {
+        if a.is_nan() || b.is_nan() {
+            f32::NAN
+        } else {
+            a.max(*b)
+        }
+    }
+    fn lt(&mut self, a: &f32, b: &f32) -> bool {
+        a < b
+    }
+    fn eq(&mut self, a: &f32, b: &f32) -> bool {
+        a == b
+    }
+    fn ne(&mut self, a: &f32, b: &f32) -> bool {
+        a != b
+    }
+    fn is_nan(&mut self, a: &f32) -> bool {
+        a.is_nan()
+    }
+    fn sel(&mut self, c: &bool, a: &f32, b: &f32) -> f32 {
+        if *c { *a } else { *b }
+    }
+    fn isel(&mut self, c: &bool, a: &i32, b: &i32) -> i32 {
+        if *c { *a } else { *b }
+    }
+    fn bits(&mut self, a: &f32) -> i32 {
+        a.to_bits() as i32
+    }
+    fn bits_float(&mut self, a: &i32) -> f32 {
+        f32::from_bits(*a as u32)
+    }
+    fn i2f(&mut self, a: &i32) -> f32 {
+        *a as f32
+    }
+    fn iadd(&mut self, a: &i32, b: &i32) -> i32 {
+        a.wrapping_add(*b)
+    }
+    fn isub(&mut self, a: &i32, b: &i32) -> i32 {
+        a.wrapping_sub(*b)
+    }
+    fn iand(&mut self, a: &i32, b: &i32) -> i32 {
+        a & b
+    }
+    fn ior(&mut self, a: &i32, b: &i32) -> i32 {
+        a | b
+    }
+    fn ixor(&mut self, a: &i32, b: &i32) -> i32 {
+        a ^ b
+    }
+    fn shl(&mut self, a: &i32, s: u32) -> i32 {
+        a.wrapping_shl(s)
+    }
+    fn lshr(&mut self, a: &i32, s: u32) -> i32 {
+        ((*a as u32) >> s) as i32
+    }
+    fn ashr(&mut self, a: &i32, s: u32) -> i32 {
+        a >> s
+    }
+    fn ieq(&mut self, a: &i32, b: &i32) -> bool {
+        a == b
+    }
+    fn ilt(&mut self, a: &i32, b: &i32) -> bool {
+        a < b
+    }
+    fn and(&mut self, a: &bool, b: &bool) -> bool {
+        *a && *b
+    }
+    fn or(&mut self, a: &bool, b: &bool) -> bool {
+        *a || *b
+    }
+    fn not(&mut self, a: &bool) -> bool {
+        !*a
+    }
+    fn ex2(&mut self, a: &f32) -> f32 {
+        let v = (ftz(*a) as f64).exp2() as f32;
+        ftz((v as f64 * (1.0 + self.approx_error)) as f32)
+    }
+    fn rcp(&mut self, a: &f32) -> f32 {
+        let v = 1.0 / ftz(*a);
+        ftz((v as f64 * (1.0 + self.approx_error)) as f32)
+    }
+    fn table(&mut self, index: &i32) -> i32 {
+        super::f32::table_word(*index) as i32
+    }
+    fn wmul(&mut self, a: &i32, b: &i32) -> i64 {
+        ((*a as u32 as u64) * (*b as u32 as u64)) as i64
+    }
+    fn wide(&mut self, a: &i32) -> i64 {
+        *a as u32 as i64
+    }
+    fn lconst(&mut self, c: i64) -> i64 {
+        c
+    }
+    fn ladd(&mut self, a: &i64, b: &i64) -> i64 {
+        a.wrapping_add(*b)
+    }
+    fn lsub(&mut self, a: &i64, b: &i64) -> i64 {
+        a.wrapping_sub(*b)
+    }
+    fn land(&mut self, a: &i64, b: &i64) -> i64 {
+        a & b
+    }
+    fn lor(&mut self, a: &i64, b: &i64) -> i64 {
+        a | b
+    }
+    fn lshl(&mut self, a: &i64, s: u32) -> i64 {
+        a.wrapping_shl(s)
+    }
+    fn llshr(&mut self, a: &i64, s: u32) -> i64 {
+        ((*a as u64) >> s) as i64
+    }
+    fn lshl_var(&mut self, a: &i64, s: &i32) -> i64 {
+        a.wrapping_shl(*s as u32)
+    }
+    fn llshr_var(&mut self, a: &i64, s: &i32) -> i64 {
+        ((*a as u64) >> (*s as u32)) as i64
+    }
+    fn lo(&mut self, a: &i64) -> i32 {
+        *a as i32
+    }
+    fn l2f(&mut self, a: &i64) -> f32 {
+        *a as f32
+    }
+    fn f2l(&mut self, a: &f32) -> i64 {
+        *a as i64
+    }
+    fn cold(
+        &mut self,
+        c: &bool,
+        default: (f32, f32, i32),
+        slow: impl FnOnce(&mut Self) -> (f32, f32, i32),
+    ) -> (f32, f32, i32) {
+        if *c { slow(self) } else { default }
+    }
+}
+
+/// `name` of [`super::f32::FUNCTIONS`] at `args`, as the emitted f32 code computes it (the
+/// hardware approximations correctly rounded).
+pub fn eval32(name: &str, args: &[f32]) -> f32 {
+    super::f32::eval(&mut CpuOps32::default(), name, args)
+}

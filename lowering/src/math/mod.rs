@@ -5,9 +5,9 @@
 //! in the lowered module, and [`cpu::CpuOps`] evaluates the very same formulas on the CPU, which
 //! is how the unit tests measure their accuracy against Rust's `std` (see `tests` below).
 //!
-//! The algorithms work in f64. f32 (and f16/bf16) versions evaluate the f64 algorithm and round
-//! once, so their error is at most 0.5 ulp plus the f64 error scaled down by 2^29 (≤ 1 ulp in
-//! practice). The f64 error bounds measured by the tests are listed in `docs/lowering.md`.
+//! The algorithms here work in f64 and serve f64. f32 (and f16/bf16) are computed in f32 by the
+//! algorithms of [`f32`] (a second trait, the same two implementations). The error bounds
+//! measured by the tests are listed in `docs/lowering.md`.
 //!
 //! - `exp`, `exp2`, `expm1`: `x = k·ln2 + r` (Cody–Waite, two-part ln2), a degree-13/14 Taylor
 //!   polynomial of `e^r` on `|r| ≤ ln2/2`, scaling by `2^k` in two steps so that subnormal and
@@ -27,6 +27,7 @@
 
 pub mod cpu;
 pub mod emit;
+pub mod f32;
 
 include!("constants.rs");
 
@@ -1310,3 +1311,6 @@ pub fn pow<O: Ops>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests32;

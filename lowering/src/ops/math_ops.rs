@@ -1,6 +1,6 @@
-//! Elementwise math beyond MLIR's standard conversions: the f32 fast paths (approximate PTX, as
-//! Triton), the accurate functions of [`crate::math`] (called as module-level helper
-//! functions), `tt.clampf`, `tt.mulhiui`, `tt.precise_sqrt`/`precise_divf`,
+//! Elementwise math beyond MLIR's standard conversions: the single-instruction f32 paths
+//! (`ex2.approx`, `rsqrt.approx`, `div.full`), the accurate functions of [`crate::math`] (in f32
+//! for f32/f16/bf16, in f64 for f64; called as module-level helper functions), `tt.clampf`, `tt.mulhiui`, `tt.precise_sqrt`/`precise_divf`,
 //! `tt.extern_elementwise` (libdevice `__nv_*` symbols mapped to Tritium's own implementations)
 //! and `tt.elementwise_inline_asm`.
 
@@ -18,15 +18,10 @@ pub fn soft_math_function(op_name: &str) -> Option<&'static str> {
     math::FUNCTIONS.iter().copied().find(|f| *f == name)
 }
 
-/// Math ops with an f32 fast path (approximate PTX).
-const FAST_F32: &[&str] = &[
-    "math.exp",
-    "math.exp2",
-    "math.log",
-    "math.log2",
-    "math.rsqrt",
-    "arith.divf",
-];
+/// Math ops whose f32 form is a single approximate PTX instruction, as in Triton and libdevice
+/// (`ex2.approx.f32` ≤ 2 ulp, `rsqrt.approx.f32` ≤ 2 ulp, `div.full.f32` ≤ 2 ulp); every other f32
+/// function is computed in f32 by [`math::f32`].
+const FAST_F32: &[&str] = &["math.exp2", "math.rsqrt", "arith.divf"];
 
 /// What an `__nv_*` symbol lowers to.
 enum Extern {
@@ -145,9 +140,9 @@ fn is_integer(ty: MlirType) -> bool {
 }
 
 impl FuncLowering<'_> {
-    /// `math.*` functions and `arith.divf`: the f32 fast path for exp, exp2, log, log2, rsqrt
-    /// and divf; else our accurate implementation where [`crate::math`] has one; else MLIR's
-    /// conversion per register.
+    /// `math.*` functions and `arith.divf`: the f32 fast path for exp2, rsqrt and divf; else
+    /// our accurate implementation where [`crate::math`] has one (in f32 for f32 and narrower
+    /// types where [`math::f32`] has it); else MLIR's conversion per register.
     pub fn lower_math_function(&mut self, o: &OpLowering) -> LResult<()> {
         let out = nth(o.op, &o.outs, 0, "the result")?;
         if is_f32(element_type(value_type(out))) && FAST_F32.contains(&o.name.as_str()) {
@@ -165,6 +160,20 @@ impl FuncLowering<'_> {
         let mut uses_table = false;
         self.define_once(&symbol, |b| {
             uses_table = math::emit::define_function(b, name)
+        });
+        if uses_table {
+            self.define_once(math::emit::TABLE_SYMBOL, math::emit::define_table);
+        }
+        symbol
+    }
+
+    /// Makes the f32 helper function of `name` (and the 2/π table it may read) part of the
+    /// module.
+    fn ensure_math_function32(&mut self, name: &str) -> String {
+        let symbol = math::emit::symbol32(name);
+        let mut uses_table = false;
+        self.define_once(&symbol, |b| {
+            uses_table = math::emit::define_function32(b, name)
         });
         if uses_table {
             self.define_once(math::emit::TABLE_SYMBOL, math::emit::define_table);
@@ -193,8 +202,35 @@ impl FuncLowering<'_> {
                 ),
             );
         }
-        let symbol = self.ensure_math_function(name);
         let lty = self.llvm_type(elem);
+        // f32 (and f16/bf16, through f32) in f32 where an f32 algorithm exists.
+        if type_bits(elem) <= 32 && math::f32::FUNCTIONS.contains(&name) {
+            let symbol = self.ensure_math_function32(name);
+            let f32 = self.b.f32();
+            let narrow = type_bits(elem) < 32;
+            let args: Vec<Value> = args
+                .iter()
+                .map(|&a| {
+                    if narrow {
+                        self.b.cast(CastOp::FpExt, a, f32)
+                    } else {
+                        a
+                    }
+                })
+                .collect();
+            let Some(r) = self.b.call(&symbol, &args, Some(f32)) else {
+                return err(
+                    op,
+                    "internal error: a call with a result type gave no value",
+                );
+            };
+            return Ok(if narrow {
+                self.b.cast(CastOp::FpTrunc, r, lty)
+            } else {
+                r
+            });
+        }
+        let symbol = self.ensure_math_function(name);
         let f64 = self.b.f64();
         let wide: Vec<Value> = args
             .iter()
@@ -237,52 +273,8 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// `e^x` for f32 within about 2 ulp, at the cost of a few FMAs over Triton's single
-    /// `ex2.approx(x * log2e)` (whose error grows with |x|): Cody-Waite reduction
-    /// `x = t*ln2 + r` with `t = rint(x*log2e)` and a two-part ln2, `ex2.approx` on the small
-    /// `r*log2e`, then an exact scaling by `2^t` built from exponent bits (in two halves so
-    /// subnormal results and overflow to infinity come out right).
-    pub fn exp_f32(&mut self, x: Value) -> Value {
-        let b = &mut self.b;
-        let (i32, f32) = (b.i32(), b.f32());
-        let log2e = b.const_f32(std::f32::consts::LOG2_E);
-        let ln2_hi = b.const_f32(-f32::from_bits(0x3F31_7200));
-        let ln2_lo = b.const_f32(-f32::from_bits(0x35BF_BE8E));
-        let scaled = b.fmul(x, log2e);
-        let t = b.intr(Intrinsic::Rint, &[scaled]);
-        let r1 = b.intr(Intrinsic::Fma, &[t, ln2_hi, x]);
-        let r = b.intr(Intrinsic::Fma, &[t, ln2_lo, r1]);
-        let r2 = b.fmul(r, log2e);
-        let mantissa = b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[r2], f32);
-        let low = b.const_f32(-252.0);
-        let high = b.const_f32(254.0);
-        let clamped_low = b.intr(Intrinsic::MaxNum, &[t, low]);
-        let clamped = b.intr(Intrinsic::MinNum, &[clamped_low, high]);
-        let ti = b.cast(CastOp::FpToSi, clamped, i32);
-        let one = b.const_i32(1);
-        let half = b.ashr(ti, one);
-        let rest = b.sub(ti, half);
-        let bias = b.const_i32(127);
-        let shift = b.const_i32(23);
-        let mut value = mantissa;
-        for part in [half, rest] {
-            let biased = b.add(part, bias);
-            let bits = b.shl(biased, shift);
-            let scale = b.bitcast(bits, f32);
-            value = b.fmul(value, scale);
-        }
-        let overflow = b.const_f32(88.722_84);
-        let underflow = b.const_f32(-103.972_08);
-        let infinity = b.const_f32(f32::INFINITY);
-        let zero = b.const_f32(0.0);
-        let big = b.fcmp(FloatPredicate::Ogt, x, overflow);
-        let small = b.fcmp(FloatPredicate::Olt, x, underflow);
-        let value = b.select(big, infinity, value);
-        b.select(small, zero, value)
-    }
-
-    /// f32 transcendentals and division as Triton emits them: the approximate PTX instructions
-    /// (exp uses the accurate [`Self::exp_f32`]).
+    /// f32 `exp2`, `rsqrt` and division as single approximate PTX instructions (what Triton
+    /// emits, and what libdevice's `exp2f`/`rsqrtf` are).
     pub fn lower_fast_math(
         &mut self,
         op: MlirOperation,
@@ -305,19 +297,11 @@ impl FuncLowering<'_> {
         for r in 0..count {
             let x = pick_reg(op, &a, r)?;
             let v = match name {
-                "math.exp" => self.exp_f32(x),
                 // As Triton: f32 exp2 is ex2.approx.ftz (2 ulp; results below 2^-126 flush to
                 // zero), a single MUFU op where the non-ftz form adds a denormal fix-up.
                 "math.exp2" => self.b.asm("ex2.approx.ftz.f32 $0, $1;", "=f,f", &[x], f32),
-                "math.log2" => self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32),
-                "math.log" => {
-                    let l = self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[x], f32);
-                    let ln2 = self.b.const_f32(std::f32::consts::LN_2);
-                    self.b.fmul(l, ln2)
-                }
-                "math.rsqrt" => self
-                    .b
-                    .asm("rsqrt.approx.ftz.f32 $0, $1;", "=f,f", &[x], f32),
+                // Not .ftz: subnormal arguments give their (finite) reciprocal square root.
+                "math.rsqrt" => self.b.asm("rsqrt.approx.f32 $0, $1;", "=f,f", &[x], f32),
                 _ => {
                     let Some(b) = &b else {
                         return err(op, "a division needs two operands");
@@ -532,6 +516,10 @@ impl FuncLowering<'_> {
         // `lower_extern` checked that there are `native.arity()` (1 to 3) arguments.
         let a = args[0];
         match native {
+            // f32: libdevice's rsqrtf is the hardware approximation (≤ 2 ulp).
+            Native::Rsqrt if type_bits(aty) == 32 => {
+                b.asm("rsqrt.approx.f32 $0, $1;", "=f,f", &[a], aty)
+            }
             Native::Rsqrt => {
                 let s = b.intr(Intrinsic::Sqrt, &[a]);
                 let one = b.const_float(aty, 1.0);

@@ -37,6 +37,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: math_precise,
     },
     Pattern {
+        name: "math_f32_wide",
+        what: "every f32 math function (exp exp2 expm1 erf tanh sinh cosh sin cos tan atan cbrt log1p asin acos atan2 log log2 log10 rsqrt sqrt powf), wide ranges and special values, libdevice's ulp bounds",
+        build: math_f32_wide,
+    },
+    Pattern {
         name: "load_other",
         what: "masked tt.load with `other` (f32, i32)",
         build: load_other,
@@ -426,16 +431,16 @@ fn math_f32(r: &mut Rng) -> Case {
             ("x", Arg::In(Data::F32(x.clone()))),
             ("p", Arg::In(Data::F32(p.clone()))),
             ("y", Arg::In(Data::F32(y.clone()))),
-            // ex2.approx(x * log2 e): rounding the product costs up to |x| 2^-24 relative.
-            ("o_exp", Arg::Out(Output::approx(f(&x, f64::exp), 4.0, 0.0))),
+            // libdevice's bounds: expf 2, exp2f 2 (ex2.approx.ftz.f32, as Triton), logf 1, log2f 1 ulp.
+            ("o_exp", Arg::Out(Output::approx(f(&x, f64::exp), 2.0, 0.0))),
             (
                 "o_exp2",
-                Arg::Out(Output::approx(f(&x, f64::exp2), 4.0, 0.0)),
+                Arg::Out(Output::approx(f(&x, f64::exp2), 2.0, 0.0)),
             ),
-            ("o_log", Arg::Out(Output::approx(f(&p, f64::ln), 4.0, 5e-7))),
+            ("o_log", Arg::Out(Output::approx(f(&p, f64::ln), 1.0, 0.0))),
             (
                 "o_log2",
-                Arg::Out(Output::approx(f(&p, f64::log2), 4.0, 5e-7)),
+                Arg::Out(Output::approx(f(&p, f64::log2), 1.0, 0.0)),
             ),
             (
                 "o_sqrt",
@@ -443,7 +448,7 @@ fn math_f32(r: &mut Rng) -> Case {
             ),
             (
                 "o_rsqrt",
-                Arg::Out(Output::approx(f(&p, |a| 1.0 / a.sqrt()), 4.0, 0.0)),
+                Arg::Out(Output::approx(f(&p, |a| 1.0 / a.sqrt()), 2.0, 0.0)),
             ),
             ("o_abs", Arg::Out(f32s(un(&x, f32::abs)))),
             ("o_floor", Arg::Out(f32s(un(&x, f32::floor)))),
@@ -484,15 +489,125 @@ fn math_precise(r: &mut Rng) -> Case {
             ("y", Arg::In(Data::F32(y.clone()))),
             ("o_sqrt_rn", Arg::Out(f32s(un(&p, f32::sqrt)))),
             ("o_div_rn", Arg::Out(f32s(bin(&x, &y, |a, b| a / b)))),
-            // sin.approx / cos.approx: absolute error about 2^-20.9 on [-pi, pi].
+            // sinf/cosf: 2 ulp (libdevice's bound).
+            ("o_sin", Arg::Out(Output::approx(f(&x, f64::sin), 2.0, 0.0))),
+            ("o_cos", Arg::Out(Output::approx(f(&x, f64::cos), 2.0, 0.0))),
+            ("n", Arg::I32(n as i32)),
+        ],
+        note: format!("n={n}"),
+    }
+}
+
+/// A float from a wide mix: uniform on `[lo, hi]`, any magnitude from 2^-149 to 2^127 with either
+/// sign, exact integers and halves, or a special value (±0, ±inf, NaN, subnormals, the largest
+/// finite values).
+fn wide_f32(r: &mut Rng, lo: f64, hi: f64) -> f32 {
+    match int_in(r, 0, 9) {
+        0..=3 => uniform(r, lo, hi) as f32,
+        4 | 5 => {
+            let m = uniform(r, -149.0, 127.5).exp2() as f32;
+            if chance(r, 0.5) { -m } else { m }
+        }
+        6 => (uniform(r, lo, hi) * 2.0).round() as f32 / 2.0,
+        7 => uniform(r, -1e-3, 1e-3) as f32,
+        _ => {
+            let specials = [
+                0.0,
+                -0.0,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NAN,
+                f32::from_bits(1),
+                -f32::from_bits(0x0040_0000),
+                f32::MIN_POSITIVE,
+                f32::MAX,
+                -f32::MAX,
+                1.0,
+                -1.0,
+                0.5,
+                2.0,
+            ];
+            specials[int_in(r, 0, specials.len() as i64 - 1) as usize]
+        }
+    }
+}
+
+/// erf of the C library (std has none).
+fn erf64(x: f64) -> f64 {
+    unsafe extern "C" {
+        fn erf(x: f64) -> f64;
+    }
+    // SAFETY: the C library's `erf` is defined for every double and touches no memory.
+    unsafe { erf(x) }
+}
+
+fn math_f32_wide(r: &mut Rng) -> Case {
+    let n = ragged(r, 40_000, 120_000, EW_BLOCK);
+    let x: Vec<f32> = (0..n).map(|_| wide_f32(r, -110.0, 110.0)).collect();
+    // Mostly positive, a few negative (NaN for the logs).
+    let p: Vec<f32> = (0..n)
+        .map(|_| {
+            let v = wide_f32(r, 0.0, 4.0);
+            if chance(r, 0.9) { v.abs() } else { v }
+        })
+        .collect();
+    // pow exponents: mostly keeping |y·log2 p| ≤ 140, some integers, some anything.
+    let y: Vec<f32> = p
+        .iter()
+        .map(|&b| {
+            let l = (b as f64).abs().log2();
+            match int_in(r, 0, 3) {
+                0 | 1 if l.is_finite() && l.abs() > 1e-3 => (uniform(r, -140.0, 120.0) / l) as f32,
+                2 => int_in(r, -40, 40) as f32,
+                _ => wide_f32(r, -30.0, 30.0),
+            }
+        })
+        .collect();
+    let u: Vec<f32> = (0..n).map(|_| wide_f32(r, -1.05, 1.05)).collect();
+    let f = |v: &[f32], g: fn(f64) -> f64| un(v, |a| g(a as f64));
+    // pow's reference: C99's special cases hold for f64::powf too.
+    let pow: Vec<f64> = bin(&p, &y, |a, b| (a as f64).powf(b as f64));
+    let approx = |want: Vec<f64>, ulps: f64| Arg::Out(Output::approx(want, ulps, 0.0));
+    Case {
+        grid: grid1(n, EW_BLOCK),
+        args: vec![
+            ("x", Arg::In(Data::F32(x.clone()))),
+            ("p", Arg::In(Data::F32(p.clone()))),
+            ("y", Arg::In(Data::F32(y.clone()))),
+            ("u", Arg::In(Data::F32(u.clone()))),
+            ("o_exp", approx(f(&x, f64::exp), 2.0)),
+            // ex2.approx.ftz, as Triton: results below 2^-126 flush to zero.
             (
-                "o_sin",
-                Arg::Out(Output::approx(f(&x, f64::sin), 4.0, 2e-6)),
+                "o_exp2",
+                Arg::Out(Output::approx(
+                    f(&x, f64::exp2),
+                    2.0,
+                    f32::MIN_POSITIVE as f64,
+                )),
             ),
+            ("o_expm1", approx(f(&x, f64::exp_m1), 1.0)),
+            ("o_erf", approx(f(&x, erf64), 2.0)),
+            ("o_tanh", approx(f(&x, f64::tanh), 2.0)),
+            ("o_sinh", approx(f(&x, f64::sinh), 3.0)),
+            ("o_cosh", approx(f(&x, f64::cosh), 2.0)),
+            ("o_sin", approx(f(&x, f64::sin), 2.0)),
+            ("o_cos", approx(f(&x, f64::cos), 2.0)),
+            ("o_tan", approx(f(&x, f64::tan), 4.0)),
+            ("o_atan", approx(f(&x, f64::atan), 2.0)),
+            ("o_cbrt", approx(f(&x, f64::cbrt), 1.0)),
+            ("o_log1p", approx(f(&x, f64::ln_1p), 1.0)),
+            ("o_asin", approx(f(&u, f64::asin), 2.0)),
+            ("o_acos", approx(f(&u, f64::acos), 2.0)),
             (
-                "o_cos",
-                Arg::Out(Output::approx(f(&x, f64::cos), 4.0, 2e-6)),
+                "o_atan2",
+                approx(bin(&x, &u, |a, b| (a as f64).atan2(b as f64)), 3.0),
             ),
+            ("o_log", approx(f(&p, f64::ln), 1.0)),
+            ("o_log2", approx(f(&p, f64::log2), 1.0)),
+            ("o_log10", approx(f(&p, f64::log10), 2.0)),
+            ("o_rsqrt", approx(f(&p, |a| 1.0 / a.sqrt()), 2.0)),
+            ("o_sqrt", approx(f(&p, f64::sqrt), 0.5)),
+            ("o_pow", approx(pow, 4.0)),
             ("n", Arg::I32(n as i32)),
         ],
         note: format!("n={n}"),

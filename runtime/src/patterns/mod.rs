@@ -444,7 +444,8 @@ pub fn check_output(out: &Output, got: &[u8], before: &[u8]) -> Result<ErrorStat
                 let gf = f32::from_bits(g as u32) as f64;
                 let w = want[i];
                 if gf.is_nan() || w.is_nan() {
-                    false
+                    // A NaN reference wants a NaN.
+                    gf.is_nan() && w.is_nan()
                 } else if gf.is_infinite() || w.is_infinite() || (w as f32).is_infinite() {
                     gf == w as f32 as f64
                 } else {

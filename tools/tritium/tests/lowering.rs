@@ -106,12 +106,13 @@ fn casts() {
 #[test]
 fn math() {
     let ptx = lowering("math");
-    // Accurate f32 math runs the f64 algorithms: no approximate sin/cos.
+    // Accurate f32 math is computed in f32: no approximate sin/cos and no f64 at all.
     assert!(!ptx.contains("sin.approx"), "math: sin.approx in the PTX");
+    assert!(!ptx.contains(".f64"), "math: f64 arithmetic in f32 math");
     expect(
         &ptx,
         "math",
-        &["sqrt.rn.f32", "div.rn.f32", "mul.hi.u32", "fma.rn.f64"],
+        &["sqrt.rn.f32", "div.rn.f32", "mul.hi.u32", "fma.rn.f32"],
     );
     let ptx = lowering("math64");
     expect(&ptx, "math64", &["__tritium_two_over_pi", "fma.rn.f64"]);
