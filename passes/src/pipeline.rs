@@ -21,6 +21,7 @@
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
+use crate::ttir::util::is_zero_constant;
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::build::{build, clone_with};
@@ -402,7 +403,7 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                 let loaded = results(op)[0];
                 let first = mlirValueGetFirstUse(loaded);
                 let single = !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null();
-                let zero_other = operands(op).get(2).is_none_or(|&o| is_zero(o));
+                let zero_other = operands(op).get(2).is_none_or(|&o| is_zero_constant(o));
                 if single && zero_other && is_tensor(value_type(loaded)) {
                     let alloc = mlirOpOperandGetOwner(first);
                     let feeds_dots = op_name(alloc) == "ttg.local_alloc"
@@ -437,34 +438,6 @@ fn only_dot_users(value: MlirValue) -> bool {
         }
     }
     any
-}
-
-/// Whether `value` is a constant zero (a splat or a scalar).
-fn is_zero(value: MlirValue) -> bool {
-    let Some(op) = defining_op(value) else {
-        return false;
-    };
-    if op_name(op) != "arith.constant" {
-        return false;
-    }
-    if constant_int(value) == Some(0) {
-        return true;
-    }
-    // SAFETY: attribute queries on a live arith.constant, each read from an attribute of the
-    // kind checked just before.
-    unsafe {
-        let mut attr = mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref("value"));
-        if attr.ptr.is_null() {
-            return false;
-        }
-        if mlirAttributeIsADenseElements(attr) {
-            if !mlirDenseElementsAttrIsSplat(attr) {
-                return false;
-            }
-            attr = mlirDenseElementsAttrGetSplatValue(attr);
-        }
-        mlirAttributeIsAFloat(attr) && mlirFloatAttrGetValueDouble(attr) == 0.0
-    }
 }
 
 fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {

@@ -13,34 +13,7 @@ use crate::ops::local::OffsetCache;
 use crate::state::*;
 use mlir_sys::*;
 use tritium_passes::ir_util::*;
-
-/// Whether `value` is a splat constant zero (integer or float) tensor or scalar.
-fn is_zero_constant(value: MlirValue) -> bool {
-    let Some(op) = defining_op(value) else {
-        return false;
-    };
-    if op_name(op) != "arith.constant" {
-        return false;
-    }
-    if constant_int(value) == Some(0) {
-        return true;
-    }
-    // SAFETY: attribute queries on a live arith.constant; the splat is read only from a splat
-    // dense attribute, the float only from a float attribute.
-    unsafe {
-        let mut attr = mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref("value"));
-        if attr.ptr.is_null() {
-            return false;
-        }
-        if mlirAttributeIsADenseElements(attr) {
-            if !mlirDenseElementsAttrIsSplat(attr) {
-                return false;
-            }
-            attr = mlirDenseElementsAttrGetSplatValue(attr);
-        }
-        mlirAttributeIsAFloat(attr) && mlirFloatAttrGetValueDouble(attr) == 0.0
-    }
-}
+use tritium_passes::ttir::util::is_zero_constant;
 
 impl FuncLowering<'_> {
     pub fn lower_async_copy(
