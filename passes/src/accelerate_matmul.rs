@@ -64,7 +64,7 @@ pub fn warps_per_tile_v2(shape: [i64; 2], num_warps: u32) -> Vec<u32> {
 /// Warps per CTA of an mma v3 accumulator (Triton's `warpsPerTileV3`): whole warpgroups along
 /// M; then double along M while M has rows for them, else along N. A dot feeding another dot
 /// puts every warp along M (the chained dot then reduces rows within warps).
-pub fn warps_per_tile_v3(shape: [i64; 2], num_warps: u32, instr_n: u32, chained: bool) -> Vec<u32> {
+pub fn warps_per_tile_v3(shape: [i64; 2], num_warps: u32, chained: bool) -> Vec<u32> {
     if chained {
         return vec![num_warps, 1];
     }
@@ -76,7 +76,6 @@ pub fn warps_per_tile_v3(shape: [i64; 2], num_warps: u32, instr_n: u32, chained:
             warps[1] *= 2;
         }
     }
-    let _ = instr_n;
     vec![warps[0] as u32, warps[1] as u32]
 }
 
@@ -280,7 +279,7 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
     let Some(instr_n) = instr_n_v3([m, n], num_warps, int8) else {
         return false;
     };
-    let warps = warps_per_tile_v3([m, n], num_warps, instr_n, feeds_another_dot(dot));
+    let warps = warps_per_tile_v3([m, n], num_warps, feeds_another_dot(dot));
     if m % (16 * warps[0] as i64) != 0
         || n % (instr_n as i64 * warps[1] as i64) != 0
         || k % k_instr as i64 != 0
