@@ -301,19 +301,25 @@ impl FuncLowering<'_> {
                     if basis[d] == 0 {
                         continue;
                     }
-                    let shift = self.b.prologue_i32(bit as i64);
-                    let one = self.b.prologue_i32(1);
-                    let mult = self.b.prologue_i32(basis[d] as i64);
-                    let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
-                    let masked = self.b.prologue_bin(BinOp::And, shifted, one);
-                    let term = self.b.prologue_bin(BinOp::Mul, masked, mult);
-                    acc = self.b.prologue_bin(BinOp::Xor, acc, term);
+                    acc = self.prologue_xor_bit(acc, source, bit, basis[d] as i64);
                 }
             }
             base.push(acc);
         }
         self.bases.insert(ty.ptr as usize, base.clone());
         Ok(base)
+    }
+
+    /// `acc ^ (((source >> bit) & 1) * term)`, in the prologue: one lane or warp bit's share of
+    /// a GF(2)-linear thread coordinate or offset.
+    pub fn prologue_xor_bit(&mut self, acc: Value, source: Value, bit: usize, term: i64) -> Value {
+        let shift = self.b.prologue_i32(bit as i64);
+        let one = self.b.prologue_i32(1);
+        let mult = self.b.prologue_i32(term);
+        let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
+        let masked = self.b.prologue_bin(BinOp::And, shifted, one);
+        let scaled = self.b.prologue_bin(BinOp::Mul, masked, mult);
+        self.b.prologue_bin(BinOp::Xor, acc, scaled)
     }
 
     /// The `i1` that is true in exactly one thread among those holding the same elements.

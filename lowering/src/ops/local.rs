@@ -494,13 +494,7 @@ impl FuncLowering<'_> {
                         if term == 0 {
                             continue;
                         }
-                        let shift = self.b.prologue_i32(bit as i64);
-                        let one = self.b.prologue_i32(1);
-                        let mult = self.b.prologue_i32(term as i64);
-                        let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
-                        let masked = self.b.prologue_bin(BinOp::And, shifted, one);
-                        let scaled = self.b.prologue_bin(BinOp::Mul, masked, mult);
-                        acc = self.b.prologue_bin(BinOp::Xor, acc, scaled);
+                        acc = self.prologue_xor_bit(acc, source, bit, term as i64);
                     }
                 }
                 cache.thread = Some(acc);

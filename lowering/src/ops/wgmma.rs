@@ -171,13 +171,8 @@ impl FuncLowering<'_> {
             if term == 0 {
                 continue;
             }
-            let shift = self.b.prologue_i32(bit as i64);
-            let one = self.b.prologue_i32(1);
-            let mult = self.b.prologue_i32(term);
-            let shifted = self.b.prologue_bin(BinOp::LShr, self.warp, shift);
-            let masked = self.b.prologue_bin(BinOp::And, shifted, one);
-            let scaled = self.b.prologue_bin(BinOp::Mul, masked, mult);
-            offset = self.b.prologue_bin(BinOp::Xor, offset, scaled);
+            let warp = self.warp;
+            offset = self.prologue_xor_bit(offset, warp, bit, term);
         }
         let i64t = self.b.i64();
         let base = self.b.cast(CastOp::PtrToInt, operand.buffer.base, i64t);

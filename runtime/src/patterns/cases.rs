@@ -1130,14 +1130,7 @@ fn matmul_loop(r: &mut Rng) -> Case {
             .collect()
     };
     let cf = matmul_ref(&dense(&a, m, k, sa), &dense(&b, k, n, sb), None, m, n, k);
-    let mut c = vec![0u16; m * sc];
-    let mut keep = vec![true; m * sc];
-    for i in 0..m {
-        for j in 0..n {
-            c[i * sc + j] = f32_to_f16(cf[i * n + j]);
-            keep[i * sc + j] = false;
-        }
-    }
+    let (c, keep) = strided_f16_output(&cf, m, n, sc);
     Case {
         grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
         args: vec![
@@ -1153,6 +1146,20 @@ fn matmul_loop(r: &mut Rng) -> Case {
         ],
         note: format!("M={m} N={n} K={k}"),
     }
+}
+
+/// An m x n f32 result stored as f16 rows of stride `sc`, and which elements the kernel must
+/// leave untouched (the padding past `n`).
+fn strided_f16_output(cf: &[f32], m: usize, n: usize, sc: usize) -> (Vec<u16>, Vec<bool>) {
+    let mut c = vec![0u16; m * sc];
+    let mut keep = vec![true; m * sc];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * sc + j] = f32_to_f16(cf[i * n + j]);
+            keep[i * sc + j] = false;
+        }
+    }
+    (c, keep)
 }
 
 fn dot_block_ptr(r: &mut Rng) -> Case {
@@ -1174,14 +1181,7 @@ fn dot_block_ptr(r: &mut Rng) -> Case {
         .map(|e| f16_to_f32(bt[(e % n) * sb + e / n]))
         .collect();
     let cf = matmul_ref(&af, &bf, None, m, n, k);
-    let mut c = vec![0u16; m * sc];
-    let mut keep = vec![true; m * sc];
-    for i in 0..m {
-        for j in 0..n {
-            c[i * sc + j] = f32_to_f16(cf[i * n + j]);
-            keep[i * sc + j] = false;
-        }
-    }
+    let (c, keep) = strided_f16_output(&cf, m, n, sc);
     Case {
         grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
         args: vec![
