@@ -82,6 +82,7 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
             defined: std::mem::take(&mut defined),
             current_op: None,
             barrier_pending: false,
+            shared_read_since_barrier: false,
             scratch: Vec::new(),
             buffers: HashMap::new(),
         };
@@ -176,7 +177,8 @@ impl FuncLowering<'_> {
             ins: operands(op),
             outs: results(op),
         };
-        if may_touch_shared_memory(op, &lowering.name) {
+        let touches_shared = may_touch_shared_memory(op, &lowering.name);
+        if touches_shared {
             self.flush_barrier();
         }
         let result = match lowering_of(&lowering.name) {
@@ -189,6 +191,9 @@ impl FuncLowering<'_> {
                 format!("lowering of '{}' to LLVM is not implemented", lowering.name),
             ),
         };
+        if touches_shared && !is_async_shared_write(&lowering.name) {
+            self.shared_read_since_barrier = true;
+        }
         self.b.loc = outer_loc;
         self.current_op = outer;
         result
@@ -215,6 +220,14 @@ impl FuncLowering<'_> {
     }
 }
 
+/// Ops that only start or complete asynchronous copies into shared memory: they read none of it.
+fn is_async_shared_write(name: &str) -> bool {
+    matches!(
+        name,
+        "ttg.async_copy_global_to_local" | "ttg.async_commit_group" | "ttg.async_wait"
+    )
+}
+
 /// Whether an op's lowering may read or write shared memory (or leave its block), so a pending
 /// write barrier must be emitted before it. Ops without scratch, regions or buffers — loads
 /// and stores to global memory, arithmetic, index computations — may run before it; shared
@@ -223,7 +236,14 @@ impl FuncLowering<'_> {
 fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
     if matches!(
         name,
-        "ttg.local_alloc" | "ttg.local_store" | "ttng.fence_async_shared"
+        "ttg.local_alloc"
+            | "ttg.local_store"
+            | "ttng.fence_async_shared"
+            // Views of a buffer: address arithmetic only.
+            | "ttg.memdesc_index"
+            | "ttg.memdesc_subslice"
+            | "ttg.memdesc_trans"
+            | "ttg.memdesc_reshape"
     ) {
         return false;
     }
