@@ -558,6 +558,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         .iter()
         .map(|&j| {
             let ty = value_type(state[&j]);
+            // SAFETY: a new argument of a live type appended to the live body.
             (j, unsafe { mlirBlockAddArgument(body, ty, loc) })
         })
         .collect();
@@ -861,7 +862,12 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
         );
         mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
         let mut except = drain;
-        mlirValueReplaceAllUsesExcept(loop_result, mlirOperationGetResult(drain, 0), 1, &mut except);
+        mlirValueReplaceAllUsesExcept(
+            loop_result,
+            mlirOperationGetResult(drain, 0),
+            1,
+            &mut except,
+        );
         let after = mlirOperationGetNextInBlock(wait);
         (!after.ptr.is_null()).then_some(after)
     }
