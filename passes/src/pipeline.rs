@@ -6,9 +6,10 @@
 //! * before the loop: one multi-buffered `ttg.local_alloc` per load, and the copies of the first
 //!   `num-stages - 1` iterations (each iteration's copies one commit group), masked off past the
 //!   loop's end;
-//! * the loop carries the copies' loop-carried operands (pointers) `num-stages - 1` iterations
-//!   ahead and the ring slots it reads and writes, each advanced one step per iteration; the
-//!   original iter args the copies replaced are dropped;
+//! * the loop carries the copies' loop-carried operands (pointers) as of the last iteration
+//!   issued, `num-stages - 2` ahead, and the ring slots it reads and writes: each iteration
+//!   advances them one step and copies with the result; the original iter args the copies
+//!   replaced are dropped;
 //! * at the top of each iteration: `ttg.async_wait {num = num-stages - 2}` (this iteration's group
 //!   has landed); the dots read the read slot through `ttg.memdesc_index`;
 //! * a single accumulating dot stays in flight as in Triton: it becomes asynchronous and a
@@ -519,11 +520,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     };
     let mut state: HashMap<usize, MlirValue> = slice.args.iter().map(|&j| (j, init(j))).collect();
     let mut iv = lb;
+    // The iter args of the last iteration the prologue issues (`stages - 2`).
+    let mut issued_state = state.clone();
     for s in 0..stages - 1 {
         let map = clone_iteration(body, &slice, for_op, iv, &state);
         let valid = before.lt(iv, ub);
         let slot = before.i32(s);
         issue_copies(&before, &staged, &rings, &map, slot, valid);
+        issued_state = state.clone();
         state = next_state(body, &slice, &map, &state);
         iv = before.bin("arith.addi", iv, step);
     }
@@ -546,9 +550,10 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         &[token_type],
         &[("num", pending)],
     ));
-    // The loop carries, besides its own iter args, the sliced iter args `stages - 1` iterations
-    // ahead (the prologue's final state to start with) and the ring slots read and written, so
-    // an iteration only advances them by one step.
+    // The loop carries, besides its own iter args, the sliced iter args of the last iteration
+    // issued (`stages - 2` ahead; the prologue's last to start with) and the ring slots read
+    // and written, so an iteration advances them by one step and copies with the result, as
+    // Triton's pipelined loops do.
     // SAFETY: block argument 0 of the live body is the induction variable; the new block
     // arguments (of the context's types, at the loop's location) are appended to the live body.
     let body_iv = unsafe { mlirBlockGetArgument(body, 0) };
@@ -557,7 +562,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         .args
         .iter()
         .map(|&j| {
-            let ty = value_type(state[&j]);
+            let ty = value_type(issued_state[&j]);
             // SAFETY: a new argument of a live type appended to the live body.
             (j, unsafe { mlirBlockAddArgument(body, ty, loc) })
         })
@@ -569,10 +574,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
             mlirBlockAddArgument(body, i32_type, loc),
         )
     };
-    let ahead_steps = inside.i32(stages - 1);
-    let ahead_steps = inside.bin("arith.muli", ahead_steps, step);
-    let ahead_iv = inside.bin("arith.addi", body_iv, ahead_steps);
-    let ahead_state: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
+    let issued_steps = inside.i32(stages - 2);
+    let issued_steps = inside.bin("arith.muli", issued_steps, step);
+    let issued_iv = inside.bin("arith.addi", body_iv, issued_steps);
+    let ahead_iv = inside.bin("arith.addi", issued_iv, step);
+    let carried: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
     // With the accumulating dot kept in flight, the copies go after its wait: the slot they
     // overwrite was read by the previous iteration's dot, complete only from there on.
     let copies_at = match keep_dot_in_flight(body, for_op) {
@@ -583,10 +589,13 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         },
         None => At { at: top, loc, ctx },
     };
-    let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &ahead_state);
+    // The issued iteration's updates give the state of the one to issue (the rest of that
+    // clone is unused and folds away).
+    let issued = clone_iteration(body, &slice, copies_at.at, issued_iv, &carried);
+    let next_ahead = next_state(body, &slice, &issued, &carried);
+    let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead);
     let valid = copies_at.lt(ahead_iv, ub);
     issue_copies(&copies_at, &staged, &rings, &map, insert_slot, valid);
-    let next_ahead = next_state(body, &slice, &map, &ahead_state);
     for (s, &ring) in staged.iter().zip(&rings) {
         let view = index_view(&inside, ring, extract, s.alloc);
         // SAFETY: the alloc and load are live ops of the body whose only uses are the alloc's
@@ -625,7 +634,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     yielded.extend([next_extract, next_insert]);
     crate::ttir::util::set_operands(yield_op, &yielded);
     let mut inits = operands(for_op)[3..].to_vec();
-    inits.extend(slice.args.iter().map(|j| state[j]));
+    inits.extend(slice.args.iter().map(|j| issued_state[j]));
     inits.extend([before.i32(0), before.i32(stages - 1)]);
     let for_op = replace_loop(for_op, &inits);
     let for_op = drop_dead_iter_args(for_op, &slice.args);

@@ -3,11 +3,12 @@
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
-// group each). The loop carries the operand pointers 2 iterations ahead and the slots it reads
-// (from 0) and writes (from 2). In the loop: wait until one group is left in flight, the dot
-// reads the read slot asynchronously, its wait leaves this one in flight (so the previous
-// iteration's is done with the slot the copies overwrite), then iteration i + 2's copies go into
-// the write slot; both slots advance modulo 3. After the loop: drain the copies and the dot.
+// group each). The loop carries the operand pointers of the last iteration issued (i + 1) and
+// the slots it reads (from 0) and writes (from 2). In the loop: wait until one group is left in
+// flight, the dot reads the read slot asynchronously, its wait leaves this one in flight (so the
+// previous iteration's is done with the slot the copies overwrite), then the pointers advance
+// and iteration i + 2's copies go into the write slot; both slots advance modulo 3. After the
+// loop: drain the copies and the dot.
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable>
 // CHECK-COUNT-2: ttg.async_commit_group
@@ -18,15 +19,17 @@
 // CHECK-NOT: tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>
 // CHECK: %[[DOT:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %[[ACC]] {{.*}}isAsync = true
 // CHECK-NEXT: %[[WAITED:.*]] = ttng.warp_group_dot_wait %[[DOT]] {pendings = 1 : i32}
+// CHECK: %[[NA:.*]] = tt.addptr %[[PA]],
+// CHECK: %[[NB:.*]] = tt.addptr %[[PB]],
 // CHECK: ttg.memdesc_index %[[RA]][%[[WRITE]]]
-// CHECK: ttg.async_copy_global_to_local %[[PA]], {{.*}} {contiguity = 8 : i32}
+// CHECK: ttg.async_copy_global_to_local %[[NA]], {{.*}} {contiguity = 8 : i32}
 // CHECK: ttg.memdesc_index %[[RB]][%[[WRITE]]]
-// CHECK: ttg.async_copy_global_to_local %[[PB]],
+// CHECK: ttg.async_copy_global_to_local %[[NB]],
 // CHECK: ttg.async_commit_group
 // CHECK: %[[R1:.*]] = arith.addi %[[READ]], %c1_i32
 // CHECK: %[[RWRAP:.*]] = arith.cmpi slt, %[[R1]], %c3_i32
 // CHECK: %[[RNEXT:.*]] = arith.select %[[RWRAP]], %[[R1]], %c0_i32
-// CHECK: scf.yield %[[WAITED]], %{{.*}}, %{{.*}}, %[[RNEXT]], %{{.*}} :
+// CHECK: scf.yield %[[WAITED]], %[[NA]], %[[NB]], %[[RNEXT]], %{{.*}} :
 // CHECK: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttng.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
 // OFF-NOT: ttg.async_copy_global_to_local

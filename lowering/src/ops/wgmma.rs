@@ -181,15 +181,24 @@ impl FuncLowering<'_> {
         self.b.add(base, scaled)
     }
 
+    /// The matrix descriptor of the warpgroup's origin at byte address `origin` in the operand.
+    fn origin_descriptor(&mut self, operand: &SharedOperand, origin: Value) -> Value {
+        let start = self.b.bin_imm(BinOp::LShr, origin, 4);
+        let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
+        self.b.bin_imm(BinOp::Or, start, operand.fixed_bits as i64)
+    }
+
     /// The matrix descriptor of the operand tile at `coord` (elements, relative to the
-    /// warpgroup origin at byte address `origin`).
+    /// warpgroup origin whose descriptor is `origin`): the origin's plus the tile's offset in
+    /// 16-byte units. Shared addresses are below 2^18 bytes, so the 14-bit start address field
+    /// does not carry into the fields above it, and tile offsets are multiples of 16 bytes.
     fn descriptor(&mut self, operand: &SharedOperand, origin: Value, coord: [u32; 2]) -> Value {
         let bytes = smem_bytes(operand.buffer.elem) as i64;
         let offset = operand.buffer.addressing.offset_at(&coord) as i64 * bytes;
-        let address = self.b.bin_imm(BinOp::Add, origin, offset);
-        let start = self.b.bin_imm(BinOp::LShr, address, 4);
-        let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
-        self.b.bin_imm(BinOp::Or, start, operand.fixed_bits as i64)
+        if offset == 0 {
+            return origin;
+        }
+        self.b.bin_imm(BinOp::Add, origin, offset >> 4)
     }
 
     pub fn lower_warp_group_dot(
@@ -302,15 +311,17 @@ impl FuncLowering<'_> {
         // Operand A: descriptors, or register fragments per (m tile, k tile).
         let b_operand = shared_operand(op, b, b_buffer, 0, "B")?;
         let b_origin = self.warpgroup_address(&c_map, &b_operand, [None, Some(1)]);
+        let b_origin = self.origin_descriptor(&b_operand, b_origin);
         let a_operand = if a_is_shared {
             let buffer = self.buffer_of(op, a)?;
             Some(shared_operand(op, a, buffer, 1, "A")?)
         } else {
             None
         };
-        let a_origin = a_operand
-            .as_ref()
-            .map(|operand| self.warpgroup_address(&c_map, operand, [Some(0), None]));
+        let a_origin = a_operand.as_ref().map(|operand| {
+            let address = self.warpgroup_address(&c_map, operand, [Some(0), None]);
+            self.origin_descriptor(operand, address)
+        });
         for (operand, what) in [(a_operand.as_ref(), "A"), (Some(&b_operand), "B")] {
             if let Some(o) = operand
                 && !o.k_major
