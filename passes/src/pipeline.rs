@@ -814,12 +814,15 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
             op = mlirOperationGetNextInBlock(op);
         }
     }
-    let [dot] = dots[..] else {
-        return None;
-    };
-    if crate::ir_util::bool_attr(dot, "isAsync").unwrap_or(false) {
+    if dots
+        .iter()
+        .any(|&d| crate::ir_util::bool_attr(d, "isAsync").unwrap_or(false))
+    {
         return None;
     }
+    let [dot] = dots[..] else {
+        return keep_last_dot_in_flight(body, for_op, &dots);
+    };
     let acc_in = *operands(dot).get(2)?;
     let acc_out = *results(dot).first()?;
     // SAFETY: use lists and block arguments of live values; the body's terminator is its yield.
@@ -878,6 +881,116 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
             &mut except,
         );
         let after = mlirOperationGetNextInBlock(wait);
+        (!after.ptr.is_null()).then_some(after)
+    }
+}
+
+/// With several dots (attention's QK^T then PV), the last one stays in flight into the next
+/// iteration, as in Triton: where its result is only yielded (iter arg `j`), it becomes
+/// asynchronous and a `warp_group_dot_wait {pendings = 0}` of iter arg `j` goes before the
+/// arg's first use in the body — after the earlier dots, whose synchronous waits have drained
+/// it anyway — and one of the loop result after the loop. The previous iteration's last dot is
+/// then done before this one's, so the copies go right after it. Returns the op after it.
+fn keep_last_dot_in_flight(
+    body: MlirBlock,
+    for_op: MlirOperation,
+    dots: &[MlirOperation],
+) -> Option<MlirOperation> {
+    let (&last, earlier) = dots.split_last()?;
+    if earlier.is_empty() {
+        return None;
+    }
+    let acc_out = *results(last).first()?;
+    if !has_single_use(acc_out) {
+        return None;
+    }
+    // SAFETY: use lists of live values; the body's terminator is its yield.
+    let index = unsafe {
+        let use_ = mlirValueGetFirstUse(acc_out);
+        if op_name(mlirOpOperandGetOwner(use_)) != "scf.yield" {
+            return None;
+        }
+        mlirOpOperandGetOperandNumber(use_) as usize
+    };
+    // SAFETY: block argument `index + 1` of the live body is iter arg `index`.
+    let arg = unsafe { mlirBlockGetArgument(body, index as isize + 1) };
+    // The arg's first user in the body, which must come before the last dot.
+    let ops = {
+        let mut ops = Vec::new();
+        // SAFETY: iteration over the live body's ops.
+        unsafe {
+            let mut op = mlirBlockGetFirstOperation(body);
+            while !op.ptr.is_null() {
+                ops.push(op);
+                op = mlirOperationGetNextInBlock(op);
+            }
+        }
+        ops
+    };
+    let position = |op: MlirOperation| ops.iter().position(|o| o.ptr == op.ptr);
+    let last_at = position(last)?;
+    let mut first_use: Option<usize> = None;
+    // SAFETY: use-list traversal of a live value; users outside the body's top level (nested
+    // regions) are located by their ancestor in the body.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(arg);
+        while !u.ptr.is_null() {
+            let mut user = mlirOpOperandGetOwner(u);
+            while mlirOperationGetBlock(user).ptr != body.ptr {
+                user = mlirOperationGetParentOperation(user);
+                if user.ptr.is_null() {
+                    return None;
+                }
+            }
+            let at = position(user)?;
+            first_use = Some(first_use.map_or(at, |f| f.min(at)));
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    let first_use = first_use?;
+    if first_use > last_at {
+        return None;
+    }
+    let ctx = context_of(last);
+    // SAFETY: attributes of the live context set on the live dot; the waits are inserted into
+    // live blocks (which own them); the arg's and loop result's other uses are redirected to
+    // the waits' results.
+    unsafe {
+        let loc = mlirOperationGetLocation(last);
+        let acc_type = value_type(acc_out);
+        let pendings = |n: i64| mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), n);
+        mlirOperationSetAttributeByName(
+            last,
+            mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
+            mlirBoolAttrGet(ctx, 1),
+        );
+        let wait = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[arg],
+            &[acc_type],
+            &[("pendings", pendings(0))],
+        );
+        mlirBlockInsertOwnedOperationBefore(body, ops[first_use], wait);
+        let mut except = wait;
+        mlirValueReplaceAllUsesExcept(arg, mlirOperationGetResult(wait, 0), 1, &mut except);
+        let loop_result = mlirOperationGetResult(for_op, index as isize);
+        let drain = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[loop_result],
+            &[acc_type],
+            &[("pendings", pendings(0))],
+        );
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
+        let mut except = drain;
+        mlirValueReplaceAllUsesExcept(
+            loop_result,
+            mlirOperationGetResult(drain, 0),
+            1,
+            &mut except,
+        );
+        let after = mlirOperationGetNextInBlock(last);
         (!after.ptr.is_null()).then_some(after)
     }
 }
