@@ -1,5 +1,6 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: triton-opt %S/../Inputs/kernels/dot/attn.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize | FileCheck %s --check-prefix=ATTN
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -33,3 +34,22 @@
 // CHECK: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttng.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
 // OFF-NOT: ttg.async_copy_global_to_local
+
+// Tritium's own TTGIR of flash attention's inner loop (QK^T, online softmax, PV; `-tritium-ttgir`
+// at num-stages=1), pipelined 3 deep. With two dots, QK^T stays synchronous and PV, whose result
+// is only carried, stays in flight into the next iteration: the accumulator is waited for right
+// before its first use (after QK^T, whose wait drained it anyway), and the copies for iteration
+// i + 2 go after PV, once the previous PV is known done with the slot they overwrite.
+// ATTN: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = %{{[^ ]*}}, %[[READ:[^ ]*]] = %c0_i32{{.*}}, %[[WRITE:[^ ]*]] = %c2_i32{{.*}})
+// ATTN-NEXT: ttg.async_wait {num = 1 : i32}
+// ATTN: %[[QK:.*]] = ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32} :
+// ATTN: %[[WAITED:.*]] = ttng.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
+// ATTN-NEXT: arith.mulf %[[WAITED]],
+// ATTN: %[[PV:.*]] = ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32, isAsync = true}
+// ATTN: ttg.memdesc_index %{{.*}}[%[[WRITE]]]
+// ATTN: ttg.async_copy_global_to_local
+// ATTN: ttg.async_copy_global_to_local
+// ATTN: ttg.async_commit_group
+// ATTN: scf.yield %{{[^ ]*}}, %{{[^ ]*}}, %[[PV]],
+// ATTN: ttg.async_wait {num = 0 : i32}
+// ATTN-NEXT: ttng.warp_group_dot_wait %{{.*}}#2 {pendings = 0 : i32}
