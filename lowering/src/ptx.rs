@@ -37,6 +37,11 @@ unsafe extern "C" {
         code_model: c_int,
     ) -> TargetMachineRef;
     fn LLVMDisposeTargetMachine(machine: TargetMachineRef);
+    fn LLVMParseCommandLineOptions(
+        argc: c_int,
+        argv: *const *const c_char,
+        overview: *const c_char,
+    );
     fn LLVMSetTarget(module: LLVMModuleRef, triple: *const c_char);
     fn LLVMCreateTargetDataLayout(machine: TargetMachineRef) -> *mut c_void;
     fn LLVMSetModuleDataLayout(module: LLVMModuleRef, layout: *mut c_void);
@@ -127,6 +132,11 @@ fn initialize() {
     // SAFETY: LLVM's target initializers take no arguments; `INIT` runs them once per process,
     // before any NVPTX target is looked up.
     INIT.call_once(|| unsafe {
+        // 32-bit shared, constant and local pointers (as Triton compiles): shared-memory
+        // address arithmetic in 32 bits instead of 64. The option is read when a target
+        // machine is created, so it is set before any.
+        let args = [c"tritium".as_ptr(), c"-nvptx-short-ptr".as_ptr()];
+        LLVMParseCommandLineOptions(args.len() as c_int, args.as_ptr(), std::ptr::null());
         LLVMInitializeNVPTXTargetInfo();
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();

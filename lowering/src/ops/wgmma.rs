@@ -149,7 +149,7 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// Byte address (i64) of the warpgroup's origin in an operand buffer: `origin` gives the
+    /// Byte address (i32) of the warpgroup's origin in an operand buffer: `origin` gives the
     /// runtime warpgroup offset per dim (the buffer's offset map is linear over GF(2), so the
     /// warp bits' offsets XOR together).
     fn warpgroup_address(
@@ -174,17 +174,19 @@ impl FuncLowering<'_> {
             let warp = self.warp;
             offset = self.prologue_xor_bit(offset, warp, bit, term);
         }
-        let i64t = self.b.i64();
-        let base = self.b.cast(CastOp::PtrToInt, operand.buffer.base, i64t);
-        let wide = self.b.zext(offset, i64t);
-        let scaled = self.b.bin_imm(BinOp::Mul, wide, bytes);
+        // Shared addresses fit 32 bits (and shared pointers are 32-bit): the arithmetic is i32.
+        let i32t = self.b.i32();
+        let base = self.b.cast(CastOp::PtrToInt, operand.buffer.base, i32t);
+        let scaled = self.b.bin_imm(BinOp::Mul, offset, bytes);
         self.b.add(base, scaled)
     }
 
-    /// The matrix descriptor of the warpgroup's origin at byte address `origin` in the operand.
+    /// The matrix descriptor (i64) of the warpgroup's origin at byte address `origin` (i32).
     fn origin_descriptor(&mut self, operand: &SharedOperand, origin: Value) -> Value {
         let start = self.b.bin_imm(BinOp::LShr, origin, 4);
         let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
+        let i64t = self.b.i64();
+        let start = self.b.zext(start, i64t);
         self.b.bin_imm(BinOp::Or, start, operand.fixed_bits as i64)
     }
 
@@ -392,6 +394,13 @@ impl FuncLowering<'_> {
         constraints.push("l".into());
         constraints.push("r".into());
         constraints.extend((0..n).map(|i| i.to_string()));
+        // A zero accumulator (no `useC` flag) starts each tile with scale-d = 0 and output-only
+        // registers: the zeros are never materialized, so no register write lands between the
+        // wgmma.fence and the wgmmas (which ptxas would serialize with injected fences).
+        let fresh_start = partial_every.is_none()
+            && ins.get(3).is_none()
+            && tritium_passes::ttir::util::is_zero_constant(c);
+        let fresh_constraints = constraints[..constraints.len() - n].join(",");
         let constraints = constraints.join(",");
         let acc_elem = if packed {
             self.b.i32()
@@ -453,17 +462,25 @@ impl FuncLowering<'_> {
                 }
                 let b_desc = self.descriptor(&b_operand, b_origin, [ki * k_instr, nj * n_tile]);
                 operands.push(b_desc);
-                operands.push(if group_start {
+                let fresh = fresh_start && ki == 0;
+                operands.push(if group_start || fresh {
                     zero_i32
                 } else if ki == 0 {
                     scale_d
                 } else {
                     one
                 });
-                operands.extend(acc.iter().copied());
+                if !fresh {
+                    operands.extend(acc.iter().copied());
+                }
+                let tied = if fresh {
+                    &fresh_constraints
+                } else {
+                    &constraints
+                };
                 let out = self
                     .b
-                    .inline_asm(&asm, &constraints, &operands, Some(acc_struct), true)
+                    .inline_asm(&asm, tied, &operands, Some(acc_struct), true)
                     .unwrap_or_else(|| unreachable!("inline_asm with a result returns a value"));
                 for (i, slot) in acc.iter_mut().enumerate() {
                     *slot = self.b.extract_value(out, i as i64, acc_elem);
