@@ -935,7 +935,7 @@ def _():
 # atomics
 @case("hist_atomic")
 def _():
-    n, bins = 1 << 24, 1024
+    n, bins = 1 << 26, 1024
     x = torch.randint(0, bins, (n,), device=dev, dtype=torch.int32); hist = torch.zeros(bins, device=dev, dtype=torch.int32)
     return dict(kernel=hist_atomic_kernel, args=dict(X=x, Hist=hist, n=n), const=dict(BLOCK=BLK), grid=(triton.cdiv(n, BLK),),
                 num_warps=4, outs=["Hist"], zero_outs=True, ref=lambda: {"Hist": torch.bincount(x, minlength=bins)},
