@@ -57,4 +57,4 @@ pub use device::{
 };
 pub use error::{Result, RuntimeError};
 pub use launch::{Kernel, KernelArg, KernelAttributes, Module};
-pub use metadata::{ArgKind, ElemType, KernelMetadata, ParamType};
+pub use metadata::{ArgKind, ElemType, GpuTarget, KernelMetadata, ParamType};

@@ -2,15 +2,13 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod aot_command;
 mod run;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tritium_lowering::compile::{CompileOptions, Compiled, compile_built, compile_timed};
-use tritium_lowering::diagnostics::CompileError;
-use tritium_lowering::ptx::Arch;
-use tritium_lowering::stage::StageTimes;
+use tritium::{Arch, CompileOptions, Compiler, Environment, Request, is_python, write_atomic};
 
 #[derive(Parser)]
 #[command(
@@ -54,10 +52,29 @@ impl CompileArgs {
             num_stages: self.num_stages,
             arch: self.arch.as_deref().map(Arch::parse).transpose()?,
             keep_intermediates,
-            // Python kernels get line tables, so profilers show their source lines.
-            line_info: is_python(&self.input),
+            // Line tables, so profilers show source lines, as Triton emits them
+            // (TRITON_DISABLE_LINE_INFO=1 turns them off).
+            line_info: true,
+            ..Default::default()
         })
     }
+
+    /// The compilation these arguments ask for.
+    pub fn request(&self, keep_intermediates: bool) -> Result<Request, String> {
+        Request::from_file(
+            &self.input,
+            self.kernel_name.as_deref(),
+            self.signature.as_deref(),
+            self.options(keep_intermediates)?,
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// The compiler of the CLI: the default cache (none when it cannot be opened) and the process
+/// environment.
+pub fn cli_compiler(environment: Environment) -> Compiler {
+    Compiler::with_cache(tritium_runtime::Cache::open_default().ok(), environment)
 }
 
 #[derive(Subcommand)]
@@ -84,50 +101,19 @@ enum Command {
         /// Python input, the input file's stem otherwise]
         #[arg(long)]
         out_name: Option<String>,
+        /// Write every stage's IR to DIR/HASH/ (as TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR=DIR)
+        #[arg(long, value_name = "DIR")]
+        dump_dir: Option<PathBuf>,
     },
+    /// Ahead of time: a C header and source (and a Rust module) with the PTX embedded and a
+    /// typed launch function, as Triton's AOT compiler writes
+    Aot(aot_command::AotArgs),
     /// Compile and launch a kernel once on generated inputs, printing a summary of each buffer
     Run(run::RunArgs),
     /// Compile and time a kernel: median of many launches (CUDA events, L2 flushed between runs)
     Bench(run::BenchArgs),
     /// Print Tritium's version and the LLVM/MLIR version it is built on
     Version,
-}
-
-/// Compiles `args.input`, recording each stage's time in `times`.
-pub fn compile_file(
-    args: &CompileArgs,
-    keep: bool,
-    times: &mut StageTimes,
-) -> Result<Compiled, String> {
-    let options = args.options(keep)?;
-    let source = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
-    let filename = args.input.display().to_string();
-    if is_python(&args.input) {
-        let signature = args.signature.as_deref().unwrap_or("");
-        let kernel = args.kernel_name.as_deref();
-        return compile_built(
-            |context| {
-                tritium_frontend::build(context, &source, &filename, kernel, signature)
-                    .map_err(|e| CompileError::Source(e.to_string()))
-            },
-            &filename,
-            &options,
-            times,
-        )
-        .map_err(|error| error.to_string());
-    }
-    if args.kernel_name.is_some() || args.signature.is_some() {
-        return Err(format!(
-            "{filename}: --kernel-name and --signature are for Python input (.py)"
-        ));
-    }
-    compile_timed(&source, &filename, &options, times).map_err(|error| error.to_string())
-}
-
-/// Whether `input` is Python source (by its extension).
-fn is_python(input: &std::path::Path) -> bool {
-    input.extension().is_some_and(|e| e == "py")
 }
 
 fn kernel_stem(input: &std::path::Path) -> String {
@@ -138,14 +124,26 @@ fn kernel_stem(input: &std::path::Path) -> String {
     name.split('.').next().unwrap_or("kernel").to_owned()
 }
 
-fn run_compile(
+struct CompileCommand {
     args: CompileArgs,
     output: PathBuf,
     emit: Vec<String>,
     cubin: bool,
     timing: bool,
     out_name: Option<String>,
-) -> Result<(), String> {
+    dump_dir: Option<PathBuf>,
+}
+
+fn run_compile(command: CompileCommand) -> Result<(), String> {
+    let CompileCommand {
+        args,
+        output,
+        emit,
+        cubin,
+        timing,
+        out_name,
+        dump_dir,
+    } = command;
     for stage in &emit {
         if !["ttir", "ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
             return Err(format!(
@@ -153,23 +151,32 @@ fn run_compile(
             ));
         }
     }
-    let mut times = StageTimes::default();
-    let compiled = compile_file(&args, !emit.is_empty(), &mut times)?;
+    let mut environment = Environment::from_env();
+    if let Some(dir) = dump_dir {
+        environment.kernel_dump_dir = Some(dir);
+    }
+    let mut request = args.request(!emit.is_empty())?;
+    // The stage times exist only when the stages run.
+    request.always_compile = timing;
+    let result = cli_compiler(environment)
+        .compile(&request)
+        .map_err(|e| e.to_string())?;
     if timing {
-        print!("{times}");
+        print!("{}", result.times);
     }
     std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
     // Python input is named by its kernel (a file may hold several), TTIR by its file.
     let stem = if let Some(name) = out_name {
         name
     } else if is_python(&args.input) {
-        compiled.name.clone()
+        result.metadata.name.clone()
     } else {
         kernel_stem(&args.input)
     };
-    if let Some(text) = compiled
-        .ttir
-        .as_ref()
+    // Present whenever `--emit` asked for stages: they bypass the cache.
+    let stages = result.compiled.as_ref();
+    if let Some(text) = stages
+        .and_then(|c| c.ttir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ttir"))
     {
         let path = output.join(format!("{stem}.ttir"));
@@ -179,31 +186,28 @@ fn run_compile(
                 args.input.display()
             ));
         }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
     }
     let write = |ext: &str, text: &str| {
-        let path = output.join(format!("{stem}.{ext}"));
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+        write_atomic(&output.join(format!("{stem}.{ext}")), text.as_bytes())
+            .map_err(|e| e.to_string())
     };
-    write("ptx", &compiled.ptx)?;
-    write("json", &compiled.metadata_json())?;
-    if let Some(text) = compiled
-        .ttgir
-        .as_ref()
+    write("ptx", &result.ptx)?;
+    write("json", &result.metadata.to_json_line())?;
+    if let Some(text) = stages
+        .and_then(|c| c.ttgir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ttgir"))
     {
         write("ttgir", text)?;
     }
-    if let Some(text) = compiled
-        .llvm_dialect
-        .as_ref()
+    if let Some(text) = stages
+        .and_then(|c| c.llvm_dialect.as_ref())
         .filter(|_| emit.iter().any(|s| s == "llir"))
     {
         write("llir.mlir", text)?;
     }
-    if let Some(text) = compiled
-        .llvm_ir
-        .as_ref()
+    if let Some(text) = stages
+        .and_then(|c| c.llvm_ir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ll"))
     {
         write("ll", text)?;
@@ -212,7 +216,7 @@ fn run_compile(
         let ptx = output.join(format!("{stem}.ptx"));
         let out = output.join(format!("{stem}.cubin"));
         match std::process::Command::new("ptxas")
-            .arg(format!("-arch={}", compiled.arch.name()))
+            .arg(format!("-arch={}", ptxas_arch(&result.metadata)))
             .arg(&ptx)
             .arg("-o")
             .arg(&out)
@@ -226,7 +230,29 @@ fn run_compile(
     Ok(())
 }
 
+/// `ptxas`'s `-arch` for a kernel: `sm_90a` for capability 90 (wgmma), as Triton assembles.
+fn ptxas_arch(metadata: &tritium_runtime::KernelMetadata) -> String {
+    match metadata.target.as_ref().map(|t| t.arch) {
+        Some(90) => "sm_90a".to_owned(),
+        Some(capability) => format!("sm_{capability}"),
+        None => "sm_90a".to_owned(),
+    }
+}
+
+/// `TRITIUM_LOG=tritium_passes=debug` (tracing's filter syntax) logs to stderr.
+fn init_logging() {
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("TRITIUM_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .without_time()
+            .init();
+    }
+}
+
 fn main() -> ExitCode {
+    init_logging();
     // Triton's AOT compiler spells these `-ns` and `-on`; clap's short options are one letter.
     let argv = std::env::args_os().map(|a| {
         if a == "-ns" {
@@ -248,7 +274,17 @@ fn main() -> ExitCode {
             cubin,
             timing,
             out_name,
-        } => run_compile(args, output, emit, cubin, timing, out_name),
+            dump_dir,
+        } => run_compile(CompileCommand {
+            args,
+            output,
+            emit,
+            cubin,
+            timing,
+            out_name,
+            dump_dir,
+        }),
+        Command::Aot(args) => aot_command::run(args),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {

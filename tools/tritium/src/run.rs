@@ -1,7 +1,7 @@
 //! `tritium run` and `tritium bench`: compile, make inputs, launch through the runtime.
 
 use crate::CompileArgs;
-use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, KernelMetadata, L2Flush, median};
+use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, L2Flush, median};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
@@ -144,25 +144,22 @@ struct Prepared {
 fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     let values = parse_args(&args.args)?;
     let device = Device::new(0).map_err(|e| e.to_string())?;
-    let compile = &args.compile;
-    let ir = std::fs::read_to_string(&compile.input)
-        .map_err(|e| format!("{}: cannot read: {e}", compile.input.display()))?;
-    let options = compile.options(false)?;
-    let cache = tritium_runtime::Cache::open_default().ok();
+    let request = args.compile.request(false)?;
     let started = std::time::Instant::now();
-    let name = compile.input.display().to_string();
-    let (ptx, json) = tritium::compile_cached(cache.as_ref(), &ir, &name, &options)?;
+    let output = crate::cli_compiler(tritium::Environment::from_env())
+        .compile(&request)
+        .map_err(|e| e.to_string())?;
     eprintln!(
         "compiled in {:.1} ms{}",
         started.elapsed().as_secs_f64() * 1e3,
-        if cache.is_some() {
-            " (through the cache)"
+        if output.cached {
+            " (from the cache)"
         } else {
             ""
         }
     );
-    let signature = json_signature(&json);
-    let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
+    let metadata = output.metadata;
+    let signature: Vec<String> = metadata.signature.iter().map(|t| t.to_string()).collect();
     if values.len() != signature.len() {
         return Err(format!(
             "kernel `{}` takes {} arguments ({}), got {}",
@@ -172,7 +169,7 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
             values.len()
         ));
     }
-    let kernel = Kernel::from_ptx(&device, &ptx, metadata).map_err(|e| e.to_string())?;
+    let kernel = Kernel::from_ptx(&device, &output.ptx, metadata).map_err(|e| e.to_string())?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();
     let mut order = Vec::new();
@@ -292,17 +289,4 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     }
     println!();
     Ok(())
-}
-
-/// The `signature` list of a metadata JSON, as written by `Compiled::metadata_json`.
-fn json_signature(json: &str) -> Vec<String> {
-    let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-    value["signature"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }

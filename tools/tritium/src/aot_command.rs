@@ -1,0 +1,58 @@
+//! `tritium aot`: a kernel library to link into a C or Rust program (see [`tritium::aot`]).
+
+use crate::{CompileArgs, cli_compiler};
+use std::path::PathBuf;
+use tritium::aot::{Grid, generate, integer_arguments};
+use tritium::{Environment, write_atomic};
+
+#[derive(clap::Args)]
+pub struct AotArgs {
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    /// Launch grid as C expressions over the kernel's integer arguments: X[,Y[,Z]], e.g.
+    /// "(n + 1023) / 1024" [default: the launch function takes gridX, gridY, gridZ]
+    #[arg(short, long, allow_hyphen_values = true)]
+    pub grid: Option<String>,
+    /// Output directory
+    #[arg(short, long, default_value = ".")]
+    pub output: PathBuf,
+    /// Name of the launch function and of the files (short form -on) [default: the kernel's]
+    #[arg(long)]
+    pub out_name: Option<String>,
+}
+
+/// Compiles the kernel and writes NAME.h, NAME.c, NAME.rs, NAME.ptx and NAME.json.
+pub fn run(args: AotArgs) -> Result<(), String> {
+    let request = args.compile.request(false)?;
+    let output = cli_compiler(Environment::from_env())
+        .compile(&request)
+        .map_err(|e| e.to_string())?;
+    let metadata = &output.metadata;
+    let grid = args
+        .grid
+        .as_deref()
+        .map(|grid| Grid::parse(grid, &integer_arguments(metadata)))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let name = args.out_name.unwrap_or_else(|| metadata.name.clone());
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Err(format!("--out-name '{name}' is not a C identifier"));
+    }
+    let library =
+        generate(&name, &output.ptx, metadata, grid.as_ref()).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    let files = [
+        ("h", library.header.as_str()),
+        ("c", library.source.as_str()),
+        ("rs", library.rust.as_str()),
+        ("ptx", output.ptx.as_str()),
+        ("json", &metadata.to_json_line()),
+    ];
+    for (extension, text) in files {
+        let path = args.output.join(format!("{name}.{extension}"));
+        write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
