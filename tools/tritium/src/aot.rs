@@ -324,10 +324,7 @@ CUresult load_{name}(void) {{
     result = cuModuleLoadDataEx(&{name}_module, {name}_ptx, 0, NULL, NULL);
     if (result != 0) return result;
     result = cuModuleGetFunction(&{name}_function, {name}_module, "{kernel}");
-    /* More than 48 KiB of dynamic shared memory must be asked for. */
-    if (result == 0 && {shared} > 49152)
-        result = cuFuncSetAttribute({name}_function, TRITIUM_AOT_MAX_DYNAMIC_SHARED, {shared});
-    if (result != 0) {{
+{shared_attribute}    if (result != 0) {{
         cuModuleUnload({name}_module);
         {name}_module = NULL;
         {name}_function = NULL;
@@ -351,7 +348,15 @@ CUresult {name}({signature}) {{
 }}
 "#,
         kernel = metadata.name,
-        ptx_literal = c_string_literal(ptx).trim_end().to_owned() + ";",
+        ptx_literal = c_string_literal(ptx).trim_end(),
+        shared_attribute = if metadata.shared > 48 * 1024 {
+            format!(
+                "    /* More than 48 KiB of dynamic shared memory must be asked for. */\n    if (result == 0)\n        result = cuFuncSetAttribute({name}_function, TRITIUM_AOT_MAX_DYNAMIC_SHARED, {});\n",
+                metadata.shared
+            )
+        } else {
+            String::new()
+        },
         shared = metadata.shared,
         threads = metadata.threads_per_block(),
         signature = c_signature(params, grid),
@@ -402,12 +407,19 @@ fn rust_module(
                 .filter(|p| p.integer && grid.dims.iter().any(|d| mentions(d, p.name)))
                 .map(|p| format!("            let {0} = i64::from({0});\n", p.name))
                 .collect();
+            let dims = grid.dims.each_ref().map(|dim| {
+                if dim.chars().all(|c| c.is_ascii_digit()) {
+                    dim.clone()
+                } else {
+                    format!("({dim}) as u32")
+                }
+            });
             format!(
-                "        let grid = {{\n{}            (({}) as u32, ({}) as u32, ({}) as u32)\n        }};\n",
+                "        let grid = {{\n{}            ({}, {}, {})\n        }};\n",
                 widened.concat(),
-                grid.dims[0],
-                grid.dims[1],
-                grid.dims[2]
+                dims[0],
+                dims[1],
+                dims[2]
             )
         }
         None => String::new(),

@@ -309,6 +309,10 @@ impl Compiler {
                 cached: true,
             });
         }
+        if let Some(path) = &effective.options.debug.reproducer {
+            // A reproducer left by an earlier run would be taken for this one's.
+            let _ = std::fs::remove_file(path);
+        }
         let mut times = StageTimes::default();
         let compiled = compile_request(&effective, &mut times)?;
         let metadata = kernel_metadata(&compiled, &key, &effective.options);

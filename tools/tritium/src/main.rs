@@ -305,6 +305,14 @@ fn main() -> ExitCode {
             } else {
                 eprintln!("error: {message}");
             }
+            if let Some(path) = tritium::Environment::from_env().debug.reproducer
+                && path.exists()
+            {
+                eprintln!(
+                    "note: MLIR reproducer in {0} (replay: triton-opt --run-reproducer {0})",
+                    path.display()
+                );
+            }
             ExitCode::FAILURE
         }
     }
