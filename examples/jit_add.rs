@@ -44,7 +44,10 @@ fn main() -> Result<(), Error> {
     stream.synchronize()?;
     let got: Vec<f32> = out.download()?;
     let bad = (0..n).filter(|&i| got[i] != x[i] + y[i]).count();
-    let cache = jit.compiler().cache().map(|c| c.root().display().to_string());
+    let cache = jit
+        .compiler()
+        .cache()
+        .map(|c| c.root().display().to_string());
     println!(
         "add: {n} elements, {bad} wrong (cache: {})",
         cache.unwrap_or_else(|| "none".into())

@@ -92,7 +92,7 @@ mod tests {
     use super::*;
     use std::ffi::CString;
 
-    fn parse<'c>(context: &'c tritium_dialects::melior::Context, text: &str) -> MlirLocation {
+    fn parse(context: &tritium_dialects::melior::Context, text: &str) -> MlirLocation {
         let text = CString::new(text).unwrap();
         // SAFETY: the context is live and the text NUL-terminated; an attribute that is a
         // location converts to one.

@@ -702,7 +702,11 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
                     .into_iter()
                     .filter(|op| op_name(*op) == "ttg.convert_layout")
                     .count();
-                tracing::debug!(rounds = round + 1, convert_layouts_left = left, "remove-layout-conversions: fixed point");
+                tracing::debug!(
+                    rounds = round + 1,
+                    convert_layouts_left = left,
+                    "remove-layout-conversions: fixed point"
+                );
                 break;
             }
         }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn input(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 /// `tritium ARGS` with the variables `env`, a fresh cache and a fresh output directory.
@@ -55,7 +57,11 @@ fn mlir_enable_dump_prints_the_ir_before_every_pass() {
         "IR Dump Before tritongpu-coalesce",
         "IR Dump Before convert-triton-gpu-to-llvm",
     ] {
-        assert!(text.contains(pass), "no '{pass}' in:\n{}", &text[..text.len().min(2000)]);
+        assert!(
+            text.contains(pass),
+            "no '{pass}' in:\n{}",
+            &text[..text.len().min(2000)]
+        );
     }
     // With locations, as Triton prints them.
     assert!(text.contains("loc("), "no locations in the dump");
@@ -63,7 +69,10 @@ fn mlir_enable_dump_prints_the_ir_before_every_pass() {
     let (output, _dir) = compile_add(&[("MLIR_ENABLE_DUMP", "add_kernel")]);
     assert!(stderr(&output).contains("IR Dump Before Inliner"));
     let (output, _dir) = compile_add(&[("MLIR_ENABLE_DUMP", "softmax_kernel")]);
-    assert!(!stderr(&output).contains("IR Dump"), "another kernel's dump was asked for");
+    assert!(
+        !stderr(&output).contains("IR Dump"),
+        "another kernel's dump was asked for"
+    );
 }
 
 #[test]
@@ -80,7 +89,11 @@ fn llvm_ir_enable_dump_prints_llvm_ir_after_every_pass() {
     let (output, _dir) = compile_add(&[("LLVM_IR_ENABLE_DUMP", "1")]);
     assert!(output.status.success());
     let text = stderr(&output);
-    assert!(text.contains("*** IR Dump After"), "{}", &text[..text.len().min(2000)]);
+    assert!(
+        text.contains("*** IR Dump After"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
     assert!(text.contains("define ptx_kernel void @add_kernel"));
 }
 
@@ -140,7 +153,10 @@ fn triton_reproducer_path_captures_the_failing_pipeline() {
     assert!(text.contains("note: MLIR reproducer in"), "{text}");
     let reproducer = std::fs::read_to_string(&repro).unwrap();
     assert!(reproducer.contains("mlir_reproducer"), "{reproducer}");
-    assert!(reproducer.contains("triton-rewrite-tensor-pointer"), "{reproducer}");
+    assert!(
+        reproducer.contains("triton-rewrite-tensor-pointer"),
+        "{reproducer}"
+    );
     assert!(reproducer.contains("tt.func public @block_pointer_argument"));
 }
 
@@ -174,7 +190,10 @@ fn tritium_log_shows_the_passes_decisions() {
     assert!(output.status.success());
     let text = stderr(&output);
     assert!(text.contains("tritium_passes::coalesce"), "{text}");
-    assert!(text.contains("remove-layout-conversions: fixed point"), "{text}");
+    assert!(
+        text.contains("remove-layout-conversions: fixed point"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -195,7 +214,10 @@ fn ptx_carries_line_tables_unless_disabled() {
     assert!(ptx.contains(".file\t1 \"cases_visible.py\""), "{ptx}");
     // The kernel's loads are on line 11 of the Python source, as in Triton's own PTX.
     assert!(ptx.contains(".loc\t1 11 "), "{ptx}");
-    assert!(ptx.lines().any(|l| l == ".target sm_90a"), "`debug` left in .target");
+    assert!(
+        ptx.lines().any(|l| l == ".target sm_90a"),
+        "`debug` left in .target"
+    );
 
     let (output, dir) = compile_add(&[("TRITON_DISABLE_LINE_INFO", "1")]);
     assert!(output.status.success());
