@@ -4,8 +4,9 @@
 //! This crate has no MLIR dependency: it only needs the PTX text and the launch metadata the
 //! compiler writes beside it (`K.ptx` + `K.json`, see [`KernelMetadata`]).
 //!
-//! * [`metadata`]: the `K.json` format (entry name, `num_warps`, dynamic shared bytes, target
-//!   arch, parameter signature) and the launch-argument check.
+//! * [`metadata`]: the `K.json` format (Triton 3.6's fields: hash, target, `num_warps`,
+//!   `num_stages`, dynamic shared bytes, entry name, ...; plus the parameter signature) and the
+//!   launch-argument check.
 //! * [`device`] / [`launch`]: a thin, safe layer over the driver API (through `cudarc`'s raw
 //!   bindings, with `libcuda.so` loaded at run time): [`Device`], [`Stream`], [`DeviceBuffer`],
 //!   [`Module`], [`Kernel`], CUDA-event timing ([`Stream::time_launches`], [`median`]) and an

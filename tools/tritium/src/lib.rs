@@ -67,7 +67,13 @@ pub enum Error {
     /// The runtime (driver, device, cache, metadata) failed.
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
-    /// A file could not be read or written.
+    /// An input file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A file could not be written.
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -135,7 +141,10 @@ impl Request {
         options: CompileOptions,
     ) -> Result<Request, Error> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         let filename = path.display().to_string();
         let source = if is_python(path) {
             Source::Python {
@@ -494,7 +503,10 @@ impl Jit {
 
     /// [`Jit::load`] of a file.
     pub fn load_file(&self, path: &str, options: &JitOptions) -> Result<Kernel, Error> {
-        let ir = std::fs::read_to_string(path).map_err(|e| Error::io(Path::new(path), e))?;
+        let ir = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            path: path.into(),
+            source,
+        })?;
         self.load(&ir, path, options)
     }
 }
