@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Result, RuntimeError};
 use crate::metadata::KernelMetadata;
-use crate::sha256::{Sha256, hex, sha256_hex};
+use sha2::{Digest, Sha256};
 
 const PTX_FILE: &str = "kernel.ptx";
 const JSON_FILE: &str = "kernel.json";
@@ -57,6 +57,16 @@ fn unique_suffix() -> String {
         UNIQUE.fetch_add(1, Ordering::Relaxed),
         nanos
     )
+}
+
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hex SHA-256 of `data`, as `sha256sum` prints it.
+fn sha256_hex(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
 }
 
 fn checksum_text(ptx: &str, json: &str) -> String {
@@ -126,12 +136,14 @@ impl Cache {
     /// The cache key for a compilation: hex SHA-256 over the IR text, the options string, the
     /// target (e.g. `sm_90a`) and the compiler version, each length-prefixed.
     pub fn key(ir: &str, options: &str, target: &str, compiler_version: &str) -> String {
-        let mut h = Sha256::new();
-        h.update_field(b"tritium-cache-v1");
-        for field in [ir, options, target, compiler_version] {
-            h.update_field(field.as_bytes());
+        let mut hasher = Sha256::new();
+        // Each field as its 8-byte length and its bytes: a sequence of fields hashes
+        // unambiguously.
+        for field in ["tritium-cache-v1", ir, options, target, compiler_version] {
+            hasher.update((field.len() as u64).to_le_bytes());
+            hasher.update(field.as_bytes());
         }
-        hex(&h.finalize())
+        hex(&hasher.finalize())
     }
 
     fn entry_dir(&self, key: &str) -> PathBuf {
@@ -309,14 +321,10 @@ mod tests {
         assert_ne!(k, Cache::key("ir", "opts", "sm_80", "0.1.0"));
         assert_ne!(k, Cache::key("ir", "opts", "sm_90a", "0.1.1"));
         // Pinned: the key must not change between builds or platforms.
-        assert_eq!(Cache::key("", "", "", ""), {
-            let mut h = Sha256::new();
-            h.update_field(b"tritium-cache-v1");
-            for _ in 0..4 {
-                h.update_field(b"");
-            }
-            hex(&h.finalize())
-        });
+        assert_eq!(
+            Cache::key("", "", "", ""),
+            "d5f4677991faf4b10303a0bc29c29830fba7fd2ad8ce17f918e49efe42d12adf"
+        );
     }
 
     #[test]

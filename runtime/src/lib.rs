@@ -48,7 +48,6 @@ pub mod launch;
 pub mod metadata;
 pub mod patterns;
 pub mod reference;
-pub mod sha256;
 pub mod suite;
 
 pub use cache::{Cache, CacheEntry};
