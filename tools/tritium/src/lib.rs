@@ -351,8 +351,18 @@ fn compile_request(request: &Request, times: &mut StageTimes) -> Result<Compiled
             signature,
         } => compile_built(
             |context| {
-                tritium_frontend::build(context, text, filename, kernel.as_deref(), signature)
-                    .map_err(|e| CompileError::Source(e.to_string()))
+                let options = tritium_frontend::BuildOptions {
+                    debug: request.options.debug.debug,
+                };
+                tritium_frontend::build_with(
+                    context,
+                    text,
+                    filename,
+                    kernel.as_deref(),
+                    signature,
+                    options,
+                )
+                .map_err(|e| CompileError::Source(e.to_string()))
             },
             filename,
             &request.options,

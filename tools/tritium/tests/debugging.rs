@@ -243,3 +243,47 @@ fn a_module_with_two_public_kernels_is_refused() {
         "{text}"
     );
 }
+
+const ASSERTING_KERNEL: &str = r#"import triton
+import triton.language as tl
+
+@triton.jit
+def checked_copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.device_assert(x >= 0, "negative input")
+    assert n > 0, "empty"
+    tl.store(out_ptr + offs, x, mask=offs < n)
+"#;
+
+#[test]
+fn triton_debug_keeps_device_assertions_of_python_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("checked.py");
+    std::fs::write(&kernel, ASSERTING_KERNEL).unwrap();
+    let compile = |env: &[(&str, &str)]| {
+        let args = [
+            "compile",
+            kernel.to_str().unwrap(),
+            "-s",
+            "*fp32:16, *fp32:16, i32, 256",
+            "--emit",
+            "ttir",
+        ];
+        let (output, out) = tritium(&args, env);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let read = |ext: &str| {
+            std::fs::read_to_string(out.path().join(format!("out/checked_copy.{ext}"))).unwrap()
+        };
+        (read("ttir"), read("ptx"))
+    };
+    let (ttir, ptx) = compile(&[("TRITON_DEBUG", "1")]);
+    assert!(
+        ttir.contains(r#"tt.assert %0, "negative input" : tensor<256xi1>"#),
+        "{ttir}"
+    );
+    assert!(ttir.contains(r#""empty" : i1"#), "{ttir}");
+    assert!(ptx.contains("__assertfail"));
+    let (ttir, ptx) = compile(&[]);
+    assert!(!ttir.contains("tt.assert") && !ptx.contains("__assertfail"));
+}
