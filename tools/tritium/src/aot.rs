@@ -4,7 +4,9 @@
 //! arguments>)`, and a Rust module with the same launch over `tritium-runtime`.
 //!
 //! The C needs no CUDA headers: it declares the five driver functions it calls (unless
-//! `cuda.h` was included first) and links against `libcuda`. The launch grid is given as C
+//! `cuda.h` was included first) and links against `libcuda`. When `ptxas` is available the cubin
+//! is embedded too and loaded first (no JIT at load time), with the PTX as the fallback (a GPU
+//! the cubin was not assembled for). The launch grid is given as C
 //! expressions over the kernel's integer arguments (`--grid "(n + 1023) / 1024"`), as in Triton;
 //! without one the launch function takes `gridX, gridY, gridZ` after the stream.
 
@@ -161,18 +163,20 @@ pub struct AotLibrary {
     pub rust: String,
 }
 
-/// The C header, C source and Rust module for `metadata`'s kernel and its `ptx`, with launch
-/// functions named `name` and the grid `grid` (`None`: a launch parameter).
+/// The C header, C source and Rust module for `metadata`'s kernel, its `ptx` and (when
+/// assembled) its `cubin`, with launch functions named `name` and the grid `grid` (`None`: a
+/// launch parameter).
 pub fn generate(
     name: &str,
     ptx: &str,
+    cubin: Option<&[u8]>,
     metadata: &KernelMetadata,
     grid: Option<&Grid>,
 ) -> Result<AotLibrary, AotError> {
     let params = params(metadata)?;
     Ok(AotLibrary {
         header: c_header(name, metadata, &params, grid),
-        source: c_source(name, ptx, metadata, &params, grid),
+        source: c_source(name, ptx, cubin, metadata, &params, grid),
         rust: rust_module(name, metadata, &params, grid),
     })
 }
@@ -274,9 +278,23 @@ fn c_string_literal(text: &str) -> String {
     out
 }
 
+/// `bytes` as the initializer of a C byte array, 16 a line, with a NUL after them.
+fn c_byte_array(bytes: &[u8]) -> String {
+    let mut lines: Vec<String> = bytes
+        .chunks(16)
+        .map(|chunk| {
+            let row: Vec<String> = chunk.iter().map(|b| format!("0x{b:02x}")).collect();
+            format!("    {},", row.join(", "))
+        })
+        .collect();
+    lines.push("    0x00".into());
+    lines.join("\n")
+}
+
 fn c_source(
     name: &str,
     ptx: &str,
+    cubin: Option<&[u8]>,
     metadata: &KernelMetadata,
     params: &[Param],
     grid: Option<&Grid>,
@@ -315,13 +333,12 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gr
 static const char {name}_ptx[] =
 {ptx_literal};
 
-static CUmodule {name}_module = NULL;
+{cubin_array}static CUmodule {name}_module = NULL;
 static CUfunction {name}_function = NULL;
 
-CUresult load_{name}(void) {{
-    CUresult result;
-    if ({name}_function != NULL) return 0;
-    result = cuModuleLoadDataEx(&{name}_module, {name}_ptx, 0, NULL, NULL);
+/* Loads one image (cubin or PTX) and finds the kernel in it. */
+static CUresult {name}_load_image(const void *image) {{
+    CUresult result = cuModuleLoadDataEx(&{name}_module, image, 0, NULL, NULL);
     if (result != 0) return result;
     result = cuModuleGetFunction(&{name}_function, {name}_module, "{kernel}");
 {shared_attribute}    if (result != 0) {{
@@ -331,6 +348,10 @@ CUresult load_{name}(void) {{
     }}
     return result;
 }}
+
+CUresult load_{name}(void) {{
+    if ({name}_function != NULL) return 0;
+{load_body}}}
 
 void unload_{name}(void) {{
     if ({name}_module != NULL) cuModuleUnload({name}_module);
@@ -349,6 +370,20 @@ CUresult {name}({signature}) {{
 "#,
         kernel = metadata.name,
         ptx_literal = c_string_literal(ptx).trim_end(),
+        cubin_array = match cubin {
+            Some(cubin) => format!(
+                "/* The cubin ptxas assembled from it ({} bytes). */\nstatic const unsigned char {name}_cubin[] = {{\n{}\n}};\n\n",
+                cubin.len(),
+                c_byte_array(cubin)
+            ),
+            None => String::new(),
+        },
+        load_body = match cubin {
+            Some(_) => format!(
+                "    /* The cubin first; the PTX, JIT-compiled, on a GPU it was not made for. */\n    if ({name}_load_image({name}_cubin) == 0) return 0;\n    return {name}_load_image({name}_ptx);\n"
+            ),
+            None => format!("    return {name}_load_image({name}_ptx);\n"),
+        },
         shared_attribute = if metadata.shared > 48 * 1024 {
             format!(
                 "    /* More than 48 KiB of dynamic shared memory must be asked for. */\n    if (result == 0)\n        result = cuFuncSetAttribute({name}_function, TRITIUM_AOT_MAX_DYNAMIC_SHARED, {});\n",

@@ -3,7 +3,7 @@
 use crate::{CompileArgs, cli_compiler};
 use std::path::PathBuf;
 use tritium::aot::{Grid, generate, integer_arguments};
-use tritium::{Environment, write_atomic};
+use tritium::{Environment, assemble_cubin, write_atomic};
 
 #[derive(clap::Args)]
 pub struct AotArgs {
@@ -40,8 +40,18 @@ pub fn run(args: AotArgs) -> Result<(), String> {
     {
         return Err(format!("--out-name '{name}' is not a C identifier"));
     }
-    let library =
-        generate(&name, &output.ptx, metadata, grid.as_ref()).map_err(|e| e.to_string())?;
+    let cubin = assemble_cubin(&output.ptx).map_err(|e| e.to_string())?;
+    if cubin.is_none() {
+        eprintln!("note: ptxas not found on PATH; {name}.c embeds the PTX only");
+    }
+    let library = generate(
+        &name,
+        &output.ptx,
+        cubin.as_deref(),
+        metadata,
+        grid.as_ref(),
+    )
+    .map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
     let files = [
         ("h", library.header.as_str()),

@@ -408,6 +408,40 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Assembles `ptx` with `ptxas` (for the `.target` it names, with line tables, as Triton runs it);
+/// `None` when `ptxas` is not on PATH.
+pub fn assemble_cubin(ptx: &str) -> Result<Option<Vec<u8>>, Error> {
+    let target = ptx
+        .lines()
+        .find_map(|line| line.trim().strip_prefix(".target "))
+        .and_then(|targets| targets.split(',').next())
+        .map(str::trim)
+        .ok_or_else(|| Error::Usage("the PTX names no .target".into()))?;
+    let dir = tempfile::tempdir().map_err(|e| Error::io(&std::env::temp_dir(), e))?;
+    let input = dir.path().join("kernel.ptx");
+    let output = dir.path().join("kernel.cubin");
+    std::fs::write(&input, ptx).map_err(|e| Error::io(&input, e))?;
+    let run = std::process::Command::new("ptxas")
+        .arg("-lineinfo")
+        .arg(format!("-arch={target}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output();
+    match run {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(Error::Usage(format!("cannot run ptxas: {error}"))),
+        Ok(run) if !run.status.success() => Err(Error::Usage(format!(
+            "ptxas failed ({}):\n{}",
+            run.status,
+            String::from_utf8_lossy(&run.stderr).trim_end()
+        ))),
+        Ok(_) => Ok(Some(
+            std::fs::read(&output).map_err(|e| Error::io(&output, e))?,
+        )),
+    }
+}
+
 /// Triton's kernel dump: `DIR/NAME.source` (the input), `.ttir`, `.ttgir`, `.llir` (LLVM IR),
 /// `.llir.mlir` (the LLVM dialect), `.ptx` and `.json`.
 fn dump_stages(

@@ -8,7 +8,9 @@ mod run;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tritium::{Arch, CompileOptions, Compiler, Environment, Request, is_python, write_atomic};
+use tritium::{
+    Arch, CompileOptions, Compiler, Environment, Request, assemble_cubin, is_python, write_atomic,
+};
 
 #[derive(Parser)]
 #[command(
@@ -213,30 +215,13 @@ fn run_compile(command: CompileCommand) -> Result<(), String> {
         write("ll", text)?;
     }
     if cubin {
-        let ptx = output.join(format!("{stem}.ptx"));
-        let out = output.join(format!("{stem}.cubin"));
-        match std::process::Command::new("ptxas")
-            .arg(format!("-arch={}", ptxas_arch(&result.metadata)))
-            .arg(&ptx)
-            .arg("-o")
-            .arg(&out)
-            .status()
-        {
-            Ok(status) if status.success() => {}
-            Ok(status) => return Err(format!("ptxas failed ({status})")),
-            Err(_) => eprintln!("note: ptxas not found on PATH; no cubin written"),
+        match assemble_cubin(&result.ptx).map_err(|e| e.to_string())? {
+            Some(binary) => write_atomic(&output.join(format!("{stem}.cubin")), &binary)
+                .map_err(|e| e.to_string())?,
+            None => eprintln!("note: ptxas not found on PATH; no cubin written"),
         }
     }
     Ok(())
-}
-
-/// `ptxas`'s `-arch` for a kernel: `sm_90a` for capability 90 (wgmma), as Triton assembles.
-fn ptxas_arch(metadata: &tritium_runtime::KernelMetadata) -> String {
-    match metadata.target.as_ref().map(|t| t.arch) {
-        Some(90) => "sm_90a".to_owned(),
-        Some(capability) => format!("sm_{capability}"),
-        None => "sm_90a".to_owned(),
-    }
 }
 
 /// `TRITIUM_LOG=tritium_passes=debug` (tracing's filter syntax) logs to stderr.

@@ -18,8 +18,19 @@ fn root() -> PathBuf {
 
 /// `tritium aot examples/add.ttir --grid GRID` into a fresh directory.
 fn aot(grid: Option<&str>) -> tempfile::TempDir {
+    aot_with_path(grid, None)
+}
+
+/// [`aot`] with `path` first on PATH.
+fn aot_with_path(grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_tritium"));
+    if let Some(path) = path {
+        let old = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![path.to_path_buf()];
+        paths.extend(std::env::split_paths(&old));
+        command.env("PATH", std::env::join_paths(paths).unwrap());
+    }
     command
         .arg("aot")
         .arg(root().join("examples/add.ttir"))
@@ -84,7 +95,35 @@ int main(void) {
 #[test]
 fn c_library_builds_without_cuda_headers_and_launches() {
     let dir = aot(Some("(n + 1023) / 1024"));
-    let path = dir.path();
+    build_and_launch(dir.path());
+}
+
+/// With `ptxas` on PATH the cubin is embedded and loaded first. The stand-in `ptxas` here
+/// "assembles" by copying the PTX, which the mock driver loads like any image: the launch then
+/// shows that the embedded bytes are the kernel.
+#[test]
+fn c_library_embeds_the_cubin_when_ptxas_is_available() {
+    let tools = tempfile::tempdir().unwrap();
+    let ptxas = tools.path().join("ptxas");
+    std::fs::write(
+        &ptxas,
+        "#!/bin/sh\n# ptxas -lineinfo -arch=ARCH IN -o OUT\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    -o) out=$2; shift;;\n    -*) ;;\n    *) in=$1;;\n  esac\n  shift\ndone\ncp \"$in\" \"$out\"\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&ptxas).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&ptxas, permissions).unwrap();
+    let dir = aot_with_path(Some("(n + 1023) / 1024"), Some(tools.path()));
+    let source = std::fs::read_to_string(dir.path().join("add_kernel.c")).unwrap();
+    assert!(source.contains("static const unsigned char add_kernel_cubin[] = {"));
+    assert!(source.contains("if (add_kernel_load_image(add_kernel_cubin) == 0) return 0;"));
+    // The PTX's first bytes, "//\n// Generated", as the cubin's.
+    assert!(source.contains("    0x2f, 0x2f, 0x0a, 0x2f, 0x2f, 0x20, 0x47, 0x65,"));
+    build_and_launch(dir.path());
+}
+
+/// Builds `add_kernel.c` strictly and a test program against the mock driver, and launches.
+fn build_and_launch(path: &Path) {
     std::fs::write(path.join("main.c"), MAIN_C).unwrap();
     let mock = root().join("runtime/tests/mock_cuda/mock_cuda.c");
     let strict = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
