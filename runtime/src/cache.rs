@@ -102,30 +102,34 @@ impl Cache {
         Ok(Cache { root })
     }
 
-    /// Opens the default cache: `$TRITIUM_CACHE_DIR` if set, else `$XDG_CACHE_HOME/tritium`,
-    /// else `$HOME/.cache/tritium`, else `tritium-cache` in the temporary directory.
+    /// Opens the default cache: `$TRITIUM_CACHE_DIR` if set, else `tritium` in the platform's
+    /// cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux, from the `directories`
+    /// crate), else `tritium-cache` in the temporary directory.
     pub fn open_default() -> Result<Cache> {
         Self::open(Self::default_dir())
     }
 
     /// The directory [`Cache::open_default`] uses, from the process environment.
     pub fn default_dir() -> PathBuf {
-        Self::default_dir_from(|k| std::env::var_os(k))
-            .unwrap_or_else(|| std::env::temp_dir().join("tritium-cache"))
+        Self::default_dir_from(
+            std::env::var_os(Self::ENV_VAR),
+            directories::BaseDirs::new().map(|dirs| dirs.cache_dir().to_path_buf()),
+        )
     }
 
-    /// The default directory for an environment given as a lookup function (testable without
-    /// touching the process environment). Empty variables count as unset; `XDG_CACHE_HOME`
-    /// must be absolute, as the XDG spec says.
-    pub fn default_dir_from(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-        let get = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        if let Some(dir) = get(Self::ENV_VAR) {
-            return Some(dir);
+    /// The default directory for a `$TRITIUM_CACHE_DIR` value (empty counts as unset) and the
+    /// platform's cache directory, when there is one.
+    pub fn default_dir_from(
+        tritium_cache_dir: Option<OsString>,
+        platform_cache: Option<PathBuf>,
+    ) -> PathBuf {
+        match tritium_cache_dir.filter(|dir| !dir.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => platform_cache.map_or_else(
+                || std::env::temp_dir().join("tritium-cache"),
+                |cache| cache.join("tritium"),
+            ),
         }
-        if let Some(xdg) = get("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
-            return Some(xdg.join("tritium"));
-        }
-        get("HOME").map(|h| h.join(".cache").join("tritium"))
     }
 
     /// The cache directory.
@@ -472,34 +476,22 @@ mod tests {
 
     #[test]
     fn default_dir_follows_environment() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| OsString::from(v))
-            }
-        };
+        let platform = Some(PathBuf::from("/home/u/.cache"));
         assert_eq!(
-            Cache::default_dir_from(env(&[
-                ("TRITIUM_CACHE_DIR", "/x/cache"),
-                ("XDG_CACHE_HOME", "/xdg"),
-                ("HOME", "/home/u")
-            ])),
-            Some(PathBuf::from("/x/cache"))
+            Cache::default_dir_from(Some("/x/cache".into()), platform.clone()),
+            PathBuf::from("/x/cache")
         );
         assert_eq!(
-            Cache::default_dir_from(env(&[
-                ("TRITIUM_CACHE_DIR", ""),
-                ("XDG_CACHE_HOME", "/xdg"),
-                ("HOME", "/home/u")
-            ])),
-            Some(PathBuf::from("/xdg/tritium"))
+            Cache::default_dir_from(Some("".into()), platform.clone()),
+            PathBuf::from("/home/u/.cache/tritium")
         );
         assert_eq!(
-            Cache::default_dir_from(env(&[("XDG_CACHE_HOME", "relative"), ("HOME", "/home/u")])),
-            Some(PathBuf::from("/home/u/.cache/tritium"))
+            Cache::default_dir_from(None, platform),
+            PathBuf::from("/home/u/.cache/tritium")
         );
-        assert_eq!(Cache::default_dir_from(env(&[])), None);
+        assert_eq!(
+            Cache::default_dir_from(None, None),
+            std::env::temp_dir().join("tritium-cache")
+        );
     }
 }
