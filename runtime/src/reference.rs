@@ -22,40 +22,34 @@ pub fn f32_to_f16(f: f32) -> u16 {
 
 // ------------------------------------------------------------------------------------ RNG
 
-/// SplitMix64: tiny, fast, deterministic for a given seed.
+/// A seeded generator (the `rand` crate's `SmallRng`, fast even unoptimized): deterministic for a
+/// given seed on a given platform.
 #[derive(Debug, Clone)]
 pub struct Rng {
-    state: u64,
+    inner: rand::rngs::SmallRng,
 }
 
 impl Rng {
     /// A generator with a fixed seed.
     pub fn new(seed: u64) -> Rng {
-        Rng { state: seed }
+        Rng {
+            inner: rand::SeedableRng::seed_from_u64(seed),
+        }
     }
 
-    /// A seed from the clock and the process id (print it to make a run reproducible).
+    /// A seed from the operating system's entropy (print it to make a run reproducible).
     pub fn seed_from_time() -> u64 {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        let mut r = Rng::new(nanos ^ ((std::process::id() as u64) << 32));
-        r.next_u64()
+        rand::random()
     }
 
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        rand::RngCore::next_u64(&mut self.inner)
     }
 
     /// Uniform in `[0, 1)` with 53 random bits.
     pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        rand::Rng::r#gen(&mut self.inner)
     }
 
     /// Two independent standard normals (Box–Muller).

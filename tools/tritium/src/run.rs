@@ -1,6 +1,7 @@
 //! `tritium run` and `tritium bench`: compile, make inputs, launch through the runtime.
 
 use crate::CompileArgs;
+use tritium_runtime::reference::Rng;
 use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, L2Flush, median};
 
 #[derive(clap::Args)]
@@ -46,18 +47,11 @@ fn element_bytes(elem: &str) -> Result<usize, String> {
     })
 }
 
-fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<Vec<u8>, String> {
+fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> Result<Vec<u8>, String> {
     let bytes = element_bytes(elem)?;
     let mut data = Vec::with_capacity(count * bytes);
-    let mut next = || {
-        *seed = seed.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = *seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    };
     for i in 0..count {
-        let unit = (next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let unit = rng.next_f64() * 2.0 - 1.0;
         let value = match fill {
             "rand" => unit,
             "zeros" => 0.0,
@@ -94,10 +88,7 @@ fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<V
 }
 
 fn parse_args(specs: &[String]) -> Result<Vec<(String, Value)>, String> {
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+    let mut rng = Rng::new(Rng::seed_from_time());
     specs
         .iter()
         .map(|spec| {
@@ -116,7 +107,7 @@ fn parse_args(specs: &[String]) -> Result<Vec<(String, Value)>, String> {
                     parts[0],
                     count,
                     parts.get(2).copied().unwrap_or("rand"),
-                    &mut seed,
+                    &mut rng,
                 )?;
                 Ok((
                     name.to_owned(),
