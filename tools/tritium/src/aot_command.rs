@@ -1,6 +1,7 @@
 //! `tritium aot`: a kernel library to link into a C or Rust program (see [`tritium::aot`]).
 
 use crate::{CompileArgs, cli_compiler};
+use anyhow::Context;
 use std::path::PathBuf;
 use tritium::aot::{Grid, generate, integer_arguments};
 use tritium::{Environment, assemble_cubin, write_atomic};
@@ -22,25 +23,22 @@ pub struct AotArgs {
 }
 
 /// Compiles the kernel and writes NAME.h, NAME.c, NAME.rs, NAME.ptx and NAME.json.
-pub fn run(args: AotArgs) -> Result<(), String> {
+pub fn run(args: AotArgs) -> anyhow::Result<()> {
     let request = args.compile.request(false)?;
-    let output = cli_compiler(Environment::from_env())
-        .compile(&request)
-        .map_err(|e| e.to_string())?;
+    let output = cli_compiler(Environment::from_env()).compile(&request)?;
     let metadata = &output.metadata;
     let grid = args
         .grid
         .as_deref()
         .map(|grid| Grid::parse(grid, &integer_arguments(metadata)))
-        .transpose()
-        .map_err(|e| e.to_string())?;
+        .transpose()?;
     let name = args.out_name.unwrap_or_else(|| metadata.name.clone());
     if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         || name.starts_with(|c: char| c.is_ascii_digit())
     {
-        return Err(format!("--out-name '{name}' is not a C identifier"));
+        anyhow::bail!("--out-name '{name}' is not a C identifier");
     }
-    let cubin = assemble_cubin(&output.ptx).map_err(|e| e.to_string())?;
+    let cubin = assemble_cubin(&output.ptx)?;
     if cubin.is_none() {
         eprintln!("note: ptxas not found on PATH; {name}.c embeds the PTX only");
     }
@@ -50,9 +48,8 @@ pub fn run(args: AotArgs) -> Result<(), String> {
         cubin.as_deref(),
         metadata,
         grid.as_ref(),
-    )
-    .map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&args.output).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    )?;
+    std::fs::create_dir_all(&args.output).with_context(|| args.output.display().to_string())?;
     let files = [
         ("h", library.header.as_str()),
         ("c", library.source.as_str()),
@@ -62,7 +59,7 @@ pub fn run(args: AotArgs) -> Result<(), String> {
     ];
     for (extension, text) in files {
         let path = args.output.join(format!("{name}.{extension}"));
-        write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+        write_atomic(&path, text.as_bytes())?;
     }
     Ok(())
 }

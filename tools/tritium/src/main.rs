@@ -5,6 +5,7 @@
 mod aot_command;
 mod run;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,11 +49,16 @@ pub struct CompileArgs {
 
 impl CompileArgs {
     /// The compile options these arguments give; what is not given comes from the module.
-    pub fn options(&self, keep_intermediates: bool) -> Result<CompileOptions, String> {
+    pub fn options(&self, keep_intermediates: bool) -> anyhow::Result<CompileOptions> {
         Ok(CompileOptions {
             num_warps: self.num_warps,
             num_stages: self.num_stages,
-            arch: self.arch.as_deref().map(Arch::parse).transpose()?,
+            arch: self
+                .arch
+                .as_deref()
+                .map(Arch::parse)
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
             keep_intermediates,
             // Line tables, so profilers show source lines, as Triton emits them
             // (TRITON_DISABLE_LINE_INFO=1 turns them off).
@@ -62,14 +68,14 @@ impl CompileArgs {
     }
 
     /// The compilation these arguments ask for.
-    pub fn request(&self, keep_intermediates: bool) -> Result<Request, String> {
+    pub fn request(&self, keep_intermediates: bool) -> anyhow::Result<Request> {
         Request::from_file(
             &self.input,
             self.kernel_name.as_deref(),
             self.signature.as_deref(),
             self.options(keep_intermediates)?,
         )
-        .map_err(|e| e.to_string())
+        .map_err(Into::into)
     }
 }
 
@@ -136,7 +142,7 @@ struct CompileCommand {
     dump_dir: Option<PathBuf>,
 }
 
-fn run_compile(command: CompileCommand) -> Result<(), String> {
+fn run_compile(command: CompileCommand) -> anyhow::Result<()> {
     let CompileCommand {
         args,
         output,
@@ -148,9 +154,7 @@ fn run_compile(command: CompileCommand) -> Result<(), String> {
     } = command;
     for stage in &emit {
         if !["ttir", "ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
-            return Err(format!(
-                "unknown --emit stage '{stage}' (expected ttir, ttgir, llir, ll, ptx)"
-            ));
+            anyhow::bail!("unknown --emit stage '{stage}' (expected ttir, ttgir, llir, ll, ptx)");
         }
     }
     let mut environment = Environment::from_env();
@@ -160,13 +164,11 @@ fn run_compile(command: CompileCommand) -> Result<(), String> {
     let mut request = args.request(!emit.is_empty())?;
     // The stage times exist only when the stages run.
     request.always_compile = timing;
-    let result = cli_compiler(environment)
-        .compile(&request)
-        .map_err(|e| e.to_string())?;
+    let result = cli_compiler(environment).compile(&request)?;
     if timing {
         print!("{}", result.times);
     }
-    std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+    std::fs::create_dir_all(&output).with_context(|| output.display().to_string())?;
     // Python input is named by its kernel (a file may hold several), TTIR by its file.
     let stem = if let Some(name) = out_name {
         name
@@ -183,16 +185,15 @@ fn run_compile(command: CompileCommand) -> Result<(), String> {
     {
         let path = output.join(format!("{stem}.ttir"));
         if path.canonicalize().ok() == args.input.canonicalize().ok() {
-            return Err(format!(
+            anyhow::bail!(
                 "--emit ttir would overwrite the input {}: choose another -o",
                 args.input.display()
-            ));
+            );
         }
-        write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+        write_atomic(&path, text.as_bytes())?;
     }
     let write = |ext: &str, text: &str| {
         write_atomic(&output.join(format!("{stem}.{ext}")), text.as_bytes())
-            .map_err(|e| e.to_string())
     };
     write("ptx", &result.ptx)?;
     write("json", &result.metadata.to_json_line())?;
@@ -215,9 +216,8 @@ fn run_compile(command: CompileCommand) -> Result<(), String> {
         write("ll", text)?;
     }
     if cubin {
-        match assemble_cubin(&result.ptx).map_err(|e| e.to_string())? {
-            Some(binary) => write_atomic(&output.join(format!("{stem}.cubin")), &binary)
-                .map_err(|e| e.to_string())?,
+        match assemble_cubin(&result.ptx)? {
+            Some(binary) => write_atomic(&output.join(format!("{stem}.cubin")), &binary)?,
             None => eprintln!("note: ptxas not found on PATH; no cubin written"),
         }
     }
@@ -280,7 +280,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(error) => {
+            let message = format!("{error:#}");
             let located = message
                 .lines()
                 .next()

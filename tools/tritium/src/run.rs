@@ -1,6 +1,7 @@
 //! `tritium run` and `tritium bench`: compile, make inputs, launch through the runtime.
 
 use crate::CompileArgs;
+use anyhow::Context;
 use tritium_runtime::reference::Rng;
 use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, L2Flush, median};
 
@@ -37,17 +38,17 @@ enum Value {
     Scalar(String),
 }
 
-fn element_bytes(elem: &str) -> Result<usize, String> {
+fn element_bytes(elem: &str) -> anyhow::Result<usize> {
     Ok(match elem {
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
         "f64" | "i64" => 8,
         "i8" | "u8" => 1,
-        _ => return Err(format!("unknown element type '{elem}'")),
+        _ => anyhow::bail!("unknown element type '{elem}'"),
     })
 }
 
-fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> Result<Vec<u8>, String> {
+fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> anyhow::Result<Vec<u8>> {
     let bytes = element_bytes(elem)?;
     let mut data = Vec::with_capacity(count * bytes);
     for i in 0..count {
@@ -57,7 +58,7 @@ fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> Result<Ve
             "zeros" => 0.0,
             "ones" => 1.0,
             "iota" => i as f64,
-            _ => return Err(format!("unknown fill '{fill}' (rand, zeros, ones, iota)")),
+            _ => anyhow::bail!("unknown fill '{fill}' (rand, zeros, ones, iota)"),
         };
         match elem {
             "f32" => data.extend_from_slice(&(value as f32).to_le_bytes()),
@@ -87,22 +88,22 @@ fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> Result<Ve
     Ok(data)
 }
 
-fn parse_args(specs: &[String]) -> Result<Vec<(String, Value)>, String> {
+fn parse_args(specs: &[String]) -> anyhow::Result<Vec<(String, Value)>> {
     let mut rng = Rng::new(Rng::seed_from_time());
     specs
         .iter()
         .map(|spec| {
             let (name, value) = spec
                 .split_once('=')
-                .ok_or_else(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
+                .with_context(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
             if let Some(rest) = value.strip_prefix("buf:") {
                 let parts: Vec<&str> = rest.split(':').collect();
                 if parts.len() < 2 {
-                    return Err(format!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]"));
+                    anyhow::bail!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]");
                 }
                 let count: usize = parts[1]
                     .parse()
-                    .map_err(|_| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
+                    .with_context(|| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
                 let data = make_buffer(
                     parts[0],
                     count,
@@ -132,14 +133,12 @@ struct Prepared {
     order: Vec<(bool, usize)>,
 }
 
-fn prepare(args: &RunArgs) -> Result<Prepared, String> {
+fn prepare(args: &RunArgs) -> anyhow::Result<Prepared> {
     let values = parse_args(&args.args)?;
-    let device = Device::new(0).map_err(|e| e.to_string())?;
+    let device = Device::new(0)?;
     let request = args.compile.request(false)?;
     let started = std::time::Instant::now();
-    let output = crate::cli_compiler(tritium::Environment::from_env())
-        .compile(&request)
-        .map_err(|e| e.to_string())?;
+    let output = crate::cli_compiler(tritium::Environment::from_env()).compile(&request)?;
     eprintln!(
         "compiled in {:.1} ms{}",
         started.elapsed().as_secs_f64() * 1e3,
@@ -152,15 +151,15 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     let metadata = output.metadata;
     let signature: Vec<String> = metadata.signature.iter().map(|t| t.to_string()).collect();
     if values.len() != signature.len() {
-        return Err(format!(
+        anyhow::bail!(
             "kernel `{}` takes {} arguments ({}), got {}",
             metadata.name,
             signature.len(),
             signature.join(", "),
             values.len()
-        ));
+        );
     }
-    let kernel = Kernel::from_ptx(&device, &output.ptx, metadata).map_err(|e| e.to_string())?;
+    let kernel = Kernel::from_ptx(&device, &output.ptx, metadata)?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();
     let mut order = Vec::new();
@@ -169,11 +168,10 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
         match value {
             Value::Buffer { elem, data } => {
                 if !ty.starts_with('*') {
-                    return Err(format!("argument {i} (`{name}`) is {ty}, not a pointer"));
+                    anyhow::bail!("argument {i} (`{name}`) is {ty}, not a pointer");
                 }
                 let buffer = device
-                    .upload(&data)
-                    .map_err(|e| e.to_string())?
+                    .upload(&data)?
                     .with_elem(tritium_runtime::ElemType::parse(&elem));
                 order.push((true, buffers.len()));
                 buffers.push((name, elem, buffer));
@@ -199,7 +197,7 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     })
 }
 
-fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String> {
+fn kernel_args<'a>(prepared: &'a Prepared) -> anyhow::Result<Vec<KernelArg<'a>>> {
     prepared
         .order
         .iter()
@@ -208,30 +206,29 @@ fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String>
                 return Ok(KernelArg::Buffer(&prepared.buffers[index].2));
             }
             let (i, ty, text) = &prepared.scalars[index];
-            let bad = || format!("argument {i}: '{text}' is not a valid {ty}");
+            let bad = || anyhow::anyhow!("argument {i}: '{text}' is not a valid {ty}");
             Ok(match ty.as_str() {
                 "i32" => KernelArg::I32(text.parse().map_err(|_| bad())?),
                 "i64" => KernelArg::I64(text.parse().map_err(|_| bad())?),
                 "i1" => KernelArg::I1(text == "1" || text == "true"),
                 "f32" => KernelArg::F32(text.parse().map_err(|_| bad())?),
                 "f64" => KernelArg::F64(text.parse().map_err(|_| bad())?),
-                _ => return Err(format!("argument {i}: unsupported scalar type {ty}")),
+                _ => anyhow::bail!("argument {i}: unsupported scalar type {ty}"),
             })
         })
         .collect()
 }
 
-pub fn run(args: RunArgs) -> Result<(), String> {
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let prepared = prepare(&args)?;
     let launch_args = kernel_args(&prepared)?;
-    let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
+    let stream = prepared.device.create_stream()?;
     prepared
         .kernel
-        .launch(&stream, prepared.grid, &launch_args)
-        .map_err(|e| e.to_string())?;
-    stream.synchronize().map_err(|e| e.to_string())?;
+        .launch(&stream, prepared.grid, &launch_args)?;
+    stream.synchronize()?;
     for (name, elem, buffer) in &prepared.buffers {
-        let bytes: Vec<u8> = buffer.download().map_err(|e| e.to_string())?;
+        let bytes: Vec<u8> = buffer.download()?;
         let preview: Vec<String> = match elem.as_str() {
             "f32" => bytes
                 .chunks_exact(4)
@@ -254,19 +251,17 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn bench(args: BenchArgs) -> Result<(), String> {
+pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     let prepared = prepare(&args.run)?;
     let launch_args = kernel_args(&prepared)?;
-    let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
-    let flush = L2Flush::new(&prepared.device).map_err(|e| e.to_string())?;
-    let times = stream
-        .time_launches(
-            |s| prepared.kernel.launch(s, prepared.grid, &launch_args),
-            args.warmup,
-            args.reps,
-            Some(&flush),
-        )
-        .map_err(|e| e.to_string())?;
+    let stream = prepared.device.create_stream()?;
+    let flush = L2Flush::new(&prepared.device)?;
+    let times = stream.time_launches(
+        |s| prepared.kernel.launch(s, prepared.grid, &launch_args),
+        args.warmup,
+        args.reps,
+        Some(&flush),
+    )?;
     let ms = median(&times).unwrap_or(f32::NAN) as f64;
     let bytes: usize = prepared.buffers.iter().map(|(_, _, b)| b.len_bytes()).sum();
     print!(
