@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use tritium_runtime::patterns::patterns;
-use tritium_runtime::suite::{KERNELS, SuiteOptions, run_suite};
+use tritium_runtime::suite::{KERNELS, SuiteOptions, run_suite, selected_kernels};
 
 /// What the checker does, after the usage line of `--help`.
 const ABOUT: &str = "\
@@ -108,7 +108,25 @@ fn main() -> ExitCode {
         Ok(opts) => opts,
         Err(message) => return usage_error(&message),
     };
-    match run_suite(&opts, &mut |line| say(line)) {
+    // A progress bar on stderr while kernels run (drawn only on a terminal); the result lines
+    // go to stdout, with the bar suspended while each is printed.
+    let total = selected_kernels(&opts).map_or(0, |k| k.len() as u64);
+    let progress = indicatif::ProgressBar::new(total).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} kernels {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let result = run_suite(&opts, &mut |line| {
+        progress.suspend(|| say(line));
+        if let Some(kernel) = ["PASS ", "FAIL ", "SKIP: "]
+            .iter()
+            .find_map(|prefix| line.strip_prefix(prefix))
+        {
+            progress.inc(1);
+            progress.set_message(kernel.split([' ', ':']).next().unwrap_or("").to_owned());
+        }
+    });
+    progress.finish_and_clear();
+    match result {
         Ok(summary) => {
             say(&summary.line());
             ExitCode::from(summary.exit_code() as u8)
