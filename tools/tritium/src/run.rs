@@ -135,7 +135,6 @@ struct Prepared {
 
 fn prepare(args: &RunArgs) -> anyhow::Result<Prepared> {
     let values = parse_args(&args.args)?;
-    let device = Device::new(0)?;
     let request = args.compile.request(false)?;
     let started = std::time::Instant::now();
     let output = crate::cli_compiler(tritium::Environment::from_env()).compile(&request)?;
@@ -159,6 +158,8 @@ fn prepare(args: &RunArgs) -> anyhow::Result<Prepared> {
             values.len()
         );
     }
+    // After compiling, so that compile errors and debug dumps come without a GPU too.
+    let device = Device::new(0)?;
     let kernel = Kernel::from_ptx(&device, &output.ptx, metadata)?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();

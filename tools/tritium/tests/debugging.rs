@@ -287,3 +287,28 @@ fn triton_debug_keeps_device_assertions_of_python_kernels() {
     let (ttir, ptx) = compile(&[]);
     assert!(!ttir.contains("tt.assert") && !ptx.contains("__assertfail"));
 }
+
+/// `run` (and `bench`) compile through the same path: the variables work there too, and the
+/// dump comes before the launch, so it is there without a GPU as well.
+#[test]
+fn run_honours_the_variables_before_it_needs_a_gpu() {
+    let add = input("examples/add.ttir");
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
+        .arg("run")
+        .arg(&add)
+        .args([
+            "--grid",
+            "4",
+            "--arg",
+            "x=buf:f32:4096",
+            "--arg",
+            "y=buf:f32:4096",
+        ])
+        .args(["--arg", "out=buf:f32:4096:zeros", "--arg", "n=4096"])
+        .env("TRITIUM_CACHE_DIR", dir.path())
+        .env("MLIR_ENABLE_DUMP", "add_kernel")
+        .output()
+        .unwrap();
+    assert!(stderr(&output).contains("IR Dump Before tritongpu-coalesce"));
+}
