@@ -87,8 +87,8 @@ pub fn cli_compiler(environment: Environment) -> Compiler {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (name, num_warps, num_stages, shared, arch,
-    /// signature, arg_names)
+    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (Triton 3.6's metadata fields plus the
+    /// signature), through the compile cache
     Compile {
         #[command(flatten)]
         args: CompileArgs,
