@@ -121,9 +121,14 @@ impl Arch {
         )
     }
 
-    /// The PTX ISA version emitted: 8.4 is understood by every CUDA 12.4+ driver.
-    pub fn ptx_features(&self) -> &'static str {
-        "+ptx84"
+    /// The PTX ISA version emitted, times ten: 8.4 is understood by every CUDA 12.4+ driver.
+    pub fn ptx_version(&self) -> u32 {
+        84
+    }
+
+    /// LLVM's NVPTX feature string for [`Arch::ptx_version`].
+    pub fn ptx_features(&self) -> String {
+        format!("+ptx{}", self.ptx_version())
     }
 }
 

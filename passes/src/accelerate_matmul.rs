@@ -400,6 +400,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         if capability == 90 && to_warp_group_dot(dot, num_warps) {
+            tracing::debug!(num_warps, "accelerate-matmul: tt.dot to wgmma (mma v3)");
             continue;
         }
         let ins = operands(dot);
@@ -412,6 +413,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         let (a_type, b_type, c_type) = (value_type(a), value_type(b), value_type(c));
         let precision = int_attr(dot, "inputPrecision").unwrap_or(2);
         let Some(bits) = is_mma_v2_dot(a_type, b_type, c_type, precision) else {
+            tracing::debug!(
+                precision,
+                "accelerate-matmul: tt.dot kept on FMA (no mma for its types)"
+            );
             continue;
         };
         let dims = shape(c_type);
@@ -420,6 +425,11 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         } else {
             warps_per_tile_v2([dims[0], dims[1]], num_warps)
         };
+        tracing::debug!(
+            ?warps,
+            bits,
+            "accelerate-matmul: tt.dot to mma.sync (mma v2)"
+        );
         let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v2(warps));
         let operand = |index: u32| {
             encoding_to_attr(

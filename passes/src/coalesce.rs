@@ -88,6 +88,7 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         if encoding_of(value_type(ptr)).as_ref() == Some(&encoding) {
             continue;
         }
+        tracing::debug!(op = name, ?encoding, "coalesce: new layout for the access");
         let attr = encoding_to_attr(ctx, &encoding);
         for (i, operand) in ins.iter().enumerate() {
             let ty = value_type(*operand);

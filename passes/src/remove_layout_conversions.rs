@@ -694,10 +694,19 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     for func in funcs {
         let preferred = preferred_layouts(func);
         let access = access_layouts(func);
-        for _ in 0..64 {
+        for round in 0..64 {
             let changed = rewrite_once(func, &preferred, &access);
             erase_dead(func);
             if !changed {
+                let left = collect_ops(func)
+                    .into_iter()
+                    .filter(|op| op_name(*op) == "ttg.convert_layout")
+                    .count();
+                tracing::debug!(
+                    rounds = round + 1,
+                    convert_layouts_left = left,
+                    "remove-layout-conversions: fixed point"
+                );
                 break;
             }
         }
