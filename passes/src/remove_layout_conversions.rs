@@ -220,6 +220,65 @@ fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> b
     }
 }
 
+/// The most ops a backward rematerialization may compute twice (the producer keeps other users
+/// in its own layout): index arithmetic is cheaper to repeat than a conversion, a long chain
+/// (a Philox generator, a math function) is not — Triton's cost model makes the same call.
+const DUPLICATION_LIMIT: usize = 12;
+
+/// Whether every use of `value` is a `ttg.convert_layout`.
+fn only_converted(value: MlirValue) -> bool {
+    let all = users(value);
+    !all.is_empty() && all.iter().all(|u| op_name(*u) == "ttg.convert_layout")
+}
+
+/// The ops using `value` (once per use).
+fn users(value: MlirValue) -> Vec<MlirOperation> {
+    let mut found = Vec::new();
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(value);
+        while !u.ptr.is_null() {
+            found.push(mlirOpOperandGetOwner(u));
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    found
+}
+
+/// Whether `value` has uses besides `except`'s (the conversion being removed).
+fn has_other_uses(value: MlirValue, except: MlirValue) -> bool {
+    let _ = except;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let first = mlirValueGetFirstUse(value);
+        !first.ptr.is_null() && !mlirOpOperandGetNextUse(first).ptr.is_null()
+    }
+}
+
+/// The number of rematerializable ops `op`'s value is computed with (itself included), counted
+/// until `limit` is passed: the ops a backward rematerialization of it could end up cloning.
+fn backward_slice_size(op: MlirOperation, limit: usize) -> usize {
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut work = vec![op];
+    while let Some(current) = work.pop() {
+        if !seen.insert(current.ptr as usize) {
+            continue;
+        }
+        if seen.len() > limit {
+            break;
+        }
+        for operand in operands(current) {
+            if let Some(def) = defining_op(operand)
+                && is_rematerializable(&op_name(def))
+                && is_tensor(value_type(operand))
+            {
+                work.push(def);
+            }
+        }
+    }
+    seen.len()
+}
+
 /// One pass of local rewrites; returns whether anything changed.
 /// Producers rematerialized in a layout during one backward sweep: (value, target type) → its
 /// clone. A value shared by several conversions into one layout is computed there once, so a
@@ -346,7 +405,14 @@ fn rewrite_once(
         if in_preferred_family(access, dst_type)
             && is_rematerializable(&def_name)
             && results(def).len() == 1
+            && (!has_other_uses(src, results(op)[0])
+                || backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT
+                || only_converted(src))
         {
+            // A long chain used only through conversions moves whole into this one's layout;
+            // the other conversions then start from there (computed once, as Triton does).
+            let move_whole = has_other_uses(src, results(op)[0])
+                && backward_slice_size(def, DUPLICATION_LIMIT) > DUPLICATION_LIMIT;
             let memo_key = (key(src), dst_type.ptr as usize);
             if let Some(&clone) = memo.get(&memo_key) {
                 replace_and_erase(op, clone);
@@ -381,6 +447,16 @@ fn rewrite_once(
             // SAFETY: `new` is the clone of a single-result op (checked above).
             let clone = unsafe { mlirOperationGetResult(new, 0) };
             memo.insert(memo_key, clone);
+            if move_whole {
+                for other in users(src) {
+                    if other.ptr != op.ptr {
+                        // SAFETY: `other` is a live convert_layout (`only_converted`) reading
+                        // `src`; `clone` is a live value of the same shape and element type,
+                        // defined right after `src`'s producer, so it dominates `other`.
+                        unsafe { mlirOperationSetOperand(other, 0, clone) };
+                    }
+                }
+            }
             replace_and_erase(op, clone);
             changed = true;
         }
