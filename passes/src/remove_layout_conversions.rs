@@ -28,6 +28,10 @@ pub static PASS: PassDef = PassDef {
 /// Elementwise ops without side effects, cheap enough to compute again in another layout.
 fn is_rematerializable(name: &str) -> bool {
     (name.starts_with("arith.") && name != "arith.constant")
+        // The math dialect is elementwise and pure; so are the libdevice calls Triton emits
+        // (`tt.extern_elementwise`, `pure = true` for every one a kernel can name).
+        || name.starts_with("math.")
+        || name == "tt.extern_elementwise"
         || matches!(
             name,
             "math.exp"
@@ -55,6 +59,13 @@ fn is_rematerializable(name: &str) -> bool {
                 | "tt.mulhiui"
                 | "tt.clampf"
         )
+}
+
+/// [`is_rematerializable`] for an op: a `tt.extern_elementwise` only when marked pure.
+fn is_rematerializable_op(op: MlirOperation) -> bool {
+    let name = op_name(op);
+    is_rematerializable(&name)
+        && (name != "tt.extern_elementwise" || bool_attr(op, "pure").unwrap_or(false))
 }
 
 fn is_cheap_source(name: &str) -> bool {
@@ -269,7 +280,7 @@ fn backward_slice_size(op: MlirOperation, limit: usize) -> usize {
         }
         for operand in operands(current) {
             if let Some(def) = defining_op(operand)
-                && is_rematerializable(&op_name(def))
+                && is_rematerializable_op(def)
                 && is_tensor(value_type(operand))
             {
                 work.push(def);
@@ -403,7 +414,7 @@ fn rewrite_once(
         // the clone goes right after the producer (which dominates every use), and further
         // conversions of the same value into that layout reuse it.
         if in_preferred_family(access, dst_type)
-            && is_rematerializable(&def_name)
+            && is_rematerializable_op(def)
             && results(def).len() == 1
             && (!has_other_uses(src, results(op)[0])
                 || backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT
@@ -540,7 +551,7 @@ fn rewrite_once(
             changed = true;
             continue;
         }
-        if !is_rematerializable(&name) || outs.len() != 1 {
+        if !is_rematerializable_op(op) || outs.len() != 1 {
             continue;
         }
         // One result (checked above).
@@ -742,7 +753,7 @@ fn erase_dead(func: MlirOperation) {
         let mut erased = false;
         for op in collect_ops(func).into_iter().rev() {
             let name = op_name(op);
-            let pure = is_rematerializable(&name)
+            let pure = is_rematerializable_op(op)
                 || is_cheap_source(&name)
                 || matches!(
                     name.as_str(),
