@@ -61,9 +61,13 @@ fn is_rematerializable(name: &str) -> bool {
         )
 }
 
-/// [`is_rematerializable`] for an op: a `tt.extern_elementwise` only when marked pure.
+/// [`is_rematerializable`] for an op: a `tt.extern_elementwise` only when marked pure; also a
+/// plain global load too small to anchor a layout ([`is_anchor_access`]), cloned in place.
 fn is_rematerializable_op(op: MlirOperation) -> bool {
     let name = op_name(op);
+    if name == "tt.load" {
+        return !is_anchor_access(op) && !bool_attr(op, "isVolatile").unwrap_or(false);
+    }
     is_rematerializable(&name)
         && (name != "tt.extern_elementwise" || bool_attr(op, "pure").unwrap_or(false))
 }
@@ -106,12 +110,39 @@ fn insert_before(before: MlirOperation, op: MlirOperation) -> MlirOperation {
     op
 }
 
+/// Threads per program, from the module's `ttg.num-warps` and `ttg.threads-per-warp`.
+fn program_threads(op: MlirOperation) -> i64 {
+    let mut module = op;
+    // SAFETY: parent traversal of live ops, ending at the null parent of the top op.
+    unsafe {
+        while !mlirOperationGetParentOperation(module).ptr.is_null() {
+            module = mlirOperationGetParentOperation(module);
+        }
+    }
+    int_attr(module, "ttg.num-warps").unwrap_or(4)
+        * int_attr(module, "ttg.threads-per-warp").unwrap_or(32)
+}
+
+/// Whether a global load or store fixes the layouts around it (Triton's "expensive" accesses):
+/// one with fewer elements than the program has threads (a handful of indices) is cheaper to
+/// redo in the layout its users want, so it anchors nothing and may be rematerialized.
+fn is_anchor_access(op: MlirOperation) -> bool {
+    let name = op_name(op);
+    if name != "tt.load" && name != "tt.store" {
+        return false;
+    }
+    let Some(&ptr) = operands(op).first() else {
+        return false;
+    };
+    let ty = value_type(ptr);
+    !is_tensor(ty) || shape(ty).iter().product::<i64>() >= program_threads(op)
+}
+
 /// Every layout a global load or store of the function uses.
 fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
     let mut layouts: Vec<MlirAttribute> = Vec::new();
     for op in collect_ops(func) {
-        let name = op_name(op);
-        if name != "tt.load" && name != "tt.store" {
+        if !is_anchor_access(op) {
             continue;
         }
         let Some(encoding) = operands(op)
@@ -134,8 +165,7 @@ fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
 fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
     let mut seen: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
     for op in collect_ops(func) {
-        let name = op_name(op);
-        if name != "tt.load" && name != "tt.store" {
+        if !is_anchor_access(op) {
             continue;
         }
         // ODS: loads and stores take the pointer first.
