@@ -266,6 +266,27 @@ fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> b
 /// (a Philox generator, a math function) is not — Triton's cost model makes the same call.
 const DUPLICATION_LIMIT: usize = 12;
 
+/// A reduce now reading operands in `encoding`: its tensor results become slices of it, and
+/// their users read conversions back to the old types.
+fn retype_reduce_results(op: MlirOperation, outs: &[MlirValue], encoding: &Encoding) {
+    let axis = int_attr(op, "axis").unwrap_or(0) as u32;
+    for result in outs {
+        let ty = value_type(*result);
+        if is_tensor(ty) {
+            let slice = Encoding::Slice(SliceEncoding::new(axis, encoding.clone()));
+            // SAFETY: `result` is a live result of `op` and the new type a live tensor type of
+            // its context.
+            unsafe {
+                mlirValueSetType(
+                    *result,
+                    with_encoding(ty, encoding_to_attr(context_of(op), &slice)),
+                )
+            };
+            convert_all_uses_after(*result, ty);
+        }
+    }
+}
+
 /// Whether every use of `value` is a `ttg.convert_layout`.
 fn only_converted(value: MlirValue) -> bool {
     let all = users(value);
@@ -508,6 +529,33 @@ fn rewrite_once(
         let ins = operands(op);
         let outs = results(op);
         if name == "tt.reduce" {
+            // Operands computed (by rematerializable ops) outside the shape's preferred layout
+            // are asked for in it: the backward rules then compute them there, and the reduce
+            // joins the rest of the kernel's layout.
+            if let Some(&first) = ins.first()
+                && let Some(&want) = preferred.get(&shape(value_type(first)))
+                && ins.iter().all(|&v| {
+                    is_tensor(value_type(v))
+                        && !is_preferred(preferred, value_type(v))
+                        && !in_mma_family(value_type(v))
+                        && defining_op(v).is_some_and(|d| {
+                            is_rematerializable_op(d) && op_name(d) != "ttg.convert_layout"
+                        })
+                })
+            {
+                let Some(encoding) = encoding_of(with_encoding(value_type(first), want)) else {
+                    continue;
+                };
+                for (i, &v) in ins.iter().enumerate() {
+                    let converted =
+                        insert_convert_before(op, v, with_encoding(value_type(v), want));
+                    // SAFETY: `op` is a live tt.reduce and `i` one of its operand indices.
+                    unsafe { mlirOperationSetOperand(op, i as isize, converted) };
+                }
+                retype_reduce_results(op, &outs, &encoding);
+                changed = true;
+                continue;
+            }
             let sources: Vec<Option<MlirValue>> = ins
                 .iter()
                 .map(|v| mma_source(*v).or_else(|| preferred_source(preferred, *v)))
@@ -530,22 +578,7 @@ fn rewrite_once(
                     // one entry per operand), each a live value.
                     unsafe { mlirOperationSetOperand(op, i as isize, *s) };
                 }
-                let axis = int_attr(op, "axis").unwrap_or(0) as u32;
-                for result in &outs {
-                    let ty = value_type(*result);
-                    if is_tensor(ty) {
-                        let slice = Encoding::Slice(SliceEncoding::new(axis, encoding.clone()));
-                        // SAFETY: `result` is a live result of `op` and the new type a live tensor
-                        // type of its context.
-                        unsafe {
-                            mlirValueSetType(
-                                *result,
-                                with_encoding(ty, encoding_to_attr(context_of(op), &slice)),
-                            )
-                        };
-                        convert_all_uses_after(*result, ty);
-                    }
-                }
+                retype_reduce_results(op, &outs, &encoding);
                 changed = true;
             }
             continue;
