@@ -1,9 +1,9 @@
 //! `-tritongpu-coalesce`: gives each global load and store the blocked layout that makes its
 //! accesses coalesced and vectorized: threads own `vec` consecutive elements along the pointer's
 //! most contiguous dimension, where `vec` is what axis info proves aligned and contiguous (up to
-//! 16 bytes) — or, as in Triton, the largest such count among the accesses of the same shape
-//! and order connected to it by SSA values. Operands are converted to that layout and the
-//! result converted back;
+//! 16 bytes) — for a load, as in Triton, the largest such count among the accesses of the same
+//! shape and order that use its value. Operands are converted to that layout and the result
+//! converted back;
 //! `-tritongpu-remove-layout-conversions` then propagates the layout.
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
@@ -90,60 +90,27 @@ fn access_of(analysis: &AxisInfoAnalysis, ptr: MlirValue) -> Option<Access> {
     })
 }
 
-/// Ops connected by SSA values (an op, its operands' producers, the ops owning the blocks it
-/// is in), by union-find over op addresses: the slice Triton's coalescing looks through.
-struct Components {
-    parent: std::collections::HashMap<usize, usize>,
-}
-
-impl Components {
-    fn find(&mut self, x: usize) -> usize {
-        let mut root = x;
-        while let Some(&p) = self.parent.get(&root) {
-            if p == root {
-                break;
-            }
-            root = p;
-        }
-        let mut node = x;
-        while node != root {
-            let next = self.parent.get(&node).copied().unwrap_or(root);
-            self.parent.insert(node, root);
-            node = next;
-        }
-        root
-    }
-    fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            self.parent.insert(ra, rb);
-        }
-    }
-    fn of(ops: &[MlirOperation]) -> Components {
-        let mut c = Components {
-            parent: ops
-                .iter()
-                .map(|o| (o.ptr as usize, o.ptr as usize))
-                .collect(),
-        };
-        for &op in ops {
-            for operand in operands(op) {
-                // SAFETY: queries on live values: a block argument's owner block and its
-                // parent op, or a result's producer.
-                let source = unsafe {
-                    if mlirValueIsABlockArgument(operand) {
-                        mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(operand))
-                    } else {
-                        mlirOpResultGetOwner(operand)
+/// The ops reached from `op`'s results through their users, transitively (Triton's forward
+/// slice; nested ops count through their users too).
+fn forward_slice(op: MlirOperation) -> std::collections::HashSet<usize> {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![op];
+    while let Some(current) = work.pop() {
+        for result in results(current) {
+            // SAFETY: use-list traversal of a live value.
+            unsafe {
+                let mut u = mlirValueGetFirstUse(result);
+                while !u.ptr.is_null() {
+                    let user = mlirOpOperandGetOwner(u);
+                    if seen.insert(user.ptr as usize) {
+                        work.push(user);
                     }
-                };
-                if !source.ptr.is_null() && c.parent.contains_key(&(source.ptr as usize)) {
-                    c.union(op.ptr as usize, source.ptr as usize);
+                    u = mlirOpOperandGetNextUse(u);
                 }
             }
         }
-        c
     }
+    seen
 }
 
 fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
@@ -161,24 +128,23 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
             Some((op, access_of(&analysis, ptr)?))
         })
         .collect();
-    // As Triton: a thread moves as many elements as the widest access of the same shape and
-    // order connected to this one (an f32 load feeding a bf16 store moves 8, like the store),
-    // so connected accesses share a layout instead of converting between two.
-    let mut components = Components::of(&ops);
+    // As Triton: a load moves as many elements per thread as the widest access of the same
+    // shape and order among its users (an f32 load feeding a bf16 store moves 8, like the
+    // store, which then needs no conversion); a store keeps its own count.
     let widest: Vec<u32> = accesses
         .iter()
         .map(|(op, a)| {
-            let root = components.find(op.ptr as usize);
+            if op_name(*op) != "tt.load" {
+                return a.per_thread;
+            }
+            let users = forward_slice(*op);
             accesses
                 .iter()
                 .filter(|(other, b)| {
-                    b.dims == a.dims
-                        && b.order == a.order
-                        && components.find(other.ptr as usize) == root
+                    b.dims == a.dims && b.order == a.order && users.contains(&(other.ptr as usize))
                 })
                 .map(|(_, b)| b.per_thread)
-                .max()
-                .unwrap_or(a.per_thread)
+                .fold(a.per_thread, u32::max)
         })
         .collect();
     for ((op, access), per_thread) in accesses.iter().zip(widest) {

@@ -386,3 +386,66 @@ fn ttir_pipeline_matches_triton_op_counts() {
         failures.join("\n")
     );
 }
+
+/// Kernels of the corpus (test/Inputs/corpus, Triton 3.6's TTIR and TTGIR of
+/// bench/cases_corpus.py) where Tritium's TTGIR still has more `ttg.convert_layout`s than
+/// Triton's, with both counts. The test fails on any other kernel with more than Triton, and on
+/// a listed one whose count changed (so an improvement updates the list).
+const CONVERT_EXCESS: &[(&str, usize, usize)] = &[
+    ("argmax_rows", 1, 0),
+    ("argmin_rows_f16", 2, 1),
+    ("col_sum", 2, 1),
+    ("cumprod_rows", 2, 0),
+    ("cumsum_rows", 2, 0),
+    ("hist_block", 1, 0),
+    ("linear_scan", 3, 0),
+    ("permute_bshd", 2, 1),
+    ("transpose_batched", 6, 1),
+    ("transpose_f32", 6, 1),
+];
+
+#[test]
+fn corpus_layout_conversions_against_triton() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/Inputs/corpus");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("test/Inputs/corpus")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ttir"))
+        .collect();
+    entries.sort();
+    assert!(
+        entries.len() >= 30,
+        "the corpus has {} kernels",
+        entries.len()
+    );
+    let count = |text: &str| text.matches("ttg.convert_layout").count();
+    let mut problems = Vec::new();
+    for ttir in &entries {
+        let name = ttir.file_stem().unwrap().to_string_lossy().into_owned();
+        let metadata = std::fs::read_to_string(ttir.with_extension("json")).expect("metadata");
+        let warps =
+            serde_json::from_str::<serde_json::Value>(&metadata).expect("json")["num_warps"]
+                .as_u64()
+                .expect("num_warps");
+        let triton = count(&std::fs::read_to_string(ttir.with_extension("ttgir")).expect("ttgir"));
+        let ttgir_option = format!("--tritium-ttgir=num-warps={warps}");
+        let (ok, ours, err) =
+            triton_opt(&[ttir.to_str().unwrap(), "--tritium-ttir", &ttgir_option]);
+        assert!(ok, "{name}: {err}");
+        let ours = count(&ours);
+        let listed = CONVERT_EXCESS
+            .iter()
+            .find(|(k, _, _)| *k == name)
+            .map(|&(_, o, t)| (o, t));
+        match listed {
+            Some(counts) if counts != (ours, triton) => problems.push(format!(
+                "{name}: {ours} conversions (Triton {triton}); listed as {counts:?}"
+            )),
+            None if ours > triton => {
+                problems.push(format!("{name}: {ours} conversions, Triton {triton}"))
+            }
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
