@@ -215,6 +215,22 @@ impl FuncLowering<'_> {
                     "conversion from this 8-bit float type is not supported (only f8E4M3FN and f8E5M2)",
                 );
             };
+            // sm_89+: the hardware conversion (exact: every e4m3 and e5m2 value is an f16).
+            if self.capability >= 89 && self.ptx_version >= 78 {
+                let (i16, i32) = (self.b.i16(), self.b.i32());
+                let byte = self.b.zext(value, i16);
+                let pair = self.b.asm(
+                    &format!("cvt.rn.f16x2.{}x2 $0, $1;", format.ptx),
+                    "=r,h",
+                    &[byte],
+                    i32,
+                );
+                let low = self.b.trunc(pair, i16);
+                let f16 = self.b.f16();
+                let half = self.b.bitcast(low, f16);
+                let f16_type = f16_mlir_type(self.ctx());
+                return self.convert_float(op, half, f16_type, to, rounding);
+            }
             let wide = self.fp8_to_f32(value, format);
             return self.convert_float(op, wide, f32, to, rounding);
         }
@@ -375,6 +391,12 @@ impl FuncLowering<'_> {
         let result = b.select(is_nan, nan_code, signed);
         b.trunc(result, i8)
     }
+}
+
+/// MLIR's f16 type (the element type [`FuncLowering::convert_float`] takes).
+fn f16_mlir_type(ctx: MlirContext) -> MlirType {
+    // SAFETY: a builtin type of the live context.
+    unsafe { mlirF16TypeGet(ctx) }
 }
 
 #[cfg(test)]
