@@ -528,6 +528,42 @@ fn rewrite_once(
         let name = op_name(op);
         let ins = operands(op);
         let outs = results(op);
+        // A scan fed by conversions out of the preferred layout (or an mma one) scans in it:
+        // its results have its operands' layout, and their users read conversions back.
+        if name == "tt.scan" {
+            let sources: Vec<Option<MlirValue>> = ins
+                .iter()
+                .map(|v| mma_source(*v).or_else(|| preferred_source(preferred, *v)))
+                .collect();
+            if sources.iter().all(Option::is_some) && !sources.is_empty() {
+                let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
+                let Some(attr) = encoding_attr(value_type(sources[0])) else {
+                    continue;
+                };
+                if sources.iter().any(|s| {
+                    // SAFETY: live attributes of the function's types.
+                    encoding_attr(value_type(*s))
+                        .is_none_or(|a| !unsafe { mlirAttributeEqual(a, attr) })
+                }) {
+                    continue;
+                }
+                for (i, s) in sources.iter().enumerate() {
+                    // SAFETY: `op` is a live `tt.scan` with one operand per source.
+                    unsafe { mlirOperationSetOperand(op, i as isize, *s) };
+                }
+                for result in &outs {
+                    let ty = value_type(*result);
+                    if is_tensor(ty) {
+                        // SAFETY: a live result of `op`; the new type differs only in its
+                        // encoding.
+                        unsafe { mlirValueSetType(*result, with_encoding(ty, attr)) };
+                        convert_all_uses_after(*result, ty);
+                    }
+                }
+                changed = true;
+            }
+            continue;
+        }
         if name == "tt.reduce" {
             // Operands computed (by rematerializable ops) outside the shape's preferred layout
             // are asked for in it: the backward rules then compute them there, and the reduce
