@@ -138,6 +138,63 @@ fn is_anchor_access(op: MlirOperation) -> bool {
     !is_tensor(ty) || shape(ty).iter().product::<i64>() >= program_threads(op)
 }
 
+/// For each `tt.trans` of the function whose result has an access layout's shape, that layout
+/// with the transposition undone: a value computed there (a mask) transposes into the access
+/// layout by relabeling registers, so the backward rules may rematerialize into it.
+fn untransposed_access_layouts(
+    func: MlirOperation,
+    access: &[MlirAttribute],
+) -> Vec<MlirAttribute> {
+    let mut found: Vec<MlirAttribute> = Vec::new();
+    for op in collect_ops(func) {
+        if op_name(op) != "tt.trans" {
+            continue;
+        }
+        let Some(&result) = results(op).first() else {
+            continue;
+        };
+        let result_type = value_type(result);
+        let order: Vec<u32> = crate::ttir::util::i32_array(op, "order")
+            .unwrap_or_default()
+            .iter()
+            .map(|&o| o.max(0) as u32)
+            .collect();
+        let inverse = inverse_permutation(&order);
+        let dims: Vec<u32> = shape(result_type).iter().map(|&d| d as u32).collect();
+        for &layout in access {
+            let Some(encoding) = encoding_of(with_encoding(result_type, layout)) else {
+                continue;
+            };
+            if encoding.rank() != Some(dims.len()) {
+                continue;
+            }
+            if let Ok(untransposed) = encoding.transposed(&dims, &inverse) {
+                let attr = encoding_to_attr(context_of(op), &untransposed);
+                // SAFETY: live attributes of the function's context.
+                let known = access
+                    .iter()
+                    .chain(&found)
+                    .any(|a| unsafe { mlirAttributeEqual(*a, attr) });
+                if !known {
+                    found.push(attr);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The inverse of a permutation (`inverse[order[i]] = i`).
+fn inverse_permutation(order: &[u32]) -> Vec<u32> {
+    let mut inverse = vec![0u32; order.len()];
+    for (i, &o) in order.iter().enumerate() {
+        if let Some(slot) = inverse.get_mut(o as usize) {
+            *slot = i as u32;
+        }
+    }
+    inverse
+}
+
 /// Every layout a global load or store of the function uses.
 fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
     let mut layouts: Vec<MlirAttribute> = Vec::new();
@@ -426,6 +483,34 @@ fn rewrite_once(
         // values already in a load/store layout are not moved into another one (two accesses
         // of a shape in different layouts would otherwise pull a producer back and forth).
         if in_mma_family(value_type(src)) || in_preferred_family(access, value_type(src)) {
+            continue;
+        }
+        // Backward through a transposition: trans(m) in S is m in S untransposed, relabeled.
+        if def_name == "tt.trans" && in_preferred_family(access, dst_type) {
+            let operand = operands(def)[0];
+            let order: Vec<u32> = crate::ttir::util::i32_array(def, "order")
+                .unwrap_or_default()
+                .iter()
+                .map(|&o| o.max(0) as u32)
+                .collect();
+            let dims: Vec<u32> = shape(dst_type).iter().map(|&d| d as u32).collect();
+            let Some(untransposed) = encoding_of(dst_type)
+                .and_then(|e| e.transposed(&dims, &inverse_permutation(&order)).ok())
+            else {
+                continue;
+            };
+            let operand_type = with_encoding(
+                value_type(operand),
+                encoding_to_attr(context_of(op), &untransposed),
+            );
+            let converted = insert_convert_before(op, operand, operand_type);
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(def, &[converted], &[dst_type]),
+            );
+            // SAFETY: `new` is the clone of a single-result op (tt.trans).
+            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            changed = true;
             continue;
         }
         // Backward through shape ops: broadcast takes its operand in the result's layout,
@@ -879,7 +964,8 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         .collect();
     for func in funcs {
         let preferred = preferred_layouts(func);
-        let access = access_layouts(func);
+        let mut access = access_layouts(func);
+        access.extend(untransposed_access_layouts(func, &access));
         for round in 0..64 {
             let changed = rewrite_once(func, &preferred, &access);
             erase_dead(func);

@@ -396,9 +396,6 @@ const CONVERT_EXCESS: &[(&str, usize, usize)] = &[
     ("argmin_rows_f16", 2, 1),
     ("col_sum", 2, 1),
     ("hist_block", 1, 0),
-    ("permute_bshd", 2, 1),
-    ("transpose_batched", 6, 1),
-    ("transpose_f32", 6, 1),
 ];
 
 #[test]
