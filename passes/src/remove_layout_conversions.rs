@@ -613,6 +613,19 @@ fn rewrite_once(
         let name = op_name(op);
         let ins = operands(op);
         let outs = results(op);
+        // A histogram reads its operand in any layout: the conversion into it goes (without a
+        // mask, which would have to follow it).
+        if name == "tt.histogram"
+            && ins.len() == 1
+            && let Some(&input) = ins.first()
+            && let Some(source) = preferred_source(preferred, input)
+        {
+            // SAFETY: `op` is a live tt.histogram (operand 0 its input) and `source` a live
+            // value of the same shape and element type.
+            unsafe { mlirOperationSetOperand(op, 0, source) };
+            changed = true;
+            continue;
+        }
         // A scan fed by conversions out of the preferred layout (or an mma one) scans in it:
         // its results have its operands' layout, and their users read conversions back.
         if name == "tt.scan" {
@@ -677,10 +690,30 @@ fn rewrite_once(
                 changed = true;
                 continue;
             }
-            let sources: Vec<Option<MlirValue>> = ins
+            let mut sources: Vec<Option<MlirValue>> = ins
                 .iter()
                 .map(|v| mma_source(*v).or_else(|| preferred_source(preferred, *v)))
                 .collect();
+            // Operands that are free to build in any layout (argmax's index range) follow the
+            // others: they are converted, and the cheap-source rule rebuilds them.
+            let cheap = |v: MlirValue| defining_op(v).is_some_and(|d| is_cheap_source(&op_name(d)));
+            if let Some(Some(leader)) = sources.iter().find(|s| s.is_some()).copied()
+                && sources
+                    .iter()
+                    .zip(&ins)
+                    .all(|(s, &v)| s.is_some() || cheap(v))
+                && let Some(attr) = encoding_attr(value_type(leader))
+            {
+                for (slot, &v) in sources.iter_mut().zip(&ins) {
+                    if slot.is_none() {
+                        *slot = Some(insert_convert_before(
+                            op,
+                            v,
+                            with_encoding(value_type(v), attr),
+                        ));
+                    }
+                }
+            }
             if sources.iter().all(Option::is_some) && !sources.is_empty() {
                 let sources: Vec<MlirValue> = sources.into_iter().flatten().collect();
                 // `sources` is not empty (checked above). An encoding the layout crate cannot
