@@ -1229,8 +1229,21 @@ fn reduce(
     Ok(outs)
 }
 
+/// The first tensor of an input that may be a tuple of tensors (`tl.reduce`,
+/// `tl.associative_scan`): it gives the rank and axis.
+fn first_of_input(args: &Args) -> Option<Val> {
+    match args.get(0, "input") {
+        Some(Val::Tuple(items)) => items.first().cloned(),
+        other => other,
+    }
+}
+
 fn reduction(g: &mut Gen, name: &str, args: Args) -> R<Val> {
-    let x = block_arg(g, args.get(0, "input"), "input")?;
+    let x = if name == "tl.reduce" {
+        block_arg(g, first_of_input(&args), "input")?
+    } else {
+        block_arg(g, args.get(0, "input"), "input")?
+    };
     let rank = x.ty.shape.len();
     let axis = axis_of(g, args.get(1, "axis"), rank)?;
     let keep = args
@@ -1353,9 +1366,23 @@ fn reduction(g: &mut Gen, name: &str, args: Args) -> R<Val> {
 }
 
 fn scan(g: &mut Gen, name: &str, args: Args) -> R<Val> {
-    let x = block_arg(g, args.get(0, "input"), "input")?;
+    let x = if name == "tl.associative_scan" {
+        block_arg(g, first_of_input(&args), "input")?
+    } else {
+        block_arg(g, args.get(0, "input"), "input")?
+    };
     let rank = x.ty.shape.len();
     let axis = axis_of(g, args.get(1, "axis").or(Some(Val::Int(0))), rank)?.unwrap_or(0);
+    // A tuple of tensors scans together (one combine over all of them).
+    let inputs: Vec<TV> = match args.get(0, "input") {
+        Some(Val::Tuple(items)) if name == "tl.associative_scan" => {
+            items.iter().map(|v| g.tensor(v)).collect::<R<Vec<_>>>()?
+        }
+        _ => vec![x.clone()],
+    };
+    if inputs.iter().any(|i| i.ty.shape != x.ty.shape) {
+        return Err(g.err("associative_scan's inputs must have one shape"));
+    }
     let (combine, reverse, x) = match name {
         "tl.associative_scan" => {
             let f = match args.get(2, "combine_fn") {
@@ -1396,28 +1423,33 @@ fn scan(g: &mut Gen, name: &str, args: Args) -> R<Val> {
             )
         }
     };
-    let block = combine_region(
-        g,
-        std::slice::from_ref(&x.ty.dt),
-        &combine,
-        "tt.scan.return",
-    )?;
+    // cumsum/cumprod may have cast their one input.
+    let inputs = if inputs.len() == 1 { vec![x] } else { inputs };
+    let dts: Vec<Dt> = inputs.iter().map(|i| i.ty.dt.clone()).collect();
+    let block = combine_region(g, &dts, &combine, "tt.scan.return")?;
     let region = g.ir.region_of(block);
     let attrs = [
         ("axis", g.ir.i32_attr(axis as i64)),
         ("reverse", g.ir.bool_attr(reverse)),
     ];
-    let op = g.ir.op(
-        "tt.scan",
-        &[x.v],
-        &[x.ty.to_mlir(&g.ir)],
-        &attrs,
-        vec![region],
-    );
-    Ok(t(TV {
-        v: ir::result(op, 0),
-        ty: x.ty.clone(),
-    }))
+    let operands: Vec<Value> = inputs.iter().map(|i| i.v).collect();
+    let types: Vec<ir::Type> = inputs.iter().map(|i| i.ty.to_mlir(&g.ir)).collect();
+    let op = g.ir.op("tt.scan", &operands, &types, &attrs, vec![region]);
+    let outs: Vec<Val> = inputs
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            t(TV {
+                v: ir::result(op, k),
+                ty: i.ty.clone(),
+            })
+        })
+        .collect();
+    Ok(if outs.len() == 1 {
+        outs.into_iter().next().expect("one result")
+    } else {
+        Val::Tuple(outs)
+    })
 }
 
 fn dot(g: &mut Gen, args: Args) -> R<Val> {
