@@ -159,8 +159,11 @@ pub fn preview(num: Num, bytes: &[u8], count: usize) -> Vec<String> {
             let mut b = [0u8; 8];
             b[..size].copy_from_slice(chunk);
             let bits = u64::from_le_bytes(b);
-            if num.is_float() {
+            if num == Num::F64 {
                 bits_to_float(num, bits).to_string()
+            } else if num.is_float() {
+                // Every narrower float is exactly an f32, which prints shortest.
+                (bits_to_float(num, bits) as f32).to_string()
             } else {
                 crate::value::wrap(num.bits(), bits as i64).to_string()
             }

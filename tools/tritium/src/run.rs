@@ -14,6 +14,10 @@ pub struct RunArgs {
     /// NAME=buf:ELEM:COUNT[:rand|zeros|ones|iota] (ELEM: f32, f16, i32, i64, f64)
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
+    /// Run TTIR in the reference interpreter on the CPU (no GPU, no compilation); ELEM may also
+    /// be bf16, i8, i16, fp8e4, fp8e5
+    #[arg(long)]
+    pub interpret: bool,
 }
 
 #[derive(clap::Args)]
@@ -234,6 +238,13 @@ fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String>
 }
 
 pub fn run(args: RunArgs) -> Result<(), String> {
+    if args.interpret {
+        print!(
+            "{}",
+            tritium_interp::cli::run(&args.compile.input, &args.grid, &args.args)?
+        );
+        return Ok(());
+    }
     let prepared = prepare(&args)?;
     let launch_args = kernel_args(&prepared)?;
     let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
@@ -267,6 +278,9 @@ pub fn run(args: RunArgs) -> Result<(), String> {
 }
 
 pub fn bench(args: BenchArgs) -> Result<(), String> {
+    if args.run.interpret {
+        return Err("--interpret is for `tritium run`: the interpreter is not timed".to_owned());
+    }
     let prepared = prepare(&args.run)?;
     let launch_args = kernel_args(&prepared)?;
     let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
