@@ -60,6 +60,8 @@ pub enum Arg {
     Int(i64),
     /// A float parameter (rounded to its type).
     Float(f64),
+    /// A tensor parameter (of a helper function or a test case), exactly of its type.
+    Block(Tensor),
 }
 
 /// What to run: the grid, the arguments in parameter order, the limits.
@@ -87,6 +89,8 @@ pub struct Outcome {
     pub args: Vec<Arg>,
     /// The lines `tt.print` wrote, in program order.
     pub printed: Vec<String>,
+    /// What the last program's `tt.return` returned (blocks only).
+    pub returned: Vec<Tensor>,
     /// Ops executed.
     pub steps: u64,
 }
@@ -176,6 +180,7 @@ pub fn run_module(
                         Arg::Buffer(b) => format!("buffer `{}`", b.name),
                         Arg::Int(v) => format!("integer {v}"),
                         Arg::Float(v) => format!("float {v}"),
+                        Arg::Block(t) => format!("a block of shape {:?}", t.shape),
                     }
                 ),
             )
@@ -207,6 +212,11 @@ pub fn run_module(
                     Data::F(vec![int_to_float(n, *v, 64, true)]),
                 )
             }
+            (Some(TypeKind::Block(elem, shape)), Arg::Block(t))
+                if t.elem == elem && t.shape == shape =>
+            {
+                t.clone()
+            }
             _ => return Err(bad()),
         };
         values.push(Val::tensor(value));
@@ -214,14 +224,22 @@ pub fn run_module(
     let funcs: HashMap<String, MlirOperation> = ir::functions(module).into_iter().collect();
     let mut machine = Machine::new(&mut memory, funcs, launch.limits);
     machine.grid = launch.grid.map(i64::from);
+    let mut returned = Vec::new();
     for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
                 machine.pid = [x, y, z].map(i64::from);
-                machine.call(func, values.clone())?;
+                returned = machine.call(func, values.clone())?;
             }
         }
     }
+    let returned = returned
+        .into_iter()
+        .filter_map(|v| match v {
+            Val::T(t) => Some(std::rc::Rc::unwrap_or_clone(t)),
+            _ => None,
+        })
+        .collect();
     let printed = std::mem::take(&mut machine.printed);
     let steps = machine.steps;
     let mut buffers = memory.buffers.into_iter();
@@ -240,6 +258,7 @@ pub fn run_module(
     Ok(Outcome {
         args,
         printed,
+        returned,
         steps,
     })
 }
@@ -320,6 +339,7 @@ pub fn kernel_params(
                 Some(TypeKind::Block(Elem::Num(n), shape)) if shape.is_empty() => {
                     ParamKind::Scalar(n)
                 }
+                Some(TypeKind::Block(Elem::Num(n), shape)) => ParamKind::Block(n, shape),
                 _ => ParamKind::Other,
             };
             Param {
@@ -338,12 +358,14 @@ pub struct Param {
     pub kind: ParamKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
     /// `!tt.ptr<T>`.
     Pointer(Num),
     /// An integer or float scalar.
     Scalar(Num),
+    /// A tensor of numbers of this shape.
+    Block(Num, Vec<usize>),
     /// Anything else (the interpreter cannot be handed one).
     Other,
 }
