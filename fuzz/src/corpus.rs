@@ -78,7 +78,8 @@ pub fn lit_cases() -> Vec<Kernel> {
             continue;
         };
         for (i, chunk) in text.split("// -----").enumerate() {
-            if chunk.contains("tt.func") && !chunk.contains("ttg.") && !chunk.contains("expected-") {
+            if chunk.contains("tt.func") && !chunk.contains("ttg.") && !chunk.contains("expected-")
+            {
                 // lit cases may leave the module implicit; one op must be parsed here.
                 let source = if chunk.contains("module") {
                     chunk.to_owned()

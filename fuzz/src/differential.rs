@@ -109,7 +109,11 @@ pub fn make_args(params: &[tritium_interp::Param], ints: i64, seed: u64) -> Opti
             ParamKind::Block(num, shape) => {
                 let n: usize = shape.iter().product();
                 let data = if num.is_float() {
-                    Data::F((0..n).map(|_| round(num, rng.gen_range(-1.0..1.0))).collect())
+                    Data::F(
+                        (0..n)
+                            .map(|_| round(num, rng.gen_range(-1.0..1.0)))
+                            .collect(),
+                    )
                 } else {
                     let bits = num.bits();
                     Data::I((0..n).map(|_| wrap(bits, rng.gen_range(0..8))).collect())
@@ -124,7 +128,11 @@ pub fn make_args(params: &[tritium_interp::Param], ints: i64, seed: u64) -> Opti
 /// Where two runs' buffers differ beyond rounding, if they do. Floats may differ by a few units
 /// of the element type's epsilon relative to their magnitude (passes may reassociate or fuse);
 /// NaN matches NaN; integers must be equal.
-pub fn compare(params: &[tritium_interp::Param], before: &Outcome, after: &Outcome) -> Option<String> {
+pub fn compare(
+    params: &[tritium_interp::Param],
+    before: &Outcome,
+    after: &Outcome,
+) -> Option<String> {
     if before.returned.len() != after.returned.len() {
         return Some("a different number of results".into());
     }
@@ -156,7 +164,12 @@ pub fn compare(params: &[tritium_interp::Param], before: &Outcome, after: &Outco
                 continue;
             }
             let same = num.is_float()
-                && close(num, scale, bits_to_float(num, bits(x)), bits_to_float(num, bits(y)));
+                && close(
+                    num,
+                    scale,
+                    bits_to_float(num, bits(x)),
+                    bits_to_float(num, bits(y)),
+                );
             if !same {
                 count += 1;
                 if bad.len() < 3 {
@@ -306,7 +319,9 @@ pub fn check(kernel: &Kernel, seed: u64) -> Verdict {
         Ok(outcome) => {
             runs += 1;
             if let Some(difference) = compare(&params, &original, &outcome) {
-                return Verdict::Differs(format!("the TTIR pipeline changed the results: {difference}"));
+                return Verdict::Differs(format!(
+                    "the TTIR pipeline changed the results: {difference}"
+                ));
             }
         }
         Err(e) => return Verdict::Differs(e),

@@ -6,5 +6,7 @@
 //!   each mutant through parse, verify, every named pipeline and the lowering to PTX in a worker
 //!   process, recording panics, aborts, hangs and accepted-then-broken IR.
 
+pub mod campaign;
 pub mod corpus;
 pub mod differential;
+pub mod mutate;

@@ -39,21 +39,33 @@ fn ttir_passes_keep_every_kernels_results() {
     for s in &skipped {
         eprintln!("skipped {s}");
     }
-    assert!(differs.is_empty(), "{} kernels differ:\n{}", differs.len(), differs.join("\n"));
+    assert!(
+        differs.is_empty(),
+        "{} kernels differ:\n{}",
+        differs.len(),
+        differs.join("\n")
+    );
     assert!(same >= 40, "only {same} kernels checked");
 }
 
 /// The comparison has teeth: a kernel whose addf became a subf differs.
 #[test]
 fn a_miscompile_is_caught() {
-    let source = std::fs::read_to_string(tritium_fuzz::corpus::repo_root().join("test/Inputs/kernels/add.ttir")).unwrap();
+    let source = std::fs::read_to_string(
+        tritium_fuzz::corpus::repo_root().join("test/Inputs/kernels/add.ttir"),
+    )
+    .unwrap();
     let wrong = source.replace("arith.addf", "arith.subf");
     let run = |text: &str| {
         let outcome = tritium_interp::run_source(text, "add.ttir", None, {
             let (context, sink) = tritium_interp::new_context_with_sink();
             let module = tritium_interp::parse(&context, &sink, text, "add.ttir").unwrap();
-            let params = tritium_interp::kernel_params(module.as_operation().to_raw(), None).unwrap();
-            tritium_interp::Launch::new([2, 1, 1], tritium_fuzz::differential::make_args(&params, 64, 1).unwrap())
+            let params =
+                tritium_interp::kernel_params(module.as_operation().to_raw(), None).unwrap();
+            tritium_interp::Launch::new(
+                [2, 1, 1],
+                tritium_fuzz::differential::make_args(&params, 64, 1).unwrap(),
+            )
         });
         outcome.unwrap()
     };
@@ -61,5 +73,8 @@ fn a_miscompile_is_caught() {
     let module = tritium_interp::parse(&context, &sink, &source, "add.ttir").unwrap();
     let params = tritium_interp::kernel_params(module.as_operation().to_raw(), None).unwrap();
     let difference = tritium_fuzz::differential::compare(&params, &run(&source), &run(&wrong));
-    assert!(difference.is_some_and(|d| d.contains("64 elements differ") || d.contains("elements differ")));
+    assert!(
+        difference
+            .is_some_and(|d| d.contains("64 elements differ") || d.contains("elements differ"))
+    );
 }

@@ -24,7 +24,12 @@ pub fn elem_by_name(name: &str) -> Option<Num> {
 
 /// Little-endian bytes of `count` elements of `num`, filled as `fill` says (`rand`: uniform in
 /// [-1, 1) for floats and in [-100, 100) for integers, from a fixed seed).
-pub fn make_buffer(num: Num, count: usize, fill: &str, rng: &mut impl Rng) -> Result<Vec<u8>, String> {
+pub fn make_buffer(
+    num: Num,
+    count: usize,
+    fill: &str,
+    rng: &mut impl Rng,
+) -> Result<Vec<u8>, String> {
     let size = num.bytes() as usize;
     let mut bytes = Vec::with_capacity(count * size);
     for i in 0..count {
@@ -75,7 +80,8 @@ pub fn run(input: &std::path::Path, grid: &[u32], specs: &[String]) -> Result<St
             let [elem, count, fill @ ..] = parts.as_slice() else {
                 return Err(format!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]"));
             };
-            let num = elem_by_name(elem).ok_or_else(|| format!("--arg '{spec}': unknown element type '{elem}'"))?;
+            let num = elem_by_name(elem)
+                .ok_or_else(|| format!("--arg '{spec}': unknown element type '{elem}'"))?;
             let count: usize = count
                 .parse()
                 .map_err(|_| format!("--arg '{spec}': bad count '{count}'"))?;

@@ -211,7 +211,11 @@ impl<'m> Machine<'m> {
                     -1
                 } else {
                     let q = a.wrapping_div(b);
-                    if (a % b != 0) && ((a < 0) == (b < 0)) { q + 1 } else { q }
+                    if (a % b != 0) && ((a < 0) == (b < 0)) {
+                        q + 1
+                    } else {
+                        q
+                    }
                 }
             })?),
             "arith.ceildivui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
@@ -223,7 +227,11 @@ impl<'m> Machine<'m> {
                     -1
                 } else {
                     let q = a.wrapping_div(b);
-                    if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+                    if (a % b != 0) && ((a < 0) != (b < 0)) {
+                        q - 1
+                    } else {
+                        q
+                    }
                 }
             })?),
             "arith.andi" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, _| a & b)?),
@@ -245,13 +253,25 @@ impl<'m> Machine<'m> {
                 let s = unsigned(w, b).min(u64::from(w) - 1);
                 a >> s
             })?),
-            "arith.maxsi" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, _| a.max(b))?),
-            "arith.minsi" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, _| a.min(b))?),
+            "arith.maxsi" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, _| {
+                a.max(b)
+            })?),
+            "arith.minsi" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, _| {
+                a.min(b)
+            })?),
             "arith.maxui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
-                if unsigned(w, a) >= unsigned(w, b) { a } else { b }
+                if unsigned(w, a) >= unsigned(w, b) {
+                    a
+                } else {
+                    b
+                }
             })?),
             "arith.minui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
-                if unsigned(w, a) <= unsigned(w, b) { a } else { b }
+                if unsigned(w, a) <= unsigned(w, b) {
+                    a
+                } else {
+                    b
+                }
             })?),
             "tt.mulhiui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
                 let p = u128::from(unsigned(w, a)) * u128::from(unsigned(w, b));
@@ -377,7 +397,9 @@ impl<'m> Machine<'m> {
                     return Err(fail(op, "result is not an integer"));
                 };
                 let zero_extend = matches!(name, "arith.extui" | "arith.index_castui");
-                let src = a.ints().ok_or_else(|| fail(op, "operand is not an integer"))?;
+                let src = a
+                    .ints()
+                    .ok_or_else(|| fail(op, "operand is not an integer"))?;
                 let data = src
                     .iter()
                     .map(|&v| {
@@ -389,13 +411,19 @@ impl<'m> Machine<'m> {
                         wrap(to, v)
                     })
                     .collect();
-                one(Tensor::new(Elem::Num(Num::Int(to)), a.shape.clone(), Data::I(data)))
+                one(Tensor::new(
+                    Elem::Num(Num::Int(to)),
+                    a.shape.clone(),
+                    Data::I(data),
+                ))
             }
             "arith.sitofp" | "arith.uitofp" => {
                 let a = tensor(0)?;
                 let from = a.elem.int_width().unwrap_or(64);
                 let to = out_num(op, result_elem)?;
-                let src = a.ints().ok_or_else(|| fail(op, "operand is not an integer"))?;
+                let src = a
+                    .ints()
+                    .ok_or_else(|| fail(op, "operand is not an integer"))?;
                 let signed = name == "arith.sitofp";
                 let data = src
                     .iter()
@@ -408,15 +436,23 @@ impl<'m> Machine<'m> {
                 let Num::Int(to) = out_num(op, result_elem)? else {
                     return Err(fail(op, "result is not an integer"));
                 };
-                let src = a.floats().ok_or_else(|| fail(op, "operand is not a float"))?;
+                let src = a
+                    .floats()
+                    .ok_or_else(|| fail(op, "operand is not a float"))?;
                 let signed = name == "arith.fptosi";
                 let data = src.iter().map(|&x| float_to_int(x, to, signed)).collect();
-                one(Tensor::new(Elem::Num(Num::Int(to)), a.shape.clone(), Data::I(data)))
+                one(Tensor::new(
+                    Elem::Num(Num::Int(to)),
+                    a.shape.clone(),
+                    Data::I(data),
+                ))
             }
             "arith.extf" | "arith.truncf" | "tt.fp_to_fp" => {
                 let a = tensor(0)?;
                 let to = out_num(op, result_elem)?;
-                let src = a.floats().ok_or_else(|| fail(op, "operand is not a float"))?;
+                let src = a
+                    .floats()
+                    .ok_or_else(|| fail(op, "operand is not a float"))?;
                 // tt.fp_to_fp: rounding = rtz (0) or rtne (1, and the default).
                 let toward_zero = name == "tt.fp_to_fp" && ir::int_attr(op, "rounding") == Some(0);
                 let data = src
@@ -495,7 +531,9 @@ impl<'m> Machine<'m> {
             "math.absi" => {
                 let a = tensor(0)?;
                 let w = a.elem.int_width().unwrap_or(64);
-                let src = a.ints().ok_or_else(|| fail(op, "operand is not an integer"))?;
+                let src = a
+                    .ints()
+                    .ok_or_else(|| fail(op, "operand is not an integer"))?;
                 let data = src.iter().map(|&v| wrap(w, v.wrapping_abs())).collect();
                 one(Tensor::new(a.elem, a.shape.clone(), Data::I(data)))
             }
@@ -592,7 +630,11 @@ impl<'m> Machine<'m> {
                     (Data::F(x), Data::F(y)) => Data::F([x.as_slice(), y].concat()),
                     _ => return Err(fail(op, "operands of different kinds")),
                 };
-                one(Tensor::new(a.elem, result_shape.clone(), both.gather(index)))
+                one(Tensor::new(
+                    a.elem,
+                    result_shape.clone(),
+                    both.gather(index),
+                ))
             }
             "tt.split" => {
                 let a = tensor(0)?;
@@ -617,7 +659,9 @@ impl<'m> Machine<'m> {
                 let bins = result_shape.first().copied().unwrap_or(0);
                 let mut counts = vec![0i64; bins];
                 for (i, &v) in src.ints().unwrap_or_default().iter().enumerate() {
-                    let on = mask.as_ref().is_none_or(|m| m.ints().is_some_and(|m| m[i] != 0));
+                    let on = mask
+                        .as_ref()
+                        .is_none_or(|m| m.ints().is_some_and(|m| m[i] != 0));
                     if on && v >= 0 && (v as usize) < bins {
                         counts[v as usize] += 1;
                     }
@@ -643,9 +687,8 @@ impl<'m> Machine<'m> {
                     return Err(fail(op, "operand 0 is not a pointer"));
                 };
                 let size = pointee.bytes() as i64;
-                let mut t = int_binary(op, &p, &off, |a, b, _| {
-                    a.wrapping_add(b.wrapping_mul(size))
-                })?;
+                let mut t =
+                    int_binary(op, &p, &off, |a, b, _| a.wrapping_add(b.wrapping_mul(size)))?;
                 t.elem = p.elem;
                 one(t)
             }
@@ -931,7 +974,12 @@ impl<'m> Machine<'m> {
 
     // ---- memory ----
 
-    fn access_error(&self, op: MlirOperation, fault: crate::memory::Fault, element: usize) -> InterpError {
+    fn access_error(
+        &self,
+        op: MlirOperation,
+        fault: crate::memory::Fault,
+        element: usize,
+    ) -> InterpError {
         let addr = match &fault {
             crate::memory::Fault::OutOfBounds { addr, .. }
             | crate::memory::Fault::Unaligned { addr, .. } => *addr,
@@ -953,14 +1001,18 @@ impl<'m> Machine<'m> {
         if let Val::Block(block) = &ptr {
             let boundary = ir::i32_array_attr(op, "boundaryCheck").unwrap_or_default();
             let pad_nan = ir::int_attr(op, "padding") == Some(2);
-            return Ok(vec![Val::tensor(self.block_load(op, block, &boundary, pad_nan)?)]);
+            return Ok(vec![Val::tensor(
+                self.block_load(op, block, &boundary, pad_nan)?,
+            )]);
         }
         let ptr = tensor_of(op, ptr)?;
         let (mask, other) = mask_and_other(op, operands, env)?;
         let (elem, _) = result_block(op, 0);
         let elem = elem.ok_or_else(|| fail(op, "bad result type"))?;
         let num = elem.storage();
-        let addrs = ptr.ints().ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
+        let addrs = ptr
+            .ints()
+            .ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
         let n = addrs.len();
         let mut bits = Vec::with_capacity(n);
         let mut on = Vec::with_capacity(n);
@@ -980,7 +1032,11 @@ impl<'m> Machine<'m> {
             Some(other) => merge(&on, data, &other.data),
             None => data,
         };
-        Ok(vec![Val::tensor(Tensor::new(elem, ptr.shape.clone(), data))])
+        Ok(vec![Val::tensor(Tensor::new(
+            elem,
+            ptr.shape.clone(),
+            data,
+        ))])
     }
 
     fn store(&mut self, op: MlirOperation, operands: &[MlirValue], env: &mut Env) -> R<()> {
@@ -1001,7 +1057,9 @@ impl<'m> Machine<'m> {
             None => None,
         };
         let num = value.elem.storage();
-        let addrs = ptr.ints().ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
+        let addrs = ptr
+            .ints()
+            .ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
         for (i, &addr) in addrs.iter().enumerate() {
             if mask.as_ref().is_some_and(|m| m[pick(m.len(), i)] == 0) {
                 continue;
@@ -1074,7 +1132,11 @@ impl<'m> Machine<'m> {
         } else {
             Data::zeros(num.is_float(), 1)
         };
-        Ok(Tensor::new(elem, block.block.clone(), merge(&on, data, &pad)))
+        Ok(Tensor::new(
+            elem,
+            block.block.clone(),
+            merge(&on, data, &pad),
+        ))
     }
 
     fn block_store(
@@ -1200,7 +1262,12 @@ impl<'m> Machine<'m> {
         Ok(())
     }
 
-    fn atomic_rmw(&mut self, op: MlirOperation, operands: &[MlirValue], env: &mut Env) -> R<Tensor> {
+    fn atomic_rmw(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        env: &mut Env,
+    ) -> R<Tensor> {
         let ptr = tensor_of(op, get(env, op, operands[0])?)?;
         let value = tensor_of(op, get(env, op, operands[1])?)?;
         let mask = match operands.get(2) {
@@ -1209,7 +1276,9 @@ impl<'m> Machine<'m> {
         };
         let kind = ir::int_attr(op, "atomic_rmw_op").unwrap_or(0);
         let num = value.elem.storage();
-        let addrs = ptr.ints().ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
+        let addrs = ptr
+            .ints()
+            .ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
         let mut old_bits = Vec::with_capacity(addrs.len());
         for (i, &addr) in addrs.iter().enumerate() {
             let enabled = mask
@@ -1238,12 +1307,19 @@ impl<'m> Machine<'m> {
         ))
     }
 
-    fn atomic_cas(&mut self, op: MlirOperation, operands: &[MlirValue], env: &mut Env) -> R<Tensor> {
+    fn atomic_cas(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        env: &mut Env,
+    ) -> R<Tensor> {
         let ptr = tensor_of(op, get(env, op, operands[0])?)?;
         let cmp = tensor_of(op, get(env, op, operands[1])?)?;
         let value = tensor_of(op, get(env, op, operands[2])?)?;
         let num = value.elem.storage();
-        let addrs = ptr.ints().ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
+        let addrs = ptr
+            .ints()
+            .ok_or_else(|| fail(op, "pointer operand is not a pointer"))?;
         let mut old_bits = Vec::with_capacity(addrs.len());
         for (i, &addr) in addrs.iter().enumerate() {
             let addr = addr as u64;
@@ -1303,8 +1379,7 @@ fn result_kind(op: MlirOperation) -> R<TypeKind> {
     let results = ir::results(op);
     let result = results.first().ok_or_else(|| fail(op, "no result"))?;
     let ty = ir::value_type(*result);
-    ir::type_kind(ty)
-        .ok_or_else(|| fail(op, format!("unsupported type {}", ir::type_text(ty))))
+    ir::type_kind(ty).ok_or_else(|| fail(op, format!("unsupported type {}", ir::type_text(ty))))
 }
 
 /// Element type and shape of result `i`, when it is a block.
@@ -1521,7 +1596,8 @@ fn slice(t: &Tensor, axis: usize, k: usize) -> Tensor {
     let outer: usize = t.shape[..axis].iter().product();
     let n = t.shape[axis];
     let inner: usize = t.shape[axis + 1..].iter().product();
-    let index = (0..outer).flat_map(move |o| (0..inner).map(move |i| o * n * inner + k * inner + i));
+    let index =
+        (0..outer).flat_map(move |o| (0..inner).map(move |i| o * n * inner + k * inner + i));
     let shape: Vec<usize> = t
         .shape
         .iter()
@@ -1604,7 +1680,9 @@ fn gather(op: MlirOperation, src: &Tensor, idx: &Tensor, axis: usize) -> R<Tenso
     if axis >= rank || idx.shape.len() != rank {
         return Err(fail(op, "bad gather axis or index rank"));
     }
-    let indices = idx.ints().ok_or_else(|| fail(op, "indices are not integers"))?;
+    let indices = idx
+        .ints()
+        .ok_or_else(|| fail(op, "indices are not integers"))?;
     let mut src_strides = vec![1usize; rank];
     for d in (0..rank.saturating_sub(1)).rev() {
         src_strides[d] = src_strides[d + 1] * src.shape[d + 1];
@@ -1670,7 +1748,8 @@ fn dot(op: MlirOperation, a: &Tensor, b: &Tensor, c: &Tensor) -> R<Tensor> {
                     for j in 0..n {
                         let mut sum = z[bi * m * n + i * n + j];
                         for l in 0..k {
-                            sum += input(x[bi * m * k + i * k + l]) * input(y[bi * k * n + l * n + j]);
+                            sum +=
+                                input(x[bi * m * k + i * k + l]) * input(y[bi * k * n + l * n + j]);
                         }
                         out[bi * m * n + i * n + j] = round(acc, sum);
                     }
@@ -1774,7 +1853,10 @@ fn rmw_bits(op: MlirOperation, num: Num, kind: i64, old: u64, new: u64) -> R<u64
     let w = num.bits();
     let (so, sn) = (decode_int(num, old), decode_int(num, new));
     let float = |f: fn(f64, f64) -> f64| -> u64 {
-        float_to_bits(num, round(num, f(bits_to_float(num, old), bits_to_float(num, new))))
+        float_to_bits(
+            num,
+            round(num, f(bits_to_float(num, old), bits_to_float(num, new))),
+        )
     };
     Ok(match kind {
         1 => old & new,
@@ -1807,7 +1889,12 @@ fn reduce_bits(op: MlirOperation, num: Num, kind: i64, old: u64, new: u64) -> R<
         6 => old & new,
         7 => old | new,
         8 => old ^ new,
-        _ => return Err(fail(op, format!("unsupported descriptor_reduce kind {kind}"))),
+        _ => {
+            return Err(fail(
+                op,
+                format!("unsupported descriptor_reduce kind {kind}"),
+            ));
+        }
     })
 }
 
@@ -1916,7 +2003,11 @@ fn extern_elementwise(op: MlirOperation, operands: &[MlirValue], env: &Env) -> R
             format!("the interpreter does not know the extern function `{symbol}`"),
         ));
     };
-    Ok(Tensor::new(Elem::Num(num), first.shape.clone(), Data::F(data)))
+    Ok(Tensor::new(
+        Elem::Num(num),
+        first.shape.clone(),
+        Data::F(data),
+    ))
 }
 
 /// `tt.elementwise_inline_asm` for the one-instruction PTX the tests use: `mov.bN`,
@@ -1927,7 +2018,9 @@ fn inline_asm(op: MlirOperation, operands: &[MlirValue], env: &Env) -> R<Vec<Val
     let unsupported = || {
         fail(
             op,
-            format!("the interpreter cannot run the inline PTX `{asm}` (packed_element = {packed})"),
+            format!(
+                "the interpreter cannot run the inline PTX `{asm}` (packed_element = {packed})"
+            ),
         )
     };
     if packed != 1 || ir::results(op).len() != 1 {
@@ -1962,7 +2055,11 @@ fn inline_asm(op: MlirOperation, operands: &[MlirValue], env: &Env) -> R<Vec<Val
         }
         (["cvt", "rna", "tf32", "f32"], 1) => {
             let x = first.floats().ok_or_else(unsupported)?;
-            Tensor::new(elem, shape, Data::F(x.iter().map(|&v| to_tf32(v)).collect()))
+            Tensor::new(
+                elem,
+                shape,
+                Data::F(x.iter().map(|&v| to_tf32(v)).collect()),
+            )
         }
         ([kind @ ("add" | "sub" | "mul"), ty], 2) if ty.starts_with('f') => {
             let f = match *kind {

@@ -44,7 +44,11 @@ pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
 /// Whether `op` has an attribute `name` (unit attributes have nothing else).
 pub fn has_attr(op: MlirOperation, name: &str) -> bool {
     // SAFETY: `op` is live; the lookup only reads it.
-    unsafe { !mlirOperationGetAttributeByName(op, str_ref(name)).ptr.is_null() }
+    unsafe {
+        !mlirOperationGetAttributeByName(op, str_ref(name))
+            .ptr
+            .is_null()
+    }
 }
 
 pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {

@@ -100,9 +100,9 @@ fn find_kernel(module: MlirOperation, name: Option<&str>) -> Result<MlirOperatio
     let funcs = ir::functions(module);
     let found = match name {
         Some(name) => funcs.iter().find(|(n, _)| n == name),
-        None => funcs.iter().find(|(_, op)| {
-            ir::string_attr(*op, "sym_visibility").as_deref() != Some("private")
-        }),
+        None => funcs
+            .iter()
+            .find(|(_, op)| ir::string_attr(*op, "sym_visibility").as_deref() != Some("private")),
     };
     found.map(|(_, op)| *op).ok_or_else(|| {
         InterpError::at(
@@ -269,11 +269,9 @@ pub fn new_context_with_sink() -> (Context, std::rc::Rc<std::cell::RefCell<Vec<S
     let sink = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let collected = sink.clone();
     context.attach_diagnostic_handler(move |diagnostic| {
-        collected.borrow_mut().push(format!(
-            "{}: {}",
-            diagnostic.location(),
-            diagnostic
-        ));
+        collected
+            .borrow_mut()
+            .push(format!("{}: {}", diagnostic.location(), diagnostic));
         true
     });
     (context, sink)
@@ -297,8 +295,8 @@ pub fn parse<'c>(
             },
         )
     };
-    let module = ir::parse_module(context, source, filename)
-        .ok_or_else(|| failed("cannot parse"))?;
+    let module =
+        ir::parse_module(context, source, filename).ok_or_else(|| failed("cannot parse"))?;
     if !module.as_operation().verify() {
         return Err(failed("the module does not verify"));
     }
@@ -326,7 +324,10 @@ pub fn kernel_params(
 ) -> Result<Vec<Param>, InterpError> {
     let func = find_kernel(module, kernel)?;
     let Some(&entry) = ir::region_blocks(func, 0).first() else {
-        return Err(InterpError::at(ir::location(func), "the kernel has no body"));
+        return Err(InterpError::at(
+            ir::location(func),
+            "the kernel has no body",
+        ));
     };
     Ok(ir::block_args(entry)
         .into_iter()

@@ -370,13 +370,19 @@ mod tests {
     #[test]
     fn floats_round_to_nearest_even_per_type() {
         assert_eq!(round(Num::F16, 1.0 + 2f64.powi(-11)), 1.0);
-        assert_eq!(round(Num::F16, 1.0 + 3.0 * 2f64.powi(-11)), 1.0 + 2f64.powi(-9));
+        assert_eq!(
+            round(Num::F16, 1.0 + 3.0 * 2f64.powi(-11)),
+            1.0 + 2f64.powi(-9)
+        );
         assert_eq!(round(Num::BF16, 1.0 + 2f64.powi(-8)), 1.0);
         assert_eq!(round(Num::BF16, 2.851564), 2.859375);
         assert_eq!(round(Num::BF16, 1e39), f64::INFINITY);
         assert_eq!(round(Num::F8E4M3FN, 1000.0), 448.0);
         assert_eq!(round(Num::F8E5M2, 1e6), 57344.0);
-        assert_eq!(round_toward_zero(Num::F16, 1.0 + 3.0 * 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
+        assert_eq!(
+            round_toward_zero(Num::F16, 1.0 + 3.0 * 2f64.powi(-11)),
+            1.0 + 2f64.powi(-10)
+        );
         assert_eq!(round_toward_zero(Num::F16, -1e6), -65504.0);
     }
 
@@ -395,7 +401,10 @@ mod tests {
         for b in 0u64..=255 {
             let x = bits_to_float(Num::F8E4M3FN, b);
             if !x.is_nan() {
-                assert_eq!(bits_to_float(Num::F8E4M3FN, float_to_bits(Num::F8E4M3FN, x)), x);
+                assert_eq!(
+                    bits_to_float(Num::F8E4M3FN, float_to_bits(Num::F8E4M3FN, x)),
+                    x
+                );
             }
             let y = bits_to_float(Num::F8E5M2, b);
             if !y.is_nan() {

@@ -70,7 +70,11 @@ fn check_pattern(pattern: &patterns::Pattern, seed: u64) -> Result<(), String> {
             }
         }
         if !problems.is_empty() {
-            return Err(format!("{} (poison {poison:#x}): {}", case.note, problems.join(" | ")));
+            return Err(format!(
+                "{} (poison {poison:#x}): {}",
+                case.note,
+                problems.join(" | ")
+            ));
         }
     }
     Ok(())
@@ -92,5 +96,10 @@ fn interpreter_matches_the_gpu_pattern_references() {
         }
     }
     assert!(checked >= 30, "only {checked} patterns found");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
