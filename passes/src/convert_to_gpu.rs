@@ -307,8 +307,12 @@ fn location_of<'c>(op: MlirOperation) -> Location<'c> {
     unsafe { Location::from_raw(mlirOperationGetLocation(op)) }
 }
 
-/// Every tensor that gets a layout must have a static, power-of-two shape within the layout
-/// crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
+/// The most elements a tensor may have (Triton's `TRITON_MAX_TENSOR_NUMEL`): the lowering's work
+/// and the registers per thread grow with it.
+pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 20;
+
+/// Every tensor that gets a layout must have a static, power-of-two shape of at least one
+/// dimension and at most [`MAX_TENSOR_ELEMENTS`] elements, within the layout crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
 /// first one that does not (block arguments: at the op owning the block).
 fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
     let check = |ty: MlirType, at: MlirOperation, what: &str| -> PassResult {
@@ -316,13 +320,21 @@ fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
             return Ok(());
         }
         let dims = shape(ty);
-        let reason = if let Some(&dim) = dims
+        let elements = dims.iter().try_fold(1i64, |n, &d| n.checked_mul(d.max(0)));
+        let reason = if dims.is_empty() {
+            "rank 0; layouts need at least one dimension (use a scalar)".to_owned()
+        } else if let Some(&dim) = dims
             .iter()
             .find(|&&d| d <= 0 || !(d as u64).is_power_of_two())
         {
             format!("a dimension of {dim}; layouts need power-of-two dimensions")
         } else if let Some(&dim) = dims.iter().find(|&&d| d as u64 > 1 << MAX_DIM_BITS) {
             format!("a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}")
+        } else if elements.is_none_or(|n| n > MAX_TENSOR_ELEMENTS) {
+            format!(
+                "more than {MAX_TENSOR_ELEMENTS} elements, Triton's largest block (each thread \
+                 would hold thousands of registers)"
+            )
         } else {
             return Ok(());
         };
