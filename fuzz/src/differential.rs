@@ -244,6 +244,31 @@ fn compare_blocks(a: &Tensor, b: &Tensor) -> Option<String> {
     })
 }
 
+/// The launch (and its outcome) of the first configuration the kernel `op` runs cleanly with;
+/// `Err` says why there is none.
+pub fn first_clean_run(
+    op: mlir_sys::MlirOperation,
+    params: &[tritium_interp::Param],
+    seed: u64,
+) -> Result<(Launch, Outcome), String> {
+    let limits = Limits {
+        max_steps: MAX_STEPS,
+        ..Limits::default()
+    };
+    let mut last_error = String::new();
+    for (ints, grid) in CONFIGS {
+        let Some(args) = make_args(params, ints, seed) else {
+            return Err("a parameter the interpreter cannot be given".into());
+        };
+        let launch = Launch { grid, args, limits };
+        match tritium_interp::run_module(op, None, launch.clone()) {
+            Ok(outcome) => return Ok((launch, outcome)),
+            Err(e) => last_error = e.to_string(),
+        }
+    }
+    Err(format!("no configuration runs: {last_error}"))
+}
+
 /// Checks one kernel; `seed` picks its random inputs.
 pub fn check(kernel: &Kernel, seed: u64) -> Verdict {
     let (context, sink) = tritium_interp::new_context_with_sink();
@@ -259,28 +284,9 @@ pub fn check(kernel: &Kernel, seed: u64) -> Verdict {
         Ok(params) => params,
         Err(e) => return Verdict::Skipped(e.message),
     };
-    let limits = Limits {
-        max_steps: MAX_STEPS,
-        ..Limits::default()
-    };
-    // The first configuration the original runs cleanly with.
-    let mut last_error = String::new();
-    let mut chosen = None;
-    for (ints, grid) in CONFIGS {
-        let Some(args) = make_args(&params, ints, seed) else {
-            return Verdict::Skipped("a parameter the interpreter cannot be given".into());
-        };
-        let launch = Launch { grid, args, limits };
-        match tritium_interp::run_module(op, None, launch.clone()) {
-            Ok(outcome) => {
-                chosen = Some((launch, outcome));
-                break;
-            }
-            Err(e) => last_error = e.to_string(),
-        }
-    }
-    let Some((launch, original)) = chosen else {
-        return Verdict::Skipped(format!("no configuration runs: {last_error}"));
+    let (launch, original) = match first_clean_run(op, &params, seed) {
+        Ok(found) => found,
+        Err(why) => return Verdict::Skipped(why),
     };
     let interpret = |module: &Module, what: &str| {
         tritium_interp::run_module(module.as_operation().to_raw(), None, launch.clone())

@@ -1,5 +1,5 @@
 //! A bounded fuzzing run in the test suite: a fixed seed and a fixed number of executions (so a
-//! failure replays with `tritium-fuzz --seed 11 --executions 250`), no finding allowed.
+//! failure replays with `tritium-fuzz --seed 11 --executions 400`), no finding allowed.
 
 use std::time::Duration;
 use tritium_fuzz::campaign::{self, Config};
@@ -10,7 +10,7 @@ fn a_bounded_campaign_finds_nothing() {
     let _ = std::fs::remove_dir_all(&out);
     let config = Config {
         duration: Duration::from_secs(150),
-        max_executions: 250,
+        max_executions: 400,
         seed: 11,
         out,
         // Debug builds on a loaded CI machine: a hang here is an input taking 30 s.
