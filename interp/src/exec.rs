@@ -200,7 +200,7 @@ impl<'m> Machine<'m> {
             })?),
             "arith.divui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
                 let (a, b) = (unsigned(w, a), unsigned(w, b));
-                if b == 0 { -1 } else { (a / b) as i64 }
+                a.checked_div(b).map_or(-1, |q| q as i64)
             })?),
             "arith.remui" => one(int_binary(op, &*tensor(0)?, &*tensor(1)?, |a, b, w| {
                 let (a, b) = (unsigned(w, a), unsigned(w, b));
@@ -1235,9 +1235,11 @@ impl<'m> Machine<'m> {
             .map(|v| scalar_int(op, &get(env, op, *v)?))
             .collect::<R<Vec<_>>>()?;
         let num = desc.pointee;
-        let kind = (name == "tt.descriptor_reduce")
-            .then(|| ir::int_attr(op, "kind").unwrap_or(0))
-            .unwrap_or(0);
+        let kind = if name == "tt.descriptor_reduce" {
+            ir::int_attr(op, "kind").unwrap_or(0)
+        } else {
+            0
+        };
         for (i, (addr, inside)) in Self::descriptor_view(op, &desc, &indices)?
             .into_iter()
             .enumerate()
@@ -1779,12 +1781,11 @@ fn dot(op: MlirOperation, a: &Tensor, b: &Tensor, c: &Tensor) -> R<Tensor> {
     }
 }
 
-/// A load's mask (as integers) and `other`, from its operand segments.
-fn mask_and_other(
-    op: MlirOperation,
-    operands: &[MlirValue],
-    env: &Env,
-) -> R<(Option<Vec<i64>>, Option<Rc<Tensor>>)> {
+/// A load's mask (as integers) and `other`.
+type MaskAndOther = (Option<Vec<i64>>, Option<Rc<Tensor>>);
+
+/// A load's mask and `other`, from its operands (`ptr`, then `mask`, then `other`).
+fn mask_and_other(op: MlirOperation, operands: &[MlirValue], env: &Env) -> R<MaskAndOther> {
     let mask = match operands.get(1) {
         Some(v) => Some(
             tensor_of(op, get(env, op, *v)?)?

@@ -244,7 +244,7 @@ fn file_position(loc: MlirLocation) -> Option<String> {
             let n = mlirLocationFusedGetNumLocations(loc) as usize;
             let mut locs = vec![mlirLocationUnknownGet(mlirLocationGetContext(loc)); n];
             mlirLocationFusedGetLocations(loc, locs.as_mut_ptr());
-            locs.into_iter().find_map(|l| file_position(l))
+            locs.into_iter().find_map(file_position)
         } else {
             None
         }

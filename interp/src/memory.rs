@@ -62,16 +62,12 @@ impl Memory {
         };
         let offset = addr - base_of(i);
         if offset + size > buffer.bytes.len() as u64 {
-            return Err(self.describe(addr, size));
+            return Err(Fault::OutOfBounds { addr, size });
         }
-        if addr % size != 0 {
+        if !addr.is_multiple_of(size) {
             return Err(Fault::Unaligned { addr, size });
         }
         Ok((i, offset as usize))
-    }
-
-    fn describe(&self, addr: u64, size: u64) -> Fault {
-        Fault::OutOfBounds { addr, size }
     }
 
     /// Which buffer `addr` belongs to and its offset there, for messages.
