@@ -27,7 +27,11 @@ fn philox(seed: u64, offset: u32) -> u32 {
 /// Triton's `uint_to_uniform_float` for 32-bit words.
 fn uniform(x: u32) -> f32 {
     let x = x as i32;
-    let x = if x < 0 { x.wrapping_neg().wrapping_sub(1) } else { x };
+    let x = if x < 0 {
+        x.wrapping_neg().wrapping_sub(1)
+    } else {
+        x
+    };
     x as f32 * 4.656_612_7e-10
 }
 
