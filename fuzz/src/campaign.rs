@@ -273,6 +273,12 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
                 }
                 if class.contains(":unlocated") {
                     summary.unlocated += 1;
+                    if reported.insert(class.clone()) {
+                        let file = config
+                            .out
+                            .join(format!("unlocated-{}.ttir", summary.unlocated));
+                        std::fs::write(&file, format!("// {class}\n{input}"))?;
+                    }
                 }
                 if seen.insert(class.clone())
                     && !class.starts_with("invalid")
