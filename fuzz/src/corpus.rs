@@ -81,7 +81,7 @@ pub fn lit_cases() -> Vec<Kernel> {
             if chunk.contains("tt.func") && !chunk.contains("ttg.") && !chunk.contains("expected-")
             {
                 // lit cases may leave the module implicit; one op must be parsed here.
-                let source = if chunk.contains("module") {
+                let source = if chunk.lines().any(|l| l.trim_start().starts_with("module")) {
                     chunk.to_owned()
                 } else {
                     format!("module {{\n{chunk}\n}}")
