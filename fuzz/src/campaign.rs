@@ -94,6 +94,7 @@ fn interpret(source: &str, name: &str) -> String {
         args,
         limits: tritium_interp::Limits {
             max_steps: 100_000,
+            max_elements: 1 << 26,
             ..Default::default()
         },
     };

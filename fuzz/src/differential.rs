@@ -26,6 +26,9 @@ const CONFIGS: [(i64, [u32; 3]); 3] = [(64, [2, 1, 1]), (16, [2, 2, 1]), (1, [1,
 /// Ops one run may execute (every program together).
 const MAX_STEPS: u64 = 2_000_000;
 
+/// Elements one run may compute (every program together).
+const MAX_ELEMENTS: u64 = 1 << 30;
+
 /// What checking one kernel found.
 #[derive(Debug)]
 pub enum Verdict {
@@ -253,6 +256,7 @@ pub fn first_clean_run(
 ) -> Result<(Launch, Outcome), String> {
     let limits = Limits {
         max_steps: MAX_STEPS,
+        max_elements: MAX_ELEMENTS,
         ..Limits::default()
     };
     let mut last_error = String::new();

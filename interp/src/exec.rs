@@ -23,6 +23,9 @@ pub struct Limits {
     pub max_steps: u64,
     /// `tt.call` nesting.
     pub max_call_depth: usize,
+    /// Elements computed over the whole launch (the sum of every op's result sizes): bounds the
+    /// time of a launch whose ops are few but whose blocks are large.
+    pub max_elements: u64,
 }
 
 impl Default for Limits {
@@ -30,6 +33,7 @@ impl Default for Limits {
         Limits {
             max_steps: 50_000_000,
             max_call_depth: 64,
+            max_elements: 1 << 34,
         }
     }
 }
@@ -49,6 +53,8 @@ pub(crate) struct Machine<'m> {
     pub grid: [i64; 3],
     pub pid: [i64; 3],
     pub steps: u64,
+    /// Elements computed so far (see [`Limits::max_elements`]).
+    pub elements: u64,
     pub limits: Limits,
     /// Lines `tt.print` wrote.
     pub printed: Vec<String>,
@@ -72,6 +78,7 @@ impl<'m> Machine<'m> {
             grid: [1; 3],
             pid: [0; 3],
             steps: 0,
+            elements: 0,
             limits,
             printed: Vec::new(),
             depth: 0,
@@ -121,6 +128,20 @@ impl<'m> Machine<'m> {
                 ));
             }
             let values = self.exec(op, &name, env)?;
+            for value in &values {
+                if let Val::T(t) = value {
+                    self.elements += t.numel() as u64;
+                }
+            }
+            if self.elements > self.limits.max_elements {
+                return Err(fail(
+                    op,
+                    format!(
+                        "the launch computed more than {} elements (raise Limits::max_elements)",
+                        self.limits.max_elements
+                    ),
+                ));
+            }
             for (result, value) in ir::results(op).iter().zip(values) {
                 env.insert(ir::key(*result), value);
             }
