@@ -698,6 +698,7 @@ impl<'m> Machine<'m> {
 
             // ---- reductions ----
             "tt.reduce" => self.reduce(op, &operands, env),
+            "tt.map_elementwise" => self.map_elementwise(op, &operands, env),
             "tt.scan" => self.scan(op, &operands, env),
             "tt.dot" => one(dot(op, &*tensor(0)?, &*tensor(1)?, &*tensor(2)?)?),
 
@@ -768,6 +769,9 @@ impl<'m> Machine<'m> {
                 }))])
             }
             "tt.descriptor_load" => one(self.descriptor_load(op, &operands, env)?),
+            "tt.descriptor_gather" | "tt.descriptor_scatter" => {
+                self.descriptor_rows(op, name, &operands, env)
+            }
             "tt.descriptor_store" | "tt.descriptor_reduce" => self
                 .descriptor_store(op, name, &operands, env)
                 .map(|()| Vec::new()),
@@ -958,6 +962,70 @@ impl<'m> Machine<'m> {
                 Val::tensor(t)
             })
             .collect())
+    }
+
+    /// `tt.map_elementwise`: the region takes `pack` consecutive elements of each source (source
+    /// by source) and gives `pack` elements of each result; it runs once per position in the
+    /// pack, on blocks of every `pack`-th element.
+    fn map_elementwise(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        env: &mut Env,
+    ) -> R<Vec<Val>> {
+        let inputs = operands
+            .iter()
+            .map(|v| tensor_of(op, get(env, op, *v)?))
+            .collect::<R<Vec<_>>>()?;
+        let pack = ir::int_attr(op, "pack").unwrap_or(1).max(1) as usize;
+        let first = inputs.first().ok_or_else(|| fail(op, "no operands"))?;
+        let n = first.numel();
+        if n % pack != 0 {
+            return Err(fail(
+                op,
+                format!("{n} elements are not a multiple of pack {pack}"),
+            ));
+        }
+        let groups = n / pack;
+        let part = |t: &Tensor, k: usize| {
+            Val::tensor(Tensor::new(
+                t.elem,
+                vec![groups],
+                t.data.gather((0..groups).map(|g| g * pack + k)),
+            ))
+        };
+        let args = inputs
+            .iter()
+            .flat_map(|t| (0..pack).map(move |k| part(t, k)))
+            .collect();
+        let parts = self.run_region(op, 0, args, env)?;
+        let results = ir::results(op);
+        if parts.len() != results.len() * pack {
+            return Err(fail(op, "the region returns the wrong number of values"));
+        }
+        let mut out = Vec::new();
+        for (r, result) in results.iter().enumerate() {
+            let Some(TypeKind::Block(elem, shape)) = ir::type_kind(ir::value_type(*result)) else {
+                return Err(fail(op, "unsupported result type"));
+            };
+            let pieces = parts[r * pack..(r + 1) * pack]
+                .iter()
+                .map(|v| tensor_of(op, v.clone()))
+                .collect::<R<Vec<_>>>()?;
+            let data = (0..n).map(|i| (i % pack, i / pack));
+            let values = match &pieces[0].data {
+                Data::I(_) => Data::I(
+                    data.map(|(k, g)| pieces[k].ints().map_or(0, |v| v[pick(v.len(), g)]))
+                        .collect(),
+                ),
+                Data::F(_) => Data::F(
+                    data.map(|(k, g)| pieces[k].floats().map_or(0.0, |v| v[pick(v.len(), g)]))
+                        .collect(),
+                ),
+            };
+            out.push(Val::tensor(Tensor::new(elem, shape, values)));
+        }
+        Ok(out)
     }
 
     fn scan(&mut self, op: MlirOperation, operands: &[MlirValue], env: &mut Env) -> R<Vec<Val>> {
@@ -1238,6 +1306,73 @@ impl<'m> Machine<'m> {
         };
         let data = merge(&on, decode_all(num, elem, &bits), &pad);
         Ok(Tensor::new(elem, shape, data))
+    }
+
+    /// `tt.descriptor_gather` / `tt.descriptor_scatter`: rows `x_offsets` of a 2-D descriptor,
+    /// columns from `y_offset`, out-of-bounds elements zero (gather) or dropped (scatter).
+    fn descriptor_rows(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        operands: &[MlirValue],
+        env: &mut Env,
+    ) -> R<Vec<Val>> {
+        let Val::Desc(desc) = get(env, op, operands[0])? else {
+            return Err(fail(op, "operand 0 is not a tensor descriptor"));
+        };
+        if desc.shape.len() != 2 {
+            return Err(fail(op, "the descriptor is not 2-D"));
+        }
+        let rows = tensor_of(op, get(env, op, operands[1])?)?;
+        let rows = rows
+            .ints()
+            .ok_or_else(|| fail(op, "x_offsets are not integers"))?;
+        let column = scalar_int(op, &get(env, op, operands[2])?)?;
+        let num = desc.pointee;
+        let scatter = name == "tt.descriptor_scatter";
+        let (width, values) = if scatter {
+            let src = tensor_of(op, get(env, op, operands[3])?)?;
+            (src.shape.get(1).copied().unwrap_or(1), Some(src))
+        } else {
+            (result_block(op, 0).1.get(1).copied().unwrap_or(1), None)
+        };
+        let size = num.bytes() as i64;
+        let mut bits = Vec::new();
+        let mut on = Vec::new();
+        for (r, &row) in rows.iter().enumerate() {
+            for j in 0..width {
+                let i = r * width + j;
+                let c = column + j as i64;
+                let inside = (0..desc.shape[0]).contains(&row) && (0..desc.shape[1]).contains(&c);
+                let addr = (desc.base as i64)
+                    .wrapping_add((row * desc.strides[0] + c * desc.strides[1]).wrapping_mul(size))
+                    as u64;
+                on.push(inside);
+                match &values {
+                    Some(src) if inside => self
+                        .mem
+                        .write_bits(addr, num, element_bits(src, i))
+                        .map_err(|f| self.access_error(op, f, i))?,
+                    None if inside => bits.push(
+                        self.mem
+                            .read_bits(addr, num)
+                            .map_err(|f| self.access_error(op, f, i))?,
+                    ),
+                    _ => bits.push(0),
+                }
+            }
+        }
+        if scatter {
+            return Ok(Vec::new());
+        }
+        let (elem, shape) = result_block(op, 0);
+        let elem = elem.unwrap_or(Elem::Num(num));
+        let data = merge(
+            &on,
+            decode_all(num, elem, &bits),
+            &Data::zeros(num.is_float(), 1),
+        );
+        Ok(vec![Val::tensor(Tensor::new(elem, shape, data))])
     }
 
     fn descriptor_store(

@@ -193,3 +193,50 @@ fn an_endless_loop_is_an_error() {
     let e = run_source(ENDLESS, "endless.ttir", None, launch).unwrap_err();
     assert!(e.message.contains("more than 10000 ops"), "{e}");
 }
+
+const GATHER_ROWS: &str = r#"
+module {
+  tt.func public @k(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>) {
+    %c3 = arith.constant 3 : i32
+    %c4 = arith.constant 4 : i32
+    %s4 = arith.constant 4 : i64
+    %s1 = arith.constant 1 : i64
+    %c2 = arith.constant 2 : i32
+    %da = tt.make_tensor_descriptor %a, [%c3, %c4], [%s4, %s1] : <f32>, <tensor<1x4xf32>>
+    %db = tt.make_tensor_descriptor %b, [%c3, %c4], [%s4, %s1] : <f32>, <tensor<1x4xf32>>
+    %rows = arith.constant dense<[2, 0, 5, 1]> : tensor<4xi32>
+    %g = tt.descriptor_gather %da[%rows, %c2] : (!tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32) -> tensor<4x4xf32>
+    %two = "tt.map_elementwise"(%g) <{pack = 2 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      %d = arith.subf %x, %y : f32
+      tt.map_elementwise.return %s, %d : f32, f32
+    }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %zero = arith.constant 0 : i32
+    %srows = arith.constant dense<[0, 1, 2, 7]> : tensor<4xi32>
+    tt.descriptor_scatter %db[%srows, %zero], %two : !tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32, tensor<4x4xf32>
+    tt.return
+  }
+}
+"#;
+
+#[test]
+fn descriptor_rows_and_map_elementwise() {
+    let a: Vec<f32> = (0..12).map(|i| i as f32).collect();
+    let outcome = run_source(
+        GATHER_ROWS,
+        "gather.ttir",
+        None,
+        Launch::new([1, 1, 1], vec![buffer("a", &a), buffer("b", &[-1.0; 12])]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // Gathered rows (columns 2..5, only 2 and 3 inside): [10 11 0 0], [2 3 0 0], [0 0 0 0],
+    // [6 7 0 0]; pairs (x, y) become (x + y, x - y); row 7 of the scatter is dropped.
+    let b = out(&outcome, 1);
+    assert_eq!(
+        b,
+        [
+            21.0, -1.0, 0.0, 0.0, 5.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        ]
+    );
+}
