@@ -1,7 +1,9 @@
-//! Differential testing of the TTIR passes: a kernel runs in the interpreter on random inputs,
-//! then again after each pass of the `-tritium-ttir` pipeline (applied one after the other, as
-//! the pipeline does) and after the whole pipeline at once; every buffer must match the previous
-//! run's within the rounding of its element type.
+//! Differential testing of the passes: a kernel runs in the interpreter on random inputs, then
+//! again after each pass of the `-tritium-ttir` pipeline (applied one after the other, as the
+//! pipeline does), after the whole pipeline at once, and after each pass of the TTGIR stage (4
+//! warps, sm_90; the interpreter ignores layouts and treats shared-memory descriptors as the
+//! tensors they hold); every buffer must match the previous run's within the rounding of its
+//! element type.
 
 use crate::corpus::Kernel;
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -33,8 +35,13 @@ const MAX_ELEMENTS: u64 = 1 << 30;
 #[derive(Debug)]
 pub enum Verdict {
     /// Every pass and the pipeline kept the results; `runs` interpreter runs compared, `changed`
-    /// passes changed the IR.
-    Same { runs: usize, changed: usize },
+    /// passes changed the IR; `ttgir`: whether the TTGIR passes were checked too (the kernel may
+    /// be one the TTGIR stage rejects with a diagnostic).
+    Same {
+        runs: usize,
+        changed: usize,
+        ttgir: bool,
+    },
     /// Not checked, and why (not a whole TTIR kernel, or no configuration runs cleanly).
     Skipped(String),
     /// A pass changed the results (or failed, or broke the IR): what and where.
@@ -44,6 +51,20 @@ pub enum Verdict {
 /// The passes checked one by one: the TTIR stage's, in order.
 pub fn pass_names() -> Vec<String> {
     tritium_passes::pipelines::ttir_passes()
+        .iter()
+        .map(|p| pipeline_text(std::slice::from_ref(p)))
+        .collect()
+}
+
+/// What the TTGIR passes are checked for: 4 warps on sm_90 (wgmma, shared-memory operands).
+pub fn ttgir_pass_names() -> Vec<String> {
+    let options = tritium_passes::pipelines::TtgirOptions {
+        num_warps: 4,
+        num_stages: 3,
+        capability: 90,
+    };
+    tritium_passes::pipelines::ttgir_passes(&options)
+        .unwrap_or_default()
         .iter()
         .map(|p| pipeline_text(std::slice::from_ref(p)))
         .collect()
@@ -336,5 +357,36 @@ pub fn check(kernel: &Kernel, seed: u64) -> Verdict {
         }
         Err(e) => return Verdict::Differs(e),
     }
-    Verdict::Same { runs, changed }
+    // The TTGIR stage's passes, one after the other, from the TTIR pipeline's output. A
+    // rejection with a diagnostic (a shape no layout fits) ends the check; IR that does not
+    // verify, or that computes something else, is a bug.
+    let mut ttgir = true;
+    for pass in ttgir_pass_names() {
+        let text = module.as_operation().to_string();
+        match run_passes(&context, &sink, &mut module, &pass) {
+            Ok(()) => {}
+            Err(e) if e.contains("does not verify") => return Verdict::Differs(e),
+            Err(_) => {
+                ttgir = false;
+                break;
+            }
+        }
+        if module.as_operation().to_string() != text {
+            changed += 1;
+        }
+        let outcome = match interpret(&module, &pass) {
+            Ok(outcome) => outcome,
+            Err(e) => return Verdict::Differs(e),
+        };
+        runs += 1;
+        if let Some(difference) = compare(&params, &previous, &outcome) {
+            return Verdict::Differs(format!("{pass} changed the results: {difference}"));
+        }
+        previous = outcome;
+    }
+    Verdict::Same {
+        runs,
+        changed,
+        ttgir,
+    }
 }

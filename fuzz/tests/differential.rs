@@ -1,14 +1,15 @@
-//! Every TTIR kernel of the project through the interpreter before and after each TTIR pass and
-//! the whole TTIR pipeline (see `tritium_fuzz::differential`).
+//! Every TTIR kernel of the project through the interpreter before and after each TTIR pass, the
+//! whole TTIR pipeline and each TTGIR pass (see `tritium_fuzz::differential`).
 
 use tritium_fuzz::differential::{Verdict, check};
 
 #[test]
-fn ttir_passes_keep_every_kernels_results() {
+fn passes_keep_every_kernels_results() {
     let kernels = tritium_fuzz::corpus::all();
     let mut same = 0;
     let mut runs = 0;
     let mut changed = 0;
+    let mut ttgir = 0;
     let mut skipped = Vec::new();
     let mut differs = Vec::new();
     for kernel in &kernels {
@@ -17,10 +18,12 @@ fn ttir_passes_keep_every_kernels_results() {
             Verdict::Same {
                 runs: r,
                 changed: c,
+                ttgir: t,
             } => {
                 same += 1;
                 runs += r;
                 changed += c;
+                ttgir += usize::from(t);
             }
             Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
             Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
@@ -31,7 +34,7 @@ fn ttir_passes_keep_every_kernels_results() {
         }
     }
     eprintln!(
-        "{} kernels: {same} checked ({runs} interpreter runs, {changed} passes that changed the IR), {} skipped, {} differ",
+        "{} kernels: {same} checked ({ttgir} through the TTGIR passes too; {runs} interpreter runs, {changed} passes that changed the IR), {} skipped, {} differ",
         kernels.len(),
         skipped.len(),
         differs.len()

@@ -624,6 +624,12 @@ impl<'m> Machine<'m> {
                 let a = tensor(0)?;
                 one(broadcast(&a, &result_shape))
             }
+            // TTGIR: layouts and shared memory do not change values; a memory descriptor made
+            // from a tensor is that tensor.
+            "ttg.local_alloc" | "ttg.local_load" if operands.len() == 1 => Ok(vec![arg(0)?]),
+            "ttng.warp_group_dot_wait" => (0..operands.len()).map(arg).collect(),
+            "ttg.local_dealloc" | "ttng.fence_async_shared" => Ok(Vec::new()),
+            "ttng.warp_group_dot" => one(dot(op, &*tensor(0)?, &*tensor(1)?, &*tensor(2)?)?),
             "tt.expand_dims" | "tt.reshape" | "ttg.convert_layout" => {
                 let a = tensor(0)?;
                 one(Tensor::new(a.elem, result_shape.clone(), a.data.clone()))
