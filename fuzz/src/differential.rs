@@ -56,12 +56,12 @@ pub fn pass_names() -> Vec<String> {
         .collect()
 }
 
-/// What the TTGIR passes are checked for: 4 warps on sm_90 (wgmma, shared-memory operands).
-pub fn ttgir_pass_names() -> Vec<String> {
+/// The TTGIR stage's passes for `num_warps` on compute capability `capability`.
+pub fn ttgir_pass_names(num_warps: u32, capability: u32) -> Vec<String> {
     let options = tritium_passes::pipelines::TtgirOptions {
-        num_warps: 4,
+        num_warps,
         num_stages: 3,
-        capability: 90,
+        capability,
     };
     tritium_passes::pipelines::ttgir_passes(&options)
         .unwrap_or_default()
@@ -170,6 +170,9 @@ pub fn compare(
             continue;
         };
         let num = *num;
+        if a.bytes == b.bytes {
+            continue;
+        }
         let size = num.bytes() as usize;
         let mut bad = Vec::new();
         let mut count = 0;
@@ -357,32 +360,44 @@ pub fn check(kernel: &Kernel, seed: u64) -> Verdict {
         }
         Err(e) => return Verdict::Differs(e),
     }
-    // The TTGIR stage's passes, one after the other, from the TTIR pipeline's output. A
-    // rejection with a diagnostic (a shape no layout fits) ends the check; IR that does not
-    // verify, or that computes something else, is a bug.
+    // The TTGIR stage's passes, one after the other, from the TTIR pipeline's output: 4 warps
+    // on sm_90 (wgmma with shared-memory operands) for every kernel, and 8 warps on sm_80
+    // (mma.sync) for those with a dot.
     let mut ttgir = true;
-    for pass in ttgir_pass_names() {
-        let text = module.as_operation().to_string();
-        match run_passes(&context, &sink, &mut module, &pass) {
-            Ok(()) => {}
-            Err(e) if e.contains("does not verify") => return Verdict::Differs(e),
-            Err(_) => {
-                ttgir = false;
-                break;
-            }
-        }
-        if module.as_operation().to_string() != text {
-            changed += 1;
-        }
-        let outcome = match interpret(&module, &pass) {
+    let mut targets = vec![(&mut module, 4, 90, previous)];
+    if kernel.source.contains("tt.dot") {
+        let from_pipeline = match interpret(&whole, "the TTIR pipeline") {
             Ok(outcome) => outcome,
             Err(e) => return Verdict::Differs(e),
         };
-        runs += 1;
-        if let Some(difference) = compare(&params, &previous, &outcome) {
-            return Verdict::Differs(format!("{pass} changed the results: {difference}"));
+        targets.push((&mut whole, 8, 80, from_pipeline));
+    }
+    for (module, warps, capability, mut previous) in targets {
+        for pass in ttgir_pass_names(warps, capability) {
+            let text = module.as_operation().to_string();
+            match run_passes(&context, &sink, module, &pass) {
+                Ok(()) => {}
+                Err(e) if e.contains("does not verify") => return Verdict::Differs(e),
+                // A rejection with a diagnostic: nothing to compare.
+                Err(_) => {
+                    ttgir = false;
+                    break;
+                }
+            }
+            if module.as_operation().to_string() != text {
+                changed += 1;
+            }
+            let what = format!("{pass} ({warps} warps, sm_{capability})");
+            let outcome = match interpret(module, &what) {
+                Ok(outcome) => outcome,
+                Err(e) => return Verdict::Differs(e),
+            };
+            runs += 1;
+            if let Some(difference) = compare(&params, &previous, &outcome) {
+                return Verdict::Differs(format!("{what} changed the results: {difference}"));
+            }
+            previous = outcome;
         }
-        previous = outcome;
     }
     Verdict::Same {
         runs,
