@@ -98,9 +98,32 @@ fn interpret(source: &str, name: &str) -> String {
             ..Default::default()
         },
     };
-    match tritium_interp::run_module(op, None, launch) {
-        Ok(_) => "valid:runs".into(),
-        Err(_) => "valid:faults".into(),
+    let Ok(before) = tritium_interp::run_module(op, None, launch.clone()) else {
+        return "valid:faults".into();
+    };
+    // A mutant that runs cleanly must compute the same after the TTIR pipeline. A difference is
+    // a candidate miscompile (`DIFF:`, saved for triage, not a finding: a mutant may compute
+    // with undefined behaviour, such as an over-wide shift, that a pass may fold differently).
+    let Ok(mut after) = tritium_interp::parse(&context, &sink, source, name) else {
+        return "valid:runs".into();
+    };
+    let pipeline = tritium_dialects::pass::pipeline_text(&tritium_passes::pipelines::ttir_passes());
+    if crate::differential::run_passes(&context, &sink, &mut after, &pipeline).is_err() {
+        return "valid:runs:ttir-rejects".into();
+    }
+    let after_op =
+        tritium_dialects::melior::ir::operation::OperationLike::to_raw(&after.as_operation());
+    match tritium_interp::run_module(after_op, None, launch) {
+        Ok(outcome) => match crate::differential::compare(&params, &before, &outcome) {
+            Some(difference) => {
+                format!("DIFF: the TTIR pipeline changed the results: {difference}")
+            }
+            None => "valid:runs:same".into(),
+        },
+        Err(e) => format!(
+            "DIFF: the kernel fails after the TTIR pipeline: {}",
+            e.message
+        ),
     }
 }
 
@@ -162,6 +185,9 @@ pub struct Summary {
     pub classes: usize,
     /// Rejections whose diagnostics had no location (a rule violation, not a crash).
     pub unlocated: u64,
+    /// Mutants that ran cleanly but computed something else after the TTIR pipeline
+    /// (candidate miscompiles, saved as `diff-N.ttir` for triage).
+    pub differences: u64,
     pub findings: Vec<Finding>,
 }
 
@@ -286,6 +312,16 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
                     && pool.len() < seed_count + 2000
                 {
                     pool.push(input.clone());
+                }
+                if let Some(at) = class.find("DIFF:") {
+                    summary.differences += 1;
+                    let kind = format!("diff {}", message_kind(&class[at..]));
+                    if reported.insert(kind) {
+                        let file = config
+                            .out
+                            .join(format!("diff-{}.ttir", summary.differences));
+                        std::fs::write(&file, format!("// {}\n{input}", &class[at..]))?;
+                    }
                 }
                 class.find("BUG:").map(|at| class[at..].to_owned())
             }

@@ -61,12 +61,13 @@ fn main() -> ExitCode {
     match campaign::run(&config) {
         Ok(summary) => {
             println!(
-                "{} executions: {} verified, {} compiled to PTX, {} outcome classes, {} unlocated rejections, {} findings",
+                "{} executions: {} verified, {} compiled to PTX, {} outcome classes, {} unlocated rejections, {} differences after the TTIR pipeline, {} findings",
                 summary.executions,
                 summary.valid,
                 summary.compiled,
                 summary.classes,
                 summary.unlocated,
+                summary.differences,
                 summary.findings.len()
             );
             for finding in &summary.findings {
