@@ -115,17 +115,6 @@ def log():
 
 
 @register
-def log_atanh():
-    # log((1+s)/(1-s)) = 2s + s^3 R(s^2), |s| <= 3 - 2 sqrt 2: error relative to 2s.
-    h = float(3 - 2 * mp.sqrt(2)) * 1.0001
-    for d in (2, 3, 4):
-        fit(f"log_atanh deg{d}", 1e-6, h,
-            lambda s: (mp.log((1 + s) / (1 - s)) - 2 * s) / s**3,
-            lambda s: s**3 / (2 * s),
-            lambda s: s * s, range(0, d))
-
-
-@register
 def erf_small():
     T = 1.0
     for d in (5, 6, 7):

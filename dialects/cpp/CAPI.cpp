@@ -227,3 +227,8 @@ extern "C" MlirType tritiumTensorDescTypeGetBlockType(MlirType type) {
 extern "C" MlirAttribute tritiumArithFastMathAttrGet(MlirContext context, unsigned flags) {
   return wrap(mlir::arith::FastMathFlagsAttr::get(unwrap(context), static_cast<mlir::arith::FastMathFlags>(flags)));
 }
+
+void tritiumPassManagerEnableCrashReproducer(MlirPassManager pm, MlirStringRef path) {
+  // Not local: the reproducer holds the whole pipeline and the IR it ran on, as Triton writes it.
+  unwrap(pm)->enableCrashReproducerGeneration(unwrap(path), /*genLocalReproducer=*/false);
+}

@@ -1,6 +1,7 @@
 // The C interface between Tritium's Rust crates and its C++ glue. Mirrored in dialects/src/ffi.rs.
 #pragma once
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +49,10 @@ MLIR_CAPI_EXPORTED MlirDialectHandle mlirGetDialectHandle__ttng__(void);
 
 void tritiumRegisterPass(const TritiumPassInfo *info);
 void tritiumRegisterPipeline(const TritiumPipelineInfo *info);
+
+/// MLIR's crash reproducer (`PassManager::enableCrashReproducerGeneration`, not in the C API):
+/// when a pass fails or crashes, the pipeline and the IR it started from are written to `path`.
+void tritiumPassManagerEnableCrashReproducer(MlirPassManager pm, MlirStringRef path);
 
 #ifdef __cplusplus
 }

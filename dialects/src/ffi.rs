@@ -1,7 +1,7 @@
 //! The C interface to the glue in `dialects/cpp` (mirrors `cpp/tritium-c.h`).
 #![allow(non_snake_case)]
 
-use mlir_sys::{MlirDialectHandle, MlirOperation, MlirStringRef, MlirType};
+use mlir_sys::{MlirDialectHandle, MlirOperation, MlirPassManager, MlirStringRef, MlirType};
 use std::ffi::{c_char, c_int, c_void};
 
 pub const OPTION_STRING: c_int = 0;
@@ -63,6 +63,9 @@ unsafe extern "C" {
     pub fn mlirGetDialectHandle__ttng__() -> MlirDialectHandle;
     pub fn tritiumRegisterPass(info: *const TritiumPassInfo);
     pub fn tritiumRegisterPipeline(info: *const TritiumPipelineInfo);
+    /// MLIR's crash reproducer on `pm`: a failing or crashing pass writes the pipeline and its
+    /// input IR to `path` (`PassManager::enableCrashReproducerGeneration`).
+    pub fn tritiumPassManagerEnableCrashReproducer(pm: MlirPassManager, path: MlirStringRef);
     pub fn tritiumTypeIsPointer(type_: MlirType) -> bool;
     pub fn tritiumPointerTypeGet(pointee: MlirType, address_space: c_int) -> MlirType;
     pub fn tritiumPointerTypeGetPointee(type_: MlirType) -> MlirType;

@@ -268,7 +268,19 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
                 None => Err(g.err("static_assert needs a constexpr condition")),
             }
         }
-        "tl.device_assert" => Ok(Val::None), // dropped without debug mode, as Triton does
+        // Dropped without debug mode, as Triton does.
+        "tl.device_assert" if !g.debug => Ok(Val::None),
+        "tl.device_assert" => {
+            let cond = args
+                .get(0, "cond")
+                .ok_or_else(|| g.err("device_assert needs a condition"))?;
+            if args.get(2, "mask").is_some_and(|m| !matches!(m, Val::None)) {
+                return Err(g.err("device_assert's mask is not supported: assert `cond | ~mask`"));
+            }
+            let msg = str_arg(g, args.get(1, "msg"), "msg")?.unwrap_or_default();
+            g.device_assert(&cond, &msg)?;
+            Ok(Val::None)
+        }
         "tl.debug_barrier" => {
             g.ir.op("gpu.barrier", &[], &[], &[], Vec::new());
             Ok(Val::None)

@@ -192,6 +192,8 @@ pub struct Gen<'s> {
     /// The name an assignment binds: the ops computing it are located `loc("name"(loc))`, as
     /// Triton's.
     loc_name: Option<String>,
+    /// Debug mode: device assertions are built (`tt.assert`) instead of dropped.
+    pub debug: bool,
 }
 
 fn offset(r: &impl Ranged) -> usize {
@@ -315,6 +317,7 @@ impl<'s> Gen<'s> {
             depth: 0,
             at: 0,
             loc_name: None,
+            debug: false,
         }
     }
 
@@ -896,6 +899,17 @@ impl<'s> Gen<'s> {
                     );
                 }
                 // A runtime assert is a device_assert, which Triton drops without debug mode.
+                if self.debug && test.truthy().is_none() {
+                    self.set_loc(offset(stmt));
+                    let msg = match &a.msg {
+                        Some(m) => match self.expr(m)? {
+                            Val::Str(s) => s,
+                            other => other.mangle(),
+                        },
+                        None => String::new(),
+                    };
+                    self.device_assert(&test, &msg)?;
+                }
             }
             ast::Stmt::Break(_) | ast::Stmt::Continue(_) => {
                 return Err(self.err("break and continue are not supported in Triton kernels"));
@@ -952,6 +966,16 @@ impl<'s> Gen<'s> {
                 "only assignment to names (and tuples of names) is supported",
             )),
         }
+    }
+
+    /// `tt.assert` of `cond` (a scalar or a block, as `i1`) with `message`: debug mode's
+    /// device assertion.
+    pub fn device_assert(&mut self, cond: &Val, message: &str) -> R<()> {
+        let t = self.tensor(cond)?;
+        let c = self.s(semantic::cast(&self.ir, &t, &I1, None))?;
+        let attrs = [("message", self.ir.str_attr(message))];
+        self.ir.op("tt.assert", &[c.v], &[], &attrs, Vec::new());
+        Ok(())
     }
 
     /// A condition as an `i1` scalar.

@@ -24,6 +24,14 @@ use diag::Source;
 use rustpython_parser::ast;
 use tritium_dialects::melior::{Context, ir::Module};
 
+/// How the kernel is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Triton's debug mode (`TRITON_DEBUG=1`): `tl.device_assert` and runtime `assert`
+    /// statements become `tt.assert`; without it they are dropped, as Triton drops them.
+    pub debug: bool,
+}
+
 /// Builds the TTIR module of kernel `kernel` (or the only `@triton.jit` function) of the Python
 /// `source` (named `file` in locations and errors), specialized by `signature`.
 pub fn build<'c>(
@@ -33,7 +41,26 @@ pub fn build<'c>(
     kernel: Option<&str>,
     signature: &str,
 ) -> Result<Module<'c>, FrontendError> {
-    let raw = build_raw(context.to_raw(), source, file, kernel, signature)?;
+    build_with(
+        context,
+        source,
+        file,
+        kernel,
+        signature,
+        BuildOptions::default(),
+    )
+}
+
+/// [`build`] with [`BuildOptions`].
+pub fn build_with<'c>(
+    context: &'c Context,
+    source: &str,
+    file: &str,
+    kernel: Option<&str>,
+    signature: &str,
+    options: BuildOptions,
+) -> Result<Module<'c>, FrontendError> {
+    let raw = build_raw(context.to_raw(), source, file, kernel, signature, options)?;
     // SAFETY: `raw` is a module of `context` that nothing else owns; `Module` takes ownership.
     Ok(unsafe { Module::from_raw(raw) })
 }
@@ -126,6 +153,7 @@ fn build_raw(
     file: &str,
     kernel: Option<&str>,
     signature: &str,
+    options: BuildOptions,
 ) -> Result<mlir_sys::MlirModule, FrontendError> {
     let src = Source::new(file, source);
     let parsed =
@@ -156,6 +184,7 @@ fn build_raw(
             }
         };
     let mut g = Gen::new(ctx, &src, module, &prelude_src);
+    g.debug = options.debug;
     let result = (|| {
         load_module(&mut g, 1, &prelude.body);
         load_module(&mut g, 0, &module_ast.body);

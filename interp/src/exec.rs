@@ -174,7 +174,14 @@ impl<'m> Machine<'m> {
         let tensor = |i: usize| -> R<Rc<Tensor>> {
             match arg(i)? {
                 Val::T(t) => Ok(t),
+                Val::Shared(view) => Ok(Rc::new(view.read())),
                 _ => Err(fail(op, format!("operand {i} is not a tensor or scalar"))),
+            }
+        };
+        let view = |i: usize| -> R<Rc<SharedView>> {
+            match arg(i)? {
+                Val::Shared(v) => Ok(v),
+                _ => Err(fail(op, format!("operand {i} is not shared memory"))),
             }
         };
         let one = |v: Tensor| Ok(vec![Val::tensor(v)]);
@@ -626,10 +633,75 @@ impl<'m> Machine<'m> {
             }
             // TTGIR: layouts and shared memory do not change values; a memory descriptor made
             // from a tensor is that tensor.
-            "ttg.local_alloc" | "ttg.local_load" if operands.len() == 1 => Ok(vec![arg(0)?]),
+            "ttg.local_alloc" => {
+                let TypeKind::MemDesc(num, shape) = result_kind(op)? else {
+                    return Err(fail(op, "result is not a memory descriptor"));
+                };
+                let n: usize = shape.iter().product();
+                let data = match operands.first() {
+                    Some(_) => tensor(0)?.data.clone(),
+                    None => Data::zeros(num.is_float(), n),
+                };
+                Ok(vec![Val::Shared(Rc::new(SharedView {
+                    buffer: Rc::new(std::cell::RefCell::new(data)),
+                    elem: Elem::Num(num),
+                    shape,
+                    index: (0..n).collect(),
+                }))])
+            }
+            "ttg.local_load" => one(view(0)?.read()),
+            "ttg.local_store" => {
+                view(1)?.write(&*tensor(0)?, None);
+                Ok(Vec::new())
+            }
+            "ttg.memdesc_index"
+            | "ttg.memdesc_subslice"
+            | "ttg.memdesc_trans"
+            | "ttg.memdesc_reshape" => {
+                let src = view(0)?;
+                let TypeKind::MemDesc(_, shape) = result_kind(op)? else {
+                    return Err(fail(op, "result is not a memory descriptor"));
+                };
+                let index = sub_view(op, name, &src, &shape, &arg)?;
+                Ok(vec![Val::Shared(Rc::new(SharedView {
+                    buffer: src.buffer.clone(),
+                    elem: src.elem,
+                    shape,
+                    index,
+                }))])
+            }
+            "ttg.async_copy_global_to_local" => {
+                // Operands: pointers, destination, then mask and other when present; the copy
+                // completes at once (waits are no-ops).
+                let dst = view(1)?;
+                let mut load_operands = vec![operands[0]];
+                load_operands.extend(operands.iter().skip(2));
+                let loaded = self.load_pointers(op, &load_operands, env, dst.elem)?;
+                dst.write(&loaded, None);
+                Ok(vec![Val::Token])
+            }
+            "ttg.async_commit_group" | "ttg.async_wait" => Ok(vec![Val::Token]),
             "ttng.warp_group_dot_wait" => (0..operands.len()).map(arg).collect(),
             "ttg.local_dealloc" | "ttng.fence_async_shared" => Ok(Vec::new()),
-            "ttng.warp_group_dot" => one(dot(op, &*tensor(0)?, &*tensor(1)?, &*tensor(2)?)?),
+            "ttng.warp_group_dot" => {
+                let c = tensor(2)?;
+                // useC = false: the accumulator starts at zero.
+                let use_c = match operands.get(3) {
+                    Some(_) => scalar_int(op, &arg(3)?)? != 0,
+                    None => true,
+                };
+                let c = if use_c {
+                    c
+                } else {
+                    Rc::new(Tensor::new(
+                        c.elem,
+                        c.shape.clone(),
+                        Data::zeros(c.elem.is_float(), c.numel()),
+                    ))
+                };
+                one(dot(op, &*tensor(0)?, &*tensor(1)?, &c)?)
+            }
+
             "tt.expand_dims" | "tt.reshape" | "ttg.convert_layout" => {
                 let a = tensor(0)?;
                 one(Tensor::new(a.elem, result_shape.clone(), a.data.clone()))
@@ -1100,10 +1172,24 @@ impl<'m> Machine<'m> {
                 self.block_load(op, block, &boundary, pad_nan)?,
             )]);
         }
-        let ptr = tensor_of(op, ptr)?;
-        let (mask, other) = mask_and_other(op, operands, env)?;
         let (elem, _) = result_block(op, 0);
         let elem = elem.ok_or_else(|| fail(op, "bad result type"))?;
+        Ok(vec![Val::tensor(
+            self.load_pointers(op, operands, env, elem)?,
+        )])
+    }
+
+    /// A load through a block of pointers (`operands`: pointers, then mask and other when
+    /// present) of elements of type `elem`.
+    fn load_pointers(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        env: &mut Env,
+        elem: Elem,
+    ) -> R<Tensor> {
+        let ptr = tensor_of(op, get(env, op, operands[0])?)?;
+        let (mask, other) = mask_and_other(op, operands, env)?;
         let num = elem.storage();
         let addrs = ptr
             .ints()
@@ -1127,11 +1213,7 @@ impl<'m> Machine<'m> {
             Some(other) => merge(&on, data, &other.data),
             None => data,
         };
-        Ok(vec![Val::tensor(Tensor::new(
-            elem,
-            ptr.shape.clone(),
-            data,
-        ))])
+        Ok(Tensor::new(elem, ptr.shape.clone(), data))
     }
 
     fn store(&mut self, op: MlirOperation, operands: &[MlirValue], env: &mut Env) -> R<()> {
@@ -1509,6 +1591,70 @@ impl<'m> Machine<'m> {
 
 // ---- helpers ----
 
+/// The buffer indices of the sub-view `name` of `src` whose shape is `shape`.
+fn sub_view(
+    op: MlirOperation,
+    name: &str,
+    src: &SharedView,
+    shape: &[usize],
+    arg: &dyn Fn(usize) -> R<Val>,
+) -> R<Vec<usize>> {
+    let n: usize = shape.iter().product();
+    let rank = src.shape.len();
+    match name {
+        "ttg.memdesc_index" => {
+            let i = scalar_int(op, &arg(1)?)?;
+            let count = src.shape.first().copied().unwrap_or(0);
+            if i < 0 || i as usize >= count {
+                return Err(fail(
+                    op,
+                    format!("index {i} is out of range for {count} buffers"),
+                ));
+            }
+            let m = src.index.len() / count.max(1);
+            Ok(src.index[i as usize * m..(i as usize + 1) * m].to_vec())
+        }
+        "ttg.memdesc_subslice" => {
+            let offsets = ir::i32_array_attr(op, "offsets").unwrap_or_default();
+            let mut strides = vec![1usize; rank];
+            for d in (0..rank.saturating_sub(1)).rev() {
+                strides[d] = strides[d + 1] * src.shape[d + 1];
+            }
+            let mut out = Vec::with_capacity(n);
+            for flat in 0..n {
+                let mut rest = flat;
+                let mut at = 0;
+                for d in (0..rank.min(shape.len())).rev() {
+                    let c = rest % shape[d] + offsets.get(d).copied().unwrap_or(0).max(0) as usize;
+                    rest /= shape[d];
+                    if c >= src.shape[d] {
+                        return Err(fail(op, "the subslice is outside its source"));
+                    }
+                    at += c * strides[d];
+                }
+                out.push(src.index[at]);
+            }
+            Ok(out)
+        }
+        "ttg.memdesc_trans" => {
+            let order = ir::i32_array_attr(op, "order").unwrap_or_default();
+            let as_tensor = Tensor::new(
+                Elem::Num(Num::Int(64)),
+                src.shape.clone(),
+                Data::I(src.index.iter().map(|&i| i as i64).collect()),
+            );
+            let moved = transpose(&as_tensor, &order);
+            Ok(moved
+                .ints()
+                .unwrap_or_default()
+                .iter()
+                .map(|&i| i as usize)
+                .collect())
+        }
+        _ => Ok(src.index.clone()),
+    }
+}
+
 fn get(env: &Env, op: MlirOperation, value: MlirValue) -> R<Val> {
     env.get(&ir::key(value))
         .cloned()
@@ -1518,6 +1664,7 @@ fn get(env: &Env, op: MlirOperation, value: MlirValue) -> R<Val> {
 fn tensor_of(op: MlirOperation, v: Val) -> R<Rc<Tensor>> {
     match v {
         Val::T(t) => Ok(t),
+        Val::Shared(view) => Ok(Rc::new(view.read())),
         _ => Err(fail(op, "expected a tensor or scalar operand")),
     }
 }

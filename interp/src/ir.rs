@@ -180,12 +180,29 @@ pub enum TypeKind {
     BlockPtr(Num, Vec<usize>),
     /// `!tt.tensordesc<tensor<shape x T>>`.
     Desc(Num, Vec<usize>),
+    /// `!ttg.memdesc<shape x T, ...>`.
+    MemDesc(Num, Vec<usize>),
+    /// `!ttg.async.token`.
+    Token,
 }
 
 pub fn type_kind(ty: MlirType) -> Option<TypeKind> {
     // SAFETY: `ty` is live; element, pointee and block types are read only from the kinds that
     // have them (tested first).
     unsafe {
+        if ffi::ttg::tritiumTypeIsMemDesc(ty) {
+            let mut dims = [0i64; 8];
+            let rank =
+                ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), dims.len() as isize);
+            let rank = (rank.max(0) as usize).min(dims.len());
+            return Some(TypeKind::MemDesc(
+                num_of(ffi::ttg::tritiumMemDescTypeGetElementType(ty))?,
+                dims[..rank].iter().map(|&d| d.max(0) as usize).collect(),
+            ));
+        }
+        if ffi::ttg::tritiumTypeIsAsyncToken(ty) {
+            return Some(TypeKind::Token);
+        }
         if ffi::tritiumTypeIsTensorDesc(ty) {
             let block = ffi::tritiumTensorDescTypeGetBlockType(ty);
             return Some(TypeKind::Desc(

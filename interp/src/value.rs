@@ -183,12 +183,49 @@ pub struct TensorDesc {
     pub pad_nan: bool,
 }
 
+/// A view of a shared-memory buffer (`!ttg.memdesc`): the buffer's element at `index[i]` is
+/// element `i` of the view, in row-major order of `shape`. Sub-views (`ttg.memdesc_index`,
+/// `memdesc_subslice`, `memdesc_trans`, `memdesc_reshape`) only select and order indices.
+#[derive(Clone, Debug)]
+pub struct SharedView {
+    pub buffer: Rc<std::cell::RefCell<Data>>,
+    pub elem: Elem,
+    pub shape: Vec<usize>,
+    pub index: Vec<usize>,
+}
+
+impl SharedView {
+    /// The view's elements as a block.
+    pub fn read(&self) -> Tensor {
+        let data = self.buffer.borrow().gather(self.index.iter().copied());
+        Tensor::new(self.elem, self.shape.clone(), data)
+    }
+
+    /// Writes `value` (of the view's shape) into the buffer, where `on` (all when `None`).
+    pub fn write(&self, value: &Tensor, on: Option<&[bool]>) {
+        let mut buffer = self.buffer.borrow_mut();
+        for (i, &at) in self.index.iter().enumerate() {
+            if on.is_some_and(|on| !on[i]) {
+                continue;
+            }
+            match (&mut *buffer, &value.data) {
+                (Data::I(b), Data::I(v)) => b[at] = v[i.min(v.len() - 1)],
+                (Data::F(b), Data::F(v)) => b[at] = v[i.min(v.len() - 1)],
+                _ => {}
+            }
+        }
+    }
+}
+
 /// A value the interpreter holds.
 #[derive(Clone, Debug)]
 pub enum Val {
     T(Rc<Tensor>),
     Block(Rc<BlockPtr>),
     Desc(Rc<TensorDesc>),
+    Shared(Rc<SharedView>),
+    /// An asynchronous-copy token: copies complete at once here.
+    Token,
 }
 
 impl Val {

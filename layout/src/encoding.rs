@@ -1234,6 +1234,59 @@ impl From<NvmmaSharedEncoding> for Encoding {
 }
 
 impl Encoding {
+    /// The encoding of `tt.trans(x, order)` for `x` of this (distributed) encoding and `shape`:
+    /// result dim `i` is source dim `order[i]`, each thread keeping its elements (a relabeling,
+    /// no data movement). A single-CTA blocked layout stays blocked (its per-dim fields
+    /// permuted); any other becomes the `#ttg.linear` of its bases with their coordinates
+    /// permuted.
+    pub fn transposed(&self, shape: &[u32], order: &[u32]) -> Result<Encoding, LayoutError> {
+        let rank = shape.len();
+        let is_permutation = order.len() == rank && {
+            let mut seen = vec![false; rank];
+            order
+                .iter()
+                .all(|&o| (o as usize) < rank && !std::mem::replace(&mut seen[o as usize], true))
+        };
+        if !is_permutation {
+            return Err(LayoutError::DimMismatch(format!(
+                "trans order {order:?} is not a permutation of {rank} dims"
+            )));
+        }
+        if let Encoding::Blocked(b) = self
+            && b.cta_layout.is_single()
+            && b.size_per_thread.len() == rank
+        {
+            let permute = |v: &[u32]| order.iter().map(|&o| v[o as usize]).collect::<Vec<u32>>();
+            // The source's fastest dim d becomes result dim position(order == d).
+            let new_order = b
+                .order
+                .iter()
+                .map(|&d| order.iter().position(|&o| o == d).unwrap_or(0) as u32)
+                .collect();
+            return Ok(Encoding::Blocked(BlockedEncoding {
+                size_per_thread: permute(&b.size_per_thread),
+                threads_per_warp: permute(&b.threads_per_warp),
+                warps_per_cta: permute(&b.warps_per_cta),
+                order: new_order,
+                cta_layout: b.cta_layout.clone(),
+            }));
+        }
+        let linear = LinearEncoding::from_layout(&self.to_linear(shape)?)?;
+        let permute_all = |bases: &[Vec<u32>]| {
+            bases
+                .iter()
+                .map(|b| order.iter().map(|&o| b[o as usize]).collect())
+                .collect()
+        };
+        Ok(Encoding::Linear(LinearEncoding {
+            rank: linear.rank,
+            register: permute_all(&linear.register),
+            lane: permute_all(&linear.lane),
+            warp: permute_all(&linear.warp),
+            block: permute_all(&linear.block),
+        }))
+    }
+
     /// The linear layout for a tensor (distributed encodings: `[register,
     /// lane, warp, block] -> dims`) or buffer (shared encodings: `[offset,
     /// block] -> dims`) of this shape.

@@ -7,7 +7,9 @@
 //! A failure is a [`CompileError`] naming the stage, with its diagnostics. The MLIR stages run the
 //! pass lists [`Stage::passes`] gives, the same lists `triton-opt`'s named pipelines print.
 
+use crate::debug::{self, DebugOptions};
 use crate::diagnostics::{CompileError, Diagnostic, DiagnosticSink};
+use crate::location::{self, has_file};
 use crate::ptx::{self, Arch};
 use crate::stage::{Stage, StageTimes};
 use mlir_sys::*;
@@ -43,6 +45,8 @@ pub struct CompileOptions {
     pub keep_intermediates: bool,
     /// Emit line tables from the input's locations (`.file`/`.loc` in the PTX), as Triton does.
     pub line_info: bool,
+    /// Triton's debugging switches (IR dumps, pass timing, reproducers).
+    pub debug: DebugOptions,
 }
 
 /// A compiled kernel.
@@ -59,40 +63,13 @@ pub struct Compiled {
     /// Parameter types, in order (`*f32`, `i32`, ...).
     pub signature: Vec<String>,
     pub arg_names: Vec<String>,
+    /// PTX ISA version times ten (84: PTX 8.4).
+    pub ptx_version: u32,
     /// TTIR after the TTIR pipeline (TTIR input only).
     pub ttir: Option<String>,
     pub ttgir: Option<String>,
     pub llvm_dialect: Option<String>,
     pub llvm_ir: Option<String>,
-}
-
-/// The launch metadata file `K.json`, as written.
-#[derive(serde::Serialize)]
-struct Metadata<'a> {
-    name: &'a str,
-    num_warps: u32,
-    num_stages: u32,
-    shared: u64,
-    arch: String,
-    signature: &'a [String],
-    arg_names: &'a [String],
-}
-
-impl Compiled {
-    /// The launch metadata JSON (`K.json`): one line.
-    pub fn metadata_json(&self) -> String {
-        let metadata = Metadata {
-            name: &self.name,
-            num_warps: self.num_warps,
-            num_stages: self.num_stages,
-            shared: self.shared,
-            arch: self.arch.name(),
-            signature: &self.signature,
-            arg_names: &self.arg_names,
-        };
-        // A struct of strings and integers always serializes.
-        serde_json::to_string(&metadata).unwrap_or_default() + "\n"
-    }
 }
 
 /// Compiles TTIR (or TTGIR, whose layouts are then kept) `source` to PTX.
@@ -170,6 +147,10 @@ fn compile_with(
         }
         Ok(module)
     })?;
+    // The kernel's name, for MLIR_ENABLE_DUMP=NAME.
+    let kernel_name = public_kernel(module.as_operation().to_raw(), filename, Stage::Parse)
+        .map(crate::state::symbol_name)
+        .unwrap_or_default();
     let target = Target::resolve(module.as_operation().to_raw(), filename, options)?;
     let ttgir_options = TtgirOptions {
         num_warps: target.num_warps,
@@ -183,7 +164,14 @@ fn compile_with(
                 .passes(&ttgir_options)
                 .expect("an MLIR pass-pipeline stage")
                 .map_err(|message| CompileError::stage(stage, message))?;
-            run_passes(&context, module, stage, &pipeline_text(&passes), &sink)?;
+            run_passes(
+                &context,
+                module,
+                stage,
+                &pipeline_text(&passes),
+                &sink,
+                (&options.debug, &kernel_name),
+            )?;
             verify_mlir(stage, module, &sink)
         })
     };
@@ -212,16 +200,7 @@ fn compile_with(
     } else {
         Stage::TtgirPasses
     };
-    let kernel = collect_ops(module.as_operation().to_raw())
-        .into_iter()
-        .find(|op| op_name(*op) == "tt.func" && !is_private(*op))
-        .ok_or_else(|| CompileError::Stage {
-            stage: last_stage,
-            diagnostics: vec![Diagnostic::error_at(
-                filename,
-                "no public tt.func to compile",
-            )],
-        })?;
+    let kernel = public_kernel(module.as_operation().to_raw(), filename, last_stage)?;
     // MLIR's verifier rejects public declarations, but a `nested` one has no body either.
     let (name, signature, arg_names) =
         kernel_signature(kernel).ok_or_else(|| CompileError::Stage {
@@ -260,6 +239,7 @@ fn compile_with(
             Stage::LowerToLlvm,
             "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}",
             &sink,
+            (&options.debug, &kernel_name),
         )?;
     }
     let llvm_dialect = keep.then(|| module.as_operation().to_string());
@@ -272,6 +252,12 @@ fn compile_with(
         verify_llvm(Stage::TranslateToLlvmIr, &llvm)?;
         Ok(llvm)
     })?;
+    // LLVM_IR_ENABLE_DUMP: LLVM prints the module after each of its passes, as in Triton.
+    let dump_llvm = options.debug.dump_llvm_ir;
+    if dump_llvm {
+        debug::set_llvm_print_after_all(true);
+    }
+    let _reset_llvm_printing = dump_llvm.then_some(ResetLlvmPrinting);
     let machine = timed(times, Stage::OptimizeLlvm, || {
         let machine = ptx::TargetMachine::new(target.arch)
             .map_err(|message| CompileError::stage(Stage::OptimizeLlvm, message))?;
@@ -297,32 +283,12 @@ fn compile_with(
         arch: target.arch,
         signature,
         arg_names,
+        ptx_version: target.arch.ptx_version(),
         ttir,
         ttgir,
         llvm_dialect,
         llvm_ir,
     })
-}
-
-/// Whether `loc` names a file position (as MLIR's debug-info passes look for one).
-fn has_file(loc: MlirLocation) -> bool {
-    // SAFETY: `loc` is a live location; the getters are called on the matching kinds.
-    unsafe {
-        if mlirLocationIsAFileLineColRange(loc) {
-            true
-        } else if mlirLocationIsAName(loc) {
-            has_file(mlirLocationNameGetChildLoc(loc))
-        } else if mlirLocationIsACallSite(loc) {
-            has_file(mlirLocationCallSiteGetCaller(loc))
-        } else if mlirLocationIsAFused(loc) {
-            let n = mlirLocationFusedGetNumLocations(loc) as usize;
-            let mut locs = vec![mlirLocationUnknownGet(mlirLocationGetContext(loc)); n];
-            mlirLocationFusedGetLocations(loc, locs.as_mut_ptr());
-            locs.into_iter().any(has_file)
-        } else {
-            false
-        }
-    }
 }
 
 /// `loc` with each call site whose callee has no file position replaced by its caller.
@@ -391,10 +357,13 @@ fn run_passes(
     stage: Stage,
     passes: &str,
     sink: &DiagnosticSink,
+    (debug, kernel): (&DebugOptions, &str),
 ) -> Result<(), CompileError> {
     let pipeline = format!("builtin.module({passes})");
     let manager = PassManager::new(context);
     manager.enable_verifier(false);
+    // SAFETY: the pass manager was just created in `context`, both live for the call.
+    unsafe { debug::configure_pass_manager(context.to_raw(), manager.to_raw(), debug, kernel) };
     parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline).map_err(|error| {
         sink.clear();
         CompileError::stage(stage, format!("bad pipeline '{pipeline}': {error}"))
@@ -525,21 +494,6 @@ impl Target {
     }
 }
 
-/// The name of a named location (`loc("x_ptr"(...))` or `loc("x_ptr")`); empty for file
-/// positions (`loc("k.ttir":3:7)`) and other locations.
-fn argument_name(location: &str) -> String {
-    let Some(rest) = location.strip_prefix("loc(\"") else {
-        return String::new();
-    };
-    let Some(end) = rest.find('"') else {
-        return String::new();
-    };
-    match rest[end + 1..].chars().next() {
-        Some('(') | Some(')') => rest[..end].to_owned(),
-        _ => String::new(),
-    }
-}
-
 fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
     let source = std::ffi::CString::new(source).ok()?;
     let name = std::ffi::CString::new(filename).ok()?;
@@ -571,6 +525,60 @@ fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Optio
     }
 }
 
+/// The module's one public `tt.func`. None is an error of `stage`, and so are several: Tritium
+/// compiles one kernel per module into one PTX, as Triton does.
+fn public_kernel(
+    module: MlirOperation,
+    filename: &str,
+    stage: Stage,
+) -> Result<MlirOperation, CompileError> {
+    let kernels: Vec<MlirOperation> = collect_ops(module)
+        .into_iter()
+        .filter(|op| op_name(*op) == "tt.func" && !is_private(*op))
+        .collect();
+    let position = |op: MlirOperation| {
+        // SAFETY: `op` is a live op of the module.
+        location::file_position(unsafe { mlirOperationGetLocation(op) })
+            .map_or_else(|| filename.to_owned(), |p| p.to_string())
+    };
+    match kernels.as_slice() {
+        [kernel] => Ok(*kernel),
+        [] => Err(CompileError::Stage {
+            stage,
+            diagnostics: vec![Diagnostic::error_at(
+                filename,
+                "no public tt.func to compile",
+            )],
+        }),
+        [first, others @ ..] => Err(CompileError::Stage {
+            stage,
+            diagnostics: others
+                .iter()
+                .map(|op| {
+                    Diagnostic::error_at(
+                        position(*op),
+                        format!(
+                            "a second public kernel `{}` (after `{}`): a module holds one \
+                             kernel; make the others private or compile each from its own file",
+                            crate::state::symbol_name(*op),
+                            crate::state::symbol_name(*first)
+                        ),
+                    )
+                })
+                .collect(),
+        }),
+    }
+}
+
+/// Turns LLVM's `-print-after-all` off again when dropped (after `LLVM_IR_ENABLE_DUMP`).
+struct ResetLlvmPrinting;
+
+impl Drop for ResetLlvmPrinting {
+    fn drop(&mut self) {
+        debug::set_llvm_print_after_all(false);
+    }
+}
+
 fn is_private(func: MlirOperation) -> bool {
     string_attr(func, "sym_visibility").as_deref() == Some("private")
 }
@@ -598,24 +606,7 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
         signature.push(text);
         // SAFETY: `arg` is a live block argument.
         let location = unsafe { mlirValueGetLocation(arg) };
-        let mut loc_text = String::new();
-        unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
-            // SAFETY: `data` is the `&mut String` given to mlirLocationPrint below, live and not
-            // otherwise borrowed while it prints; `text` is valid for this call.
-            unsafe {
-                (*(data as *mut String)).push_str(tritium_dialects::ffi::string_ref_str(text))
-            };
-        }
-        // SAFETY: `location` is live; `append` gets `loc_text` as its user data, which outlives
-        // the call.
-        unsafe {
-            mlirLocationPrint(
-                location,
-                Some(append),
-                &mut loc_text as *mut String as *mut _,
-            )
-        };
-        names.push(argument_name(&loc_text));
+        names.push(location::location_name(location).unwrap_or_default());
     }
     Some((name, signature, names))
 }
@@ -623,14 +614,6 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn argument_names_come_from_named_locations_only() {
-        assert_eq!(argument_name(r#"loc("x_ptr"(#loc))"#), "x_ptr");
-        assert_eq!(argument_name(r#"loc("n")"#), "n");
-        assert_eq!(argument_name(r#"loc("k.ttir":3:7)"#), "");
-        assert_eq!(argument_name("loc(unknown)"), "");
-    }
 
     /// Triton 3.6's tensor-core kernels (`test/Inputs/kernels/dot`, `num_stages=1`): Tritium's
     /// TTGIR for the same TTIR picks the same mma layouts, and leaves no more
@@ -710,10 +693,10 @@ mod tests {
         );
         assert!(compiled.ptx.contains(".target sm_80"));
         assert_eq!(
-            compiled.metadata_json(),
-            "{\"name\":\"k\",\"num_warps\":8,\"num_stages\":2,\"shared\":0,\"arch\":\"sm_80\",\
-             \"signature\":[\"*f32\"],\"arg_names\":[\"\"]}\n"
+            (compiled.name.as_str(), compiled.shared, compiled.signature),
+            ("k", 0, vec!["*f32".to_owned()])
         );
+        assert_eq!(compiled.arg_names, [""]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::stage::Stage;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
-use tritium_dialects::melior::{Context, diagnostic::DiagnosticSeverity};
+use tritium_dialects::melior::{Context, diagnostic::DiagnosticSeverity, ir::Location};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
@@ -150,7 +150,7 @@ impl DiagnosticSink {
             };
             sink.borrow_mut().push(Diagnostic {
                 severity,
-                location: source_position(&diagnostic.location().to_string()),
+                location: source_position(&diagnostic.location()),
                 message: diagnostic.to_string(),
             });
             true
@@ -174,35 +174,17 @@ impl DiagnosticSink {
     }
 }
 
-/// `file:line:col` of a printed location: the first file position inside it (named and call-site
-/// locations wrap one), or the location text itself when there is none.
-pub(crate) fn source_position(location: &str) -> String {
-    let mut rest = location;
-    while let Some(start) = rest.find('"') {
-        let after = &rest[start + 1..];
-        let Some(end) = after.find('"') else { break };
-        let (file, tail) = (&after[..end], &after[end + 1..]);
-        let digits = |t: &str| {
-            t.chars()
-                .take_while(char::is_ascii_digit)
-                .collect::<String>()
-        };
-        if let Some(tail) = tail.strip_prefix(':') {
-            let line = digits(tail);
-            let col = tail[line.len()..]
-                .strip_prefix(':')
-                .map(digits)
-                .unwrap_or_default();
-            if !line.is_empty() && !col.is_empty() {
-                return format!("{file}:{line}:{col}");
-            }
-        }
-        rest = tail;
+/// `file:line:col` of a location: the first file position inside it (named and call-site
+/// locations wrap one), or the location's text (`unknown`) when there is none.
+pub(crate) fn source_position(location: &Location) -> String {
+    match crate::location::file_position(location.to_raw()) {
+        Some(position) => position.to_string(),
+        None => location
+            .to_string()
+            .trim_start_matches("loc(")
+            .trim_end_matches(')')
+            .replace('"', ""),
     }
-    location
-        .trim_start_matches("loc(")
-        .trim_end_matches(')')
-        .replace('"', "")
 }
 
 #[cfg(test)]
@@ -211,16 +193,14 @@ mod tests {
 
     #[test]
     fn diagnostics_point_at_the_source_position() {
-        assert_eq!(source_position(r#"loc("k.ttir":3:7)"#), "k.ttir:3:7");
+        let context = tritium_dialects::context::new_context();
+        let file = Location::new(&context, "k.ttir", 3, 7);
+        assert_eq!(source_position(&file), "k.ttir:3:7");
         assert_eq!(
-            source_position(r#"loc("da"("sampler.py":137:35))"#),
-            "sampler.py:137:35"
+            source_position(&Location::name(&context, "da", file)),
+            "k.ttir:3:7"
         );
-        assert_eq!(
-            source_position(r#"loc(callsite("x"("a.py":1:2) at "b.py":3:4))"#),
-            "a.py:1:2"
-        );
-        assert_eq!(source_position("loc(unknown)"), "unknown");
+        assert_eq!(source_position(&Location::unknown(&context)), "unknown");
     }
 
     #[test]

@@ -13,8 +13,10 @@
 pub mod allocate;
 pub mod builder;
 pub mod compile;
+pub mod debug;
 pub mod diagnostics;
 pub mod layout_map;
+pub mod location;
 pub mod math;
 pub mod ops;
 pub mod pass_registry;

@@ -37,6 +37,11 @@ unsafe extern "C" {
         code_model: c_int,
     ) -> TargetMachineRef;
     fn LLVMDisposeTargetMachine(machine: TargetMachineRef);
+    fn LLVMParseCommandLineOptions(
+        argc: c_int,
+        argv: *const *const c_char,
+        overview: *const c_char,
+    );
     fn LLVMSetTarget(module: LLVMModuleRef, triple: *const c_char);
     fn LLVMCreateTargetDataLayout(machine: TargetMachineRef) -> *mut c_void;
     fn LLVMSetModuleDataLayout(module: LLVMModuleRef, layout: *mut c_void);
@@ -116,9 +121,14 @@ impl Arch {
         )
     }
 
-    /// The PTX ISA version emitted: 8.4 is understood by every CUDA 12.4+ driver.
-    pub fn ptx_features(&self) -> &'static str {
-        "+ptx84"
+    /// The PTX ISA version emitted, times ten: 8.4 is understood by every CUDA 12.4+ driver.
+    pub fn ptx_version(&self) -> u32 {
+        84
+    }
+
+    /// LLVM's NVPTX feature string for [`Arch::ptx_version`].
+    pub fn ptx_features(&self) -> String {
+        format!("+ptx{}", self.ptx_version())
     }
 }
 
@@ -127,6 +137,11 @@ fn initialize() {
     // SAFETY: LLVM's target initializers take no arguments; `INIT` runs them once per process,
     // before any NVPTX target is looked up.
     INIT.call_once(|| unsafe {
+        // 32-bit shared, constant and local pointers (as Triton compiles): shared-memory
+        // address arithmetic in 32 bits instead of 64. The option is read when a target
+        // machine is created, so it is set before any.
+        let args = [c"tritium".as_ptr(), c"-nvptx-short-ptr".as_ptr()];
+        LLVMParseCommandLineOptions(args.len() as c_int, args.as_ptr(), std::ptr::null());
         LLVMInitializeNVPTXTargetInfo();
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();

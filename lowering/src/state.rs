@@ -221,6 +221,10 @@ pub struct FuncLowering<'a> {
     /// next op that may touch shared memory (or after the next `fence.proxy.async`), so
     /// consecutive buffer writes and the fence before a wgmma share one barrier.
     pub barrier_pending: bool,
+    /// Some thread may have read shared memory since the last barrier (conservatively true at the
+    /// top of a region body, which a loop's back edge also reaches): a write to shared memory
+    /// needs a barrier first, as Triton's membar analysis places one for write-after-read.
+    pub shared_read_since_barrier: bool,
 }
 
 impl FuncLowering<'_> {
@@ -594,6 +598,7 @@ impl FuncLowering<'_> {
     /// `bar.sync 0`: every thread of the CTA waits here (shared memory is then consistent).
     pub fn barrier(&mut self) {
         self.barrier_pending = false;
+        self.shared_read_since_barrier = false;
         self.b.barrier();
     }
 
@@ -602,6 +607,15 @@ impl FuncLowering<'_> {
     /// opening barrier.
     pub fn barrier_before_write(&mut self) {
         if !self.barrier_pending {
+            self.barrier();
+        }
+    }
+
+    /// The barrier before an asynchronous copy into shared memory, where some thread may still
+    /// read what it overwrites (the copies land only at the `cp.async.wait_group` and its
+    /// barrier, so no write barrier follows them).
+    pub fn barrier_before_async_write(&mut self) {
+        if self.shared_read_since_barrier {
             self.barrier();
         }
     }

@@ -82,6 +82,7 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
             defined: std::mem::take(&mut defined),
             current_op: None,
             barrier_pending: false,
+            shared_read_since_barrier: false,
             scratch: Vec::new(),
             buffers: HashMap::new(),
         };
@@ -176,7 +177,8 @@ impl FuncLowering<'_> {
             ins: operands(op),
             outs: results(op),
         };
-        if may_touch_shared_memory(op, &lowering.name) {
+        let touches_shared = may_touch_shared_memory(op, &lowering.name);
+        if touches_shared {
             self.flush_barrier();
         }
         let result = match lowering_of(&lowering.name) {
@@ -189,9 +191,60 @@ impl FuncLowering<'_> {
                 format!("lowering of '{}' to LLVM is not implemented", lowering.name),
             ),
         };
+        if touches_shared && !is_async_shared_write(&lowering.name) {
+            self.shared_read_since_barrier = true;
+        }
+        if result.is_ok() && lowering.name.starts_with("arith.") {
+            for &out in &lowering.outs {
+                self.share_constant_registers(op, out);
+            }
+        }
         self.b.loc = outer_loc;
         self.current_op = outer;
         result
+    }
+
+    /// Registers of `value` that axis info proves equal (in one block of its constancy along
+    /// every dim) take the first one's value, so a mask constant along a dim is computed once
+    /// per block rather than per element, as Triton's lowering does. With a thread's coordinates
+    /// `t ^ c_r` (linear over GF(2)), two registers fall in one aligned block exactly when their
+    /// offsets `c_r` agree above the block size.
+    fn share_constant_registers(&mut self, op: MlirOperation, value: MlirValue) {
+        let ty = value_type(value);
+        if !is_tensor(ty) {
+            return;
+        }
+        let constancy = self.axis.get(value).constancy;
+        let block_masks: Vec<u32> = constancy
+            .iter()
+            .map(|&c| {
+                // The largest power of two dividing the constancy: its aligned blocks lie
+                // inside the constancy's.
+                let block = 1u64 << c.max(1).trailing_zeros().min(31);
+                !(block as u32 - 1)
+            })
+            .collect();
+        if block_masks.iter().all(|&m| m == u32::MAX) {
+            return;
+        }
+        let Ok(map) = self.thread_map(op, ty) else {
+            return;
+        };
+        let mut regs = self.get(value);
+        if regs.len() != map.registers.len() || block_masks.len() != map.shape.len() {
+            return;
+        }
+        let mut first: HashMap<Vec<u32>, usize> = HashMap::new();
+        for (r, coord) in map.registers.iter().enumerate() {
+            let block: Vec<u32> = coord.iter().zip(&block_masks).map(|(c, m)| c & m).collect();
+            match first.get(&block) {
+                Some(&earlier) => regs[r] = regs[earlier],
+                None => {
+                    first.insert(block, r);
+                }
+            }
+        }
+        self.set(value, regs);
     }
 
     /// Binds every result of `outs` to one register per element its thread holds, taking them in
@@ -215,6 +268,14 @@ impl FuncLowering<'_> {
     }
 }
 
+/// Ops that only start or complete asynchronous copies into shared memory: they read none of it.
+fn is_async_shared_write(name: &str) -> bool {
+    matches!(
+        name,
+        "ttg.async_copy_global_to_local" | "ttg.async_commit_group" | "ttg.async_wait"
+    )
+}
+
 /// Whether an op's lowering may read or write shared memory (or leave its block), so a pending
 /// write barrier must be emitted before it. Ops without scratch, regions or buffers — loads
 /// and stores to global memory, arithmetic, index computations — may run before it; shared
@@ -223,7 +284,14 @@ impl FuncLowering<'_> {
 fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
     if matches!(
         name,
-        "ttg.local_alloc" | "ttg.local_store" | "ttng.fence_async_shared"
+        "ttg.local_alloc"
+            | "ttg.local_store"
+            | "ttng.fence_async_shared"
+            // Views of a buffer: address arithmetic only.
+            | "ttg.memdesc_index"
+            | "ttg.memdesc_subslice"
+            | "ttg.memdesc_trans"
+            | "ttg.memdesc_reshape"
     ) {
         return false;
     }

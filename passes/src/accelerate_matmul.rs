@@ -12,8 +12,8 @@
 //! * sm_80–sm_89, and sm_90 dots wgmma cannot take (mma v2, `mma.sync`): f16 or bf16 operands
 //!   with an f32 accumulator (or f16 with f16), f32 at tf32 precision, i8 with i32, whose
 //!   shape tiles by 16x8 and the instruction's K, operands in `#ttg.dot_op` layouts
-//!   (`kWidth = 32 / bits`), Triton's `warpsPerTileV2`. Batched (rank-3) dots stay on CUDA
-//!   cores for now (their warps would go along the batch first: `warps_per_tile_v2_batched`).
+//!   (`kWidth = 32 / bits`), Triton's `warpsPerTileV2` (every warp along the batch for
+//!   batched, rank-3 dots; `instrShape = [1, 16, 8]`).
 //!
 //! The accumulator is converted into the mma layout and back around the dot; a loop-carried
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
@@ -349,28 +349,17 @@ fn to_warp_group_dot(dot: MlirOperation, num_warps: u32) -> bool {
     true
 }
 
-/// Warps per CTA of a batched (rank-3) mma v2 accumulator: as many warps along the batch as it
-/// has matrices (up to all of them), the rest split over each matrix as in 2-D.
-pub fn warps_per_tile_v2_batched(shape: [i64; 3], num_warps: u32) -> Vec<u32> {
-    let batch = (shape[0].max(1) as u32).min(num_warps);
-    // Powers of two throughout (num_warps is one).
-    let batch = if batch.is_power_of_two() {
-        batch
-    } else {
-        batch.next_power_of_two() / 2
-    };
-    let mut warps = vec![batch];
-    warps.extend(warps_per_tile_v2([shape[1], shape[2]], num_warps / batch));
-    warps
+/// Warps per CTA of a batched (rank-3) mma v2 accumulator: every warp along the batch, as
+/// Triton's `warpsPerTileV2` exits early for rank 3 (warps beyond the batch size replicate).
+pub fn warps_per_tile_v2_batched(_shape: [i64; 3], num_warps: u32) -> Vec<u32> {
+    vec![num_warps, 1, 1]
 }
 
 /// Whether a dot of these element types and shape maps onto `mma.sync.m16n8k16`.
 fn is_mma_v2_dot(a: MlirType, b: MlirType, c: MlirType, precision: i64) -> Option<u32> {
     let (sa, sb, sc) = (shape(a), shape(b), shape(c));
     let rank = sc.len();
-    // Batched (rank-3) dots: `ops/mma.rs` lowers them (fragments keyed by batch), but they stay
-    // on CUDA cores until that path has run on a GPU against a reference.
-    if rank != 2 || sa.len() != rank || sb.len() != rank {
+    if !(2..=3).contains(&rank) || sa.len() != rank || sb.len() != rank {
         return None;
     }
     let (sa, sc) = (&sa[rank - 2..], &sc[rank - 2..]);
@@ -411,6 +400,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         if capability == 90 && to_warp_group_dot(dot, num_warps) {
+            tracing::debug!(num_warps, "accelerate-matmul: tt.dot to wgmma (mma v3)");
             continue;
         }
         let ins = operands(dot);
@@ -423,6 +413,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         let (a_type, b_type, c_type) = (value_type(a), value_type(b), value_type(c));
         let precision = int_attr(dot, "inputPrecision").unwrap_or(2);
         let Some(bits) = is_mma_v2_dot(a_type, b_type, c_type, precision) else {
+            tracing::debug!(
+                precision,
+                "accelerate-matmul: tt.dot kept on FMA (no mma for its types)"
+            );
             continue;
         };
         let dims = shape(c_type);
@@ -431,6 +425,11 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         } else {
             warps_per_tile_v2([dims[0], dims[1]], num_warps)
         };
+        tracing::debug!(
+            ?warps,
+            bits,
+            "accelerate-matmul: tt.dot to mma.sync (mma v2)"
+        );
         let mma = Encoding::NvidiaMma(NvidiaMmaEncoding::v2(warps));
         let operand = |index: u32| {
             encoding_to_attr(
@@ -541,15 +540,11 @@ mod tests {
         assert_eq!(warps_per_tile_v2([64, 256], 8), vec![2, 4]);
         assert_eq!(
             super::warps_per_tile_v2_batched([2, 32, 32], 4),
-            vec![2, 2, 1]
-        );
-        assert_eq!(
-            super::warps_per_tile_v2_batched([8, 64, 64], 4),
             vec![4, 1, 1]
         );
         assert_eq!(
-            super::warps_per_tile_v2_batched([3, 64, 64], 8),
-            vec![2, 2, 2]
+            super::warps_per_tile_v2_batched([8, 64, 64], 8),
+            vec![8, 1, 1]
         );
     }
 }

@@ -236,6 +236,33 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
                     convert_all_uses_after(result, default);
                 }
             }
+            "tt.trans" => {
+                // The result is the operand's layout with its dims permuted (each thread keeps
+                // its elements); its uses convert back to the default layout.
+                // ODS: tt.trans has one operand and one result.
+                let source_type = value_type(operands(op)[0]);
+                let result = results(op)[0];
+                let result_type = value_type(result);
+                let order: Vec<u32> = crate::ttir::util::i32_array(op, "order")
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&o| o.max(0) as u32)
+                    .collect();
+                let dims: Vec<u32> = shape(source_type).iter().map(|&d| d as u32).collect();
+                let Some(transposed) =
+                    encoding_of(source_type).and_then(|e| e.transposed(&dims, &order).ok())
+                else {
+                    continue;
+                };
+                let wanted = with_encoding(result_type, encoding_to_attr(ctx, &transposed));
+                // SAFETY: both are live types of the module's context.
+                if !unsafe { mlirTypeEqual(wanted, result_type) } {
+                    // SAFETY: `result` is the live result of the trans; the new type has its
+                    // shape and element type.
+                    unsafe { mlirValueSetType(result, wanted) };
+                    convert_all_uses_after(result, result_type);
+                }
+            }
             "tt.broadcast" => {
                 // The operand is laid out like the result (size-1 dims broadcast in place).
                 // ODS: tt.broadcast has one operand and one result.

@@ -1,7 +1,9 @@
 //! `-triton-nvidia-gpu-fence-insertion`: a `ttng.fence_async_shared` before every
 //! `ttng.warp_group_dot` that reads a shared-memory operand written through the generic proxy
 //! (`ttg.local_alloc` of a tensor, or `ttg.local_store`). wgmma reads shared memory through the
-//! async proxy, which does not see generic-proxy writes without this fence.
+//! async proxy, which does not see generic-proxy writes without this fence. The fence goes
+//! before the outermost enclosing loop that neither defines those buffers nor writes shared
+//! memory through the generic proxy (one fence then covers every iteration).
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -61,8 +63,8 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
     let module = module.to_raw();
     let ctx = context_of(module);
     let ops = collect_ops(module);
-    // Ops right after an existing fence need no second one.
-    let fenced: std::collections::HashSet<usize> = ops
+    // Ops right after a fence (existing, or inserted for an earlier dot) need no second one.
+    let mut fenced: std::collections::HashSet<usize> = ops
         .iter()
         .filter(|op| op_name(**op) == "ttng.fence_async_shared")
         // SAFETY: next-op query on a live op.
@@ -72,18 +74,12 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
         if op_name(dot) != "ttng.warp_group_dot" {
             continue;
         }
-        let ins = operands(dot);
-        // SAFETY: type queries on live types.
-        let shared: Vec<MlirValue> = ins
-            .iter()
-            .take(2)
-            .copied()
-            .filter(|&v| unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(value_type(v)) })
-            .collect();
-        if !shared.into_iter().any(written_by_threads) {
+        let shared = shared_operands(dot);
+        if !shared.iter().any(|&v| written_by_threads(v)) {
             continue;
         }
-        if fenced.contains(&(dot.ptr as usize)) {
+        let at = hoisted_position(dot, &shared);
+        if !fenced.insert(at.ptr as usize) {
             continue;
         }
         // SAFETY: live handles of one context; the block takes ownership of the new fence.
@@ -95,8 +91,75 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
                 &[],
                 &[("bCluster", mlirBoolAttrGet(ctx, 0))],
             );
-            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(dot), dot, fence);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, fence);
         }
     }
     Ok(())
+}
+
+fn shared_operands(dot: MlirOperation) -> Vec<MlirValue> {
+    operands(dot)
+        .into_iter()
+        .take(2)
+        // SAFETY: type queries on live types.
+        .filter(|&v| unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(value_type(v)) })
+        .collect()
+}
+
+/// Where the fence for `dot` goes: before the dot, or before the outermost enclosing loop
+/// that defines none of the buffers the threads wrote and writes no shared memory through
+/// the generic proxy itself (so one fence before the loop orders every write the dot can see,
+/// as Triton hoists it: attention's Q, staged once before the loop).
+fn hoisted_position(dot: MlirOperation, shared: &[MlirValue]) -> MlirOperation {
+    let written: Vec<MlirValue> = shared
+        .iter()
+        .copied()
+        .filter(|&v| written_by_threads(v))
+        .collect();
+    let mut at = dot;
+    loop {
+        // SAFETY: parent query on a live op.
+        let parent = unsafe { mlirOperationGetParentOperation(at) };
+        if parent.ptr.is_null() || !matches!(op_name(parent).as_str(), "scf.for" | "scf.while") {
+            return at;
+        }
+        let buffers_outside = written
+            .iter()
+            .all(|&v| buffer_root(v).is_some_and(|root| !is_nested_in(root, parent)));
+        let writes_inside = collect_ops(parent).into_iter().any(|op| {
+            let name = op_name(op);
+            name == "ttg.local_store" || (name == "ttg.local_alloc" && !operands(op).is_empty())
+        });
+        if !buffers_outside || writes_inside {
+            return at;
+        }
+        at = parent;
+    }
+}
+
+/// The op defining the buffer a memdesc views (through index, subslice, trans and reshape).
+fn buffer_root(memdesc: MlirValue) -> Option<MlirOperation> {
+    let def = defining_op(memdesc)?;
+    match op_name(def).as_str() {
+        "ttg.memdesc_index"
+        | "ttg.memdesc_subslice"
+        | "ttg.memdesc_trans"
+        | "ttg.memdesc_reshape" => buffer_root(*operands(def).first()?),
+        _ => Some(def),
+    }
+}
+
+/// Whether `op` is nested (at any depth) in `ancestor`.
+fn is_nested_in(op: MlirOperation, ancestor: MlirOperation) -> bool {
+    // SAFETY: parent traversal of live ops, ending at the null parent of the top op.
+    unsafe {
+        let mut parent = mlirOperationGetParentOperation(op);
+        while !parent.ptr.is_null() {
+            if parent.ptr == ancestor.ptr {
+                return true;
+            }
+            parent = mlirOperationGetParentOperation(parent);
+        }
+        false
+    }
 }

@@ -6,18 +6,24 @@
 //! * before the loop: one multi-buffered `ttg.local_alloc` per load, and the copies of the first
 //!   `num-stages - 1` iterations (each iteration's copies one commit group), masked off past the
 //!   loop's end;
+//! * the loop carries the copies' loop-carried operands (pointers) as of the last iteration
+//!   issued, `num-stages - 2` ahead, and the ring slots it reads and writes: each iteration
+//!   advances them one step and copies with the result; the original iter args the copies
+//!   replaced are dropped;
 //! * at the top of each iteration: `ttg.async_wait {num = num-stages - 2}` (this iteration's group
-//!   has landed, and every thread is past the previous iteration's dots), the copies of iteration
-//!   `i + num-stages - 1` into the slot iteration `i - 1` used, then the dots read slot `i mod
-//!   num-stages` through `ttg.memdesc_index`;
-//! * after the loop: `ttg.async_wait {num = 0}`.
+//!   has landed); the dots read the read slot through `ttg.memdesc_index`;
+//! * a single accumulating dot stays in flight as in Triton: it becomes asynchronous and a
+//!   `ttng.warp_group_dot_wait {pendings = 1}` follows it, after which the previous iteration's
+//!   dot is done with the slot the copies overwrite, so the copies of iteration
+//!   `i + num-stages - 1` go there; otherwise the dots are synchronous and the copies go at the top;
+//! * after the loop: `ttg.async_wait {num = 0}` (and `warp_group_dot_wait {pendings = 0}`).
 //!
 //! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
 //! load's operands are computed with: pure ops of the loop body over the induction variable,
 //! loop invariants and loop-carried values whose updates are themselves such ops (pointer
-//! increments), advanced the needed number of iterations. Loads with a nonzero `other` (cp.async
-//! zero-fills) or operands computed otherwise are left alone, as are loops with an induction
-//! variable other than i32. `num-stages` below 2 turns the pass off.
+//! increments). Loads with a nonzero `other` (cp.async zero-fills) or operands computed otherwise
+//! are left alone, as are loops with an induction variable other than i32. `num-stages` below 2
+//! turns the pass off.
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
@@ -514,11 +520,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     };
     let mut state: HashMap<usize, MlirValue> = slice.args.iter().map(|&j| (j, init(j))).collect();
     let mut iv = lb;
+    // The iter args of the last iteration the prologue issues (`stages - 2`).
+    let mut issued_state = state.clone();
     for s in 0..stages - 1 {
         let map = clone_iteration(body, &slice, for_op, iv, &state);
         let valid = before.lt(iv, ub);
         let slot = before.i32(s);
         issue_copies(&before, &staged, &rings, &map, slot, valid);
+        issued_state = state.clone();
         state = next_state(body, &slice, &map, &state);
         iv = before.bin("arith.addi", iv, step);
     }
@@ -541,33 +550,52 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         &[token_type],
         &[("num", pending)],
     ));
-    // SAFETY: block argument 0 of the live body is the induction variable.
+    // The loop carries, besides its own iter args, the sliced iter args of the last iteration
+    // issued (`stages - 2` ahead; the prologue's last to start with) and the ring slots read
+    // and written, so an iteration advances them by one step and copies with the result, as
+    // Triton's pipelined loops do.
+    // SAFETY: block argument 0 of the live body is the induction variable; the new block
+    // arguments (of the context's types, at the loop's location) are appended to the live body.
     let body_iv = unsafe { mlirBlockGetArgument(body, 0) };
-    let relative = inside.bin("arith.subi", body_iv, lb);
-    let iteration = inside.bin("arith.divsi", relative, step);
-    let depth = inside.i32(stages);
-    let extract = inside.bin("arith.remsi", iteration, depth);
-    let ahead = inside.i32(stages - 1);
-    let ahead_iteration = inside.bin("arith.addi", iteration, ahead);
-    let insert_slot = inside.bin("arith.remsi", ahead_iteration, depth);
-    let ahead_steps = inside.bin("arith.muli", ahead, step);
-    let ahead_iv = inside.bin("arith.addi", body_iv, ahead_steps);
-    // The iter args `stages - 1` iterations ahead: their updates cloned that many times.
-    // SAFETY: block argument `j + 1` of the live body is iter arg `j`.
-    let mut ahead_state: HashMap<usize, MlirValue> = slice
+    let i32_type = value_type(lb);
+    let ahead_args: Vec<(usize, MlirValue)> = slice
         .args
         .iter()
-        .map(|&j| (j, unsafe { mlirBlockGetArgument(body, j as isize + 1) }))
+        .map(|&j| {
+            let ty = value_type(issued_state[&j]);
+            // SAFETY: a new argument of a live type appended to the live body.
+            (j, unsafe { mlirBlockAddArgument(body, ty, loc) })
+        })
         .collect();
-    let mut step_iv = body_iv;
-    for _ in 0..stages - 1 {
-        let map = clone_iteration(body, &slice, top, step_iv, &ahead_state);
-        ahead_state = next_state(body, &slice, &map, &ahead_state);
-        step_iv = inside.bin("arith.addi", step_iv, step);
-    }
-    let map = clone_iteration(body, &slice, top, ahead_iv, &ahead_state);
-    let valid = inside.lt(ahead_iv, ub);
-    issue_copies(&inside, &staged, &rings, &map, insert_slot, valid);
+    // SAFETY: as above.
+    let (extract, insert_slot) = unsafe {
+        (
+            mlirBlockAddArgument(body, i32_type, loc),
+            mlirBlockAddArgument(body, i32_type, loc),
+        )
+    };
+    let issued_steps = inside.i32(stages - 2);
+    let issued_steps = inside.bin("arith.muli", issued_steps, step);
+    let issued_iv = inside.bin("arith.addi", body_iv, issued_steps);
+    let ahead_iv = inside.bin("arith.addi", issued_iv, step);
+    let carried: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
+    // With the accumulating dot kept in flight, the copies go after its wait: the slot they
+    // overwrite was read by the previous iteration's dot, complete only from there on.
+    let copies_at = match keep_dot_in_flight(body, for_op) {
+        Some(after_wait) => At {
+            at: after_wait,
+            loc,
+            ctx,
+        },
+        None => At { at: top, loc, ctx },
+    };
+    // The issued iteration's updates give the state of the one to issue (the rest of that
+    // clone is unused and folds away).
+    let issued = clone_iteration(body, &slice, copies_at.at, issued_iv, &carried);
+    let next_ahead = next_state(body, &slice, &issued, &carried);
+    let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead);
+    let valid = copies_at.lt(ahead_iv, ub);
+    issue_copies(&copies_at, &staged, &rings, &map, insert_slot, valid);
     for (s, &ring) in staged.iter().zip(&rings) {
         let view = index_view(&inside, ring, extract, s.alloc);
         // SAFETY: the alloc and load are live ops of the body whose only uses are the alloc's
@@ -578,6 +606,38 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
             mlirOperationDestroy(s.load);
         }
     }
+    // SAFETY: the body's terminator is its scf.yield (checked by `slice_of`).
+    let yield_op = unsafe { mlirBlockGetTerminator(body) };
+    let bump = At {
+        at: yield_op,
+        loc,
+        ctx,
+    };
+    let next_slot = |slot: MlirValue| {
+        let one = bump.i32(1);
+        let next = bump.bin("arith.addi", slot, one);
+        let depth = bump.i32(stages);
+        let wraps = bump.lt(next, depth);
+        let zero = bump.i32(0);
+        bump.insert(build(
+            "arith.select",
+            loc,
+            &[wraps, next, zero],
+            &[i32_type],
+            &[],
+        ))
+    };
+    let next_extract = next_slot(extract);
+    let next_insert = next_slot(insert_slot);
+    let mut yielded = operands(yield_op);
+    yielded.extend(ahead_args.iter().map(|(j, _)| next_ahead[j]));
+    yielded.extend([next_extract, next_insert]);
+    crate::ttir::util::set_operands(yield_op, &yielded);
+    let mut inits = operands(for_op)[3..].to_vec();
+    inits.extend(slice.args.iter().map(|j| issued_state[j]));
+    inits.extend([before.i32(0), before.i32(stages - 1)]);
+    let for_op = replace_loop(for_op, &inits);
+    let for_op = drop_dead_iter_args(for_op, &slice.args);
 
     // After the loop: drain the copies still in flight (those past the end are zero-fills).
     // SAFETY: `for_op` is live in a block; the wait goes right after it.
@@ -590,6 +650,357 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
             &[("num", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 0))],
         );
         mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, wait);
+    }
+}
+
+/// A new `scf.for` in place of `old`, taking its body, with `inits` (the old ones first, then
+/// those of block arguments the body has gained): the old results' uses go to the new ones.
+fn replace_loop(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
+    let new = crate::ttir::util::rebuild_for(old, inits);
+    // SAFETY: `old` is live with no more results than `new` (its inits are a prefix); once its
+    // results are unused it is erased.
+    unsafe {
+        for i in 0..mlirOperationGetNumResults(old) {
+            mlirValueReplaceAllUsesOfWith(
+                mlirOperationGetResult(old, i),
+                mlirOperationGetResult(new, i),
+            );
+        }
+        mlirOperationDestroy(old);
+    }
+    new
+}
+
+/// Drops the iter args among `candidates` that nothing needs any more (the pipelined loads'
+/// pointers, now carried ahead): the loop result is unused and the block argument feeds only
+/// pure ops whose results feed only each other and its own yield operand.
+fn drop_dead_iter_args(for_op: MlirOperation, candidates: &[usize]) -> MlirOperation {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return for_op;
+    };
+    // SAFETY: the body's terminator is its scf.yield.
+    let yield_op = unsafe { mlirBlockGetTerminator(body) };
+    let mut dead: Vec<(usize, Vec<MlirOperation>)> = Vec::new();
+    for &j in candidates {
+        // SAFETY: result `j` and block argument `j + 1` exist (j is an iter-arg index).
+        let (result, arg) = unsafe {
+            (
+                mlirOperationGetResult(for_op, j as isize),
+                mlirBlockGetArgument(body, j as isize + 1),
+            )
+        };
+        if !has_no_uses(result) {
+            continue;
+        }
+        if let Some(chain) = update_chain(arg, yield_op, j) {
+            dead.push((j, chain));
+        }
+    }
+    if dead.is_empty() {
+        return for_op;
+    }
+    let dead_indices: HashSet<usize> = dead.iter().map(|(j, _)| *j).collect();
+    let kept_yield: Vec<MlirValue> = operands(yield_op)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !dead_indices.contains(i))
+        .map(|(_, v)| v)
+        .collect();
+    crate::ttir::util::set_operands(yield_op, &kept_yield);
+    for (_, chain) in &dead {
+        for &op in chain.iter().rev() {
+            // SAFETY: the chain's ops are live and used only by later chain ops (erased first)
+            // and the yield operand just removed.
+            unsafe { mlirOperationDestroy(op) };
+        }
+    }
+    let mut indices: Vec<usize> = dead_indices.iter().copied().collect();
+    indices.sort_unstable_by(|a, b| b.cmp(a));
+    for &j in &indices {
+        // SAFETY: block argument `j + 1` is now unused.
+        unsafe { mlirBlockEraseArgument(body, j as u32 + 1) };
+    }
+    let ins = operands(for_op);
+    let inits: Vec<MlirValue> = ins[3..]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !dead_indices.contains(i))
+        .map(|(_, v)| *v)
+        .collect();
+    let new = crate::ttir::util::rebuild_for(for_op, &inits);
+    let mut next = 0;
+    // SAFETY: result `i` of the old loop and `next` of the new exist; the old loop is erased
+    // once its results' uses are moved (the dead ones have none).
+    unsafe {
+        for i in 0..mlirOperationGetNumResults(for_op) as usize {
+            if dead_indices.contains(&i) {
+                continue;
+            }
+            mlirValueReplaceAllUsesOfWith(
+                mlirOperationGetResult(for_op, i as isize),
+                mlirOperationGetResult(new, next),
+            );
+            next += 1;
+        }
+        mlirOperationDestroy(for_op);
+    }
+    new
+}
+
+fn has_no_uses(value: MlirValue) -> bool {
+    // SAFETY: use-list query on a live value.
+    unsafe { mlirValueGetFirstUse(value).ptr.is_null() }
+}
+
+/// The ops (in body order) computing iter arg `j`'s next value from `arg` alone, when `arg`
+/// and every such op's results are used only by each other and yield operand `j`.
+fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec<MlirOperation>> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut work = vec![arg];
+    while let Some(v) = work.pop() {
+        // SAFETY: use-list traversal of live values.
+        unsafe {
+            let mut u = mlirValueGetFirstUse(v);
+            while !u.ptr.is_null() {
+                let user = mlirOpOperandGetOwner(u);
+                if user.ptr == yield_op.ptr {
+                    if mlirOpOperandGetOperandNumber(u) as usize != j {
+                        return None;
+                    }
+                } else {
+                    if !is_recomputable(user)
+                        || mlirOperationGetBlock(user).ptr != mlirOperationGetBlock(yield_op).ptr
+                    {
+                        return None;
+                    }
+                    if seen.insert(user.ptr as usize) {
+                        work.extend(results(user));
+                    }
+                }
+                u = mlirOpOperandGetNextUse(u);
+            }
+        }
+    }
+    // Body order, so erasing in reverse erases users first.
+    let mut ordered = Vec::new();
+    // SAFETY: iteration over the live block of the yield.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(mlirOperationGetBlock(yield_op));
+        while !op.ptr.is_null() {
+            if seen.contains(&(op.ptr as usize)) {
+                ordered.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    Some(ordered)
+}
+
+/// Keeps the loop's accumulating wgmma in flight across iterations, as Triton's pipeliner does:
+/// where the body has one `ttng.warp_group_dot` whose accumulator is loop-carried (its C operand
+/// is an iter arg used only there, its result only yielded back to it), the dot becomes
+/// asynchronous, a `ttng.warp_group_dot_wait {pendings = 1}` after it waits for the previous
+/// iteration's, and one with `pendings = 0` after the loop for the last. Returns the op after
+/// the in-loop wait.
+fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOperation> {
+    let mut dots = Vec::new();
+    // SAFETY: iteration over the live body's ops.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if op_name(op) == "ttng.warp_group_dot" {
+                dots.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    if dots
+        .iter()
+        .any(|&d| crate::ir_util::bool_attr(d, "isAsync").unwrap_or(false))
+    {
+        return None;
+    }
+    let [dot] = dots[..] else {
+        return keep_last_dot_in_flight(body, for_op, &dots);
+    };
+    let acc_in = *operands(dot).get(2)?;
+    let acc_out = *results(dot).first()?;
+    // SAFETY: use lists and block arguments of live values; the body's terminator is its yield.
+    let (index, yield_op) = unsafe {
+        let arg_is_body_iter_arg = mlirValueIsABlockArgument(acc_in)
+            && mlirBlockArgumentGetOwner(acc_in).ptr == body.ptr
+            && mlirBlockArgumentGetArgNumber(acc_in) > 0;
+        if !arg_is_body_iter_arg || !has_single_use(acc_in) || !has_single_use(acc_out) {
+            return None;
+        }
+        let index = mlirBlockArgumentGetArgNumber(acc_in) as usize - 1;
+        let use_ = mlirValueGetFirstUse(acc_out);
+        let yield_op = mlirOpOperandGetOwner(use_);
+        if op_name(yield_op) != "scf.yield" || mlirOpOperandGetOperandNumber(use_) as usize != index
+        {
+            return None;
+        }
+        (index, yield_op)
+    };
+    let ctx = context_of(dot);
+    // SAFETY: attributes of the live context set on the live dot; the waits are inserted into
+    // live blocks (which own them), the first right after the dot, the second after the loop;
+    // the loop result's other uses are redirected to the second wait's result.
+    unsafe {
+        let loc = mlirOperationGetLocation(dot);
+        let acc_type = value_type(acc_out);
+        let pendings = |n: i64| mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), n);
+        mlirOperationSetAttributeByName(
+            dot,
+            mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
+            mlirBoolAttrGet(ctx, 1),
+        );
+        let wait = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[acc_out],
+            &[acc_type],
+            &[("pendings", pendings(1))],
+        );
+        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
+        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+        let loop_result = mlirOperationGetResult(for_op, index as isize);
+        let drain = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[loop_result],
+            &[acc_type],
+            &[("pendings", pendings(0))],
+        );
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
+        let mut except = drain;
+        mlirValueReplaceAllUsesExcept(
+            loop_result,
+            mlirOperationGetResult(drain, 0),
+            1,
+            &mut except,
+        );
+        let after = mlirOperationGetNextInBlock(wait);
+        (!after.ptr.is_null()).then_some(after)
+    }
+}
+
+/// With several dots (attention's QK^T then PV), the last one stays in flight into the next
+/// iteration, as in Triton: where its result is only yielded (iter arg `j`), it becomes
+/// asynchronous and a `warp_group_dot_wait {pendings = 0}` of iter arg `j` goes before the
+/// arg's first use in the body — after the earlier dots, whose synchronous waits have drained
+/// it anyway — and one of the loop result after the loop. The previous iteration's last dot is
+/// then done before this one's, so the copies go right after it. Returns the op after it.
+fn keep_last_dot_in_flight(
+    body: MlirBlock,
+    for_op: MlirOperation,
+    dots: &[MlirOperation],
+) -> Option<MlirOperation> {
+    let (&last, earlier) = dots.split_last()?;
+    if earlier.is_empty() {
+        return None;
+    }
+    let acc_out = *results(last).first()?;
+    if !has_single_use(acc_out) {
+        return None;
+    }
+    // SAFETY: use lists of live values; the body's terminator is its yield.
+    let index = unsafe {
+        let use_ = mlirValueGetFirstUse(acc_out);
+        if op_name(mlirOpOperandGetOwner(use_)) != "scf.yield" {
+            return None;
+        }
+        mlirOpOperandGetOperandNumber(use_) as usize
+    };
+    // SAFETY: block argument `index + 1` of the live body is iter arg `index`.
+    let arg = unsafe { mlirBlockGetArgument(body, index as isize + 1) };
+    // The arg's first user in the body, which must come before the last dot.
+    let ops = {
+        let mut ops = Vec::new();
+        // SAFETY: iteration over the live body's ops.
+        unsafe {
+            let mut op = mlirBlockGetFirstOperation(body);
+            while !op.ptr.is_null() {
+                ops.push(op);
+                op = mlirOperationGetNextInBlock(op);
+            }
+        }
+        ops
+    };
+    let position = |op: MlirOperation| ops.iter().position(|o| o.ptr == op.ptr);
+    let last_at = position(last)?;
+    let mut first_use: Option<usize> = None;
+    // SAFETY: use-list traversal of a live value; users outside the body's top level (nested
+    // regions) are located by their ancestor in the body.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(arg);
+        while !u.ptr.is_null() {
+            let mut user = mlirOpOperandGetOwner(u);
+            while mlirOperationGetBlock(user).ptr != body.ptr {
+                user = mlirOperationGetParentOperation(user);
+                if user.ptr.is_null() {
+                    return None;
+                }
+            }
+            let at = position(user)?;
+            first_use = Some(first_use.map_or(at, |f| f.min(at)));
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    let first_use = first_use?;
+    if first_use > last_at {
+        return None;
+    }
+    let ctx = context_of(last);
+    // SAFETY: attributes of the live context set on the live dot; the waits are inserted into
+    // live blocks (which own them); the arg's and loop result's other uses are redirected to
+    // the waits' results.
+    unsafe {
+        let loc = mlirOperationGetLocation(last);
+        let acc_type = value_type(acc_out);
+        let pendings = |n: i64| mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), n);
+        mlirOperationSetAttributeByName(
+            last,
+            mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
+            mlirBoolAttrGet(ctx, 1),
+        );
+        let wait = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[arg],
+            &[acc_type],
+            &[("pendings", pendings(0))],
+        );
+        mlirBlockInsertOwnedOperationBefore(body, ops[first_use], wait);
+        let mut except = wait;
+        mlirValueReplaceAllUsesExcept(arg, mlirOperationGetResult(wait, 0), 1, &mut except);
+        let loop_result = mlirOperationGetResult(for_op, index as isize);
+        let drain = build(
+            "ttng.warp_group_dot_wait",
+            loc,
+            &[loop_result],
+            &[acc_type],
+            &[("pendings", pendings(0))],
+        );
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
+        let mut except = drain;
+        mlirValueReplaceAllUsesExcept(
+            loop_result,
+            mlirOperationGetResult(drain, 0),
+            1,
+            &mut except,
+        );
+        let after = mlirOperationGetNextInBlock(last);
+        (!after.ptr.is_null()).then_some(after)
+    }
+}
+
+/// Whether a live value has exactly one use.
+fn has_single_use(value: MlirValue) -> bool {
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let first = mlirValueGetFirstUse(value);
+        !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
     }
 }
 

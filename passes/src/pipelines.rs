@@ -58,6 +58,10 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-optimize-thread-locality"),
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
+        PassSpec::new("tritongpu-optimize-dot-operands"),
+        PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
+        PassSpec::new("canonicalize"),
+        PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
         PassSpec::new("triton-nvidia-gpu-fence-insertion")
             .option("compute-capability", options.capability),
@@ -87,7 +91,7 @@ pub static TTGIR: PipelineDef = PipelineDef {
         },
         PassOption {
             name: "num-stages",
-            description: "Software pipelining stages (recorded as the module's ttg.num-stages)",
+            description: "Software pipelining stages: buffers per pipelined load (below 2: none)",
             kind: OptionKind::Int,
             default: "3",
         },

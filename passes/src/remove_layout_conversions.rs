@@ -28,6 +28,10 @@ pub static PASS: PassDef = PassDef {
 /// Elementwise ops without side effects, cheap enough to compute again in another layout.
 fn is_rematerializable(name: &str) -> bool {
     (name.starts_with("arith.") && name != "arith.constant")
+        // The math dialect is elementwise and pure; so are the libdevice calls Triton emits
+        // (`tt.extern_elementwise`, `pure = true` for every one a kernel can name).
+        || name.starts_with("math.")
+        || name == "tt.extern_elementwise"
         || matches!(
             name,
             "math.exp"
@@ -55,6 +59,13 @@ fn is_rematerializable(name: &str) -> bool {
                 | "tt.mulhiui"
                 | "tt.clampf"
         )
+}
+
+/// [`is_rematerializable`] for an op: a `tt.extern_elementwise` only when marked pure.
+fn is_rematerializable_op(op: MlirOperation) -> bool {
+    let name = op_name(op);
+    is_rematerializable(&name)
+        && (name != "tt.extern_elementwise" || bool_attr(op, "pure").unwrap_or(false))
 }
 
 fn is_cheap_source(name: &str) -> bool {
@@ -220,6 +231,65 @@ fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> b
     }
 }
 
+/// The most ops a backward rematerialization may compute twice (the producer keeps other users
+/// in its own layout): index arithmetic is cheaper to repeat than a conversion, a long chain
+/// (a Philox generator, a math function) is not — Triton's cost model makes the same call.
+const DUPLICATION_LIMIT: usize = 12;
+
+/// Whether every use of `value` is a `ttg.convert_layout`.
+fn only_converted(value: MlirValue) -> bool {
+    let all = users(value);
+    !all.is_empty() && all.iter().all(|u| op_name(*u) == "ttg.convert_layout")
+}
+
+/// The ops using `value` (once per use).
+fn users(value: MlirValue) -> Vec<MlirOperation> {
+    let mut found = Vec::new();
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(value);
+        while !u.ptr.is_null() {
+            found.push(mlirOpOperandGetOwner(u));
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    found
+}
+
+/// Whether `value` has uses besides `except`'s (the conversion being removed).
+fn has_other_uses(value: MlirValue, except: MlirValue) -> bool {
+    let _ = except;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let first = mlirValueGetFirstUse(value);
+        !first.ptr.is_null() && !mlirOpOperandGetNextUse(first).ptr.is_null()
+    }
+}
+
+/// The number of rematerializable ops `op`'s value is computed with (itself included), counted
+/// until `limit` is passed: the ops a backward rematerialization of it could end up cloning.
+fn backward_slice_size(op: MlirOperation, limit: usize) -> usize {
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut work = vec![op];
+    while let Some(current) = work.pop() {
+        if !seen.insert(current.ptr as usize) {
+            continue;
+        }
+        if seen.len() > limit {
+            break;
+        }
+        for operand in operands(current) {
+            if let Some(def) = defining_op(operand)
+                && is_rematerializable_op(def)
+                && is_tensor(value_type(operand))
+            {
+                work.push(def);
+            }
+        }
+    }
+    seen.len()
+}
+
 /// One pass of local rewrites; returns whether anything changed.
 /// Producers rematerialized in a layout during one backward sweep: (value, target type) → its
 /// clone. A value shared by several conversions into one layout is computed there once, so a
@@ -344,9 +414,16 @@ fn rewrite_once(
         // the clone goes right after the producer (which dominates every use), and further
         // conversions of the same value into that layout reuse it.
         if in_preferred_family(access, dst_type)
-            && is_rematerializable(&def_name)
+            && is_rematerializable_op(def)
             && results(def).len() == 1
+            && (!has_other_uses(src, results(op)[0])
+                || backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT
+                || only_converted(src))
         {
+            // A long chain used only through conversions moves whole into this one's layout;
+            // the other conversions then start from there (computed once, as Triton does).
+            let move_whole = has_other_uses(src, results(op)[0])
+                && backward_slice_size(def, DUPLICATION_LIMIT) > DUPLICATION_LIMIT;
             let memo_key = (key(src), dst_type.ptr as usize);
             if let Some(&clone) = memo.get(&memo_key) {
                 replace_and_erase(op, clone);
@@ -381,6 +458,16 @@ fn rewrite_once(
             // SAFETY: `new` is the clone of a single-result op (checked above).
             let clone = unsafe { mlirOperationGetResult(new, 0) };
             memo.insert(memo_key, clone);
+            if move_whole {
+                for other in users(src) {
+                    if other.ptr != op.ptr {
+                        // SAFETY: `other` is a live convert_layout (`only_converted`) reading
+                        // `src`; `clone` is a live value of the same shape and element type,
+                        // defined right after `src`'s producer, so it dominates `other`.
+                        unsafe { mlirOperationSetOperand(other, 0, clone) };
+                    }
+                }
+            }
             replace_and_erase(op, clone);
             changed = true;
         }
@@ -464,7 +551,7 @@ fn rewrite_once(
             changed = true;
             continue;
         }
-        if !is_rematerializable(&name) || outs.len() != 1 {
+        if !is_rematerializable_op(op) || outs.len() != 1 {
             continue;
         }
         // One result (checked above).
@@ -666,7 +753,7 @@ fn erase_dead(func: MlirOperation) {
         let mut erased = false;
         for op in collect_ops(func).into_iter().rev() {
             let name = op_name(op);
-            let pure = is_rematerializable(&name)
+            let pure = is_rematerializable_op(op)
                 || is_cheap_source(&name)
                 || matches!(
                     name.as_str(),
@@ -694,10 +781,19 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     for func in funcs {
         let preferred = preferred_layouts(func);
         let access = access_layouts(func);
-        for _ in 0..64 {
+        for round in 0..64 {
             let changed = rewrite_once(func, &preferred, &access);
             erase_dead(func);
             if !changed {
+                let left = collect_ops(func)
+                    .into_iter()
+                    .filter(|op| op_name(*op) == "ttg.convert_layout")
+                    .count();
+                tracing::debug!(
+                    rounds = round + 1,
+                    convert_layouts_left = left,
+                    "remove-layout-conversions: fixed point"
+                );
                 break;
             }
         }

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Result, RuntimeError};
 use crate::metadata::KernelMetadata;
-use crate::sha256::{Sha256, hex, sha256_hex};
+use sha2::{Digest, Sha256};
 
 const PTX_FILE: &str = "kernel.ptx";
 const JSON_FILE: &str = "kernel.json";
@@ -59,6 +59,16 @@ fn unique_suffix() -> String {
     )
 }
 
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hex SHA-256 of `data`, as `sha256sum` prints it.
+fn sha256_hex(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
+}
+
 fn checksum_text(ptx: &str, json: &str) -> String {
     format!(
         "{}  {PTX_FILE}\n{}  {JSON_FILE}\n",
@@ -92,30 +102,34 @@ impl Cache {
         Ok(Cache { root })
     }
 
-    /// Opens the default cache: `$TRITIUM_CACHE_DIR` if set, else `$XDG_CACHE_HOME/tritium`,
-    /// else `$HOME/.cache/tritium`, else `tritium-cache` in the temporary directory.
+    /// Opens the default cache: `$TRITIUM_CACHE_DIR` if set, else `tritium` in the platform's
+    /// cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux, from the `directories`
+    /// crate), else `tritium-cache` in the temporary directory.
     pub fn open_default() -> Result<Cache> {
         Self::open(Self::default_dir())
     }
 
     /// The directory [`Cache::open_default`] uses, from the process environment.
     pub fn default_dir() -> PathBuf {
-        Self::default_dir_from(|k| std::env::var_os(k))
-            .unwrap_or_else(|| std::env::temp_dir().join("tritium-cache"))
+        Self::default_dir_from(
+            std::env::var_os(Self::ENV_VAR),
+            directories::BaseDirs::new().map(|dirs| dirs.cache_dir().to_path_buf()),
+        )
     }
 
-    /// The default directory for an environment given as a lookup function (testable without
-    /// touching the process environment). Empty variables count as unset; `XDG_CACHE_HOME`
-    /// must be absolute, as the XDG spec says.
-    pub fn default_dir_from(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-        let get = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        if let Some(dir) = get(Self::ENV_VAR) {
-            return Some(dir);
+    /// The default directory for a `$TRITIUM_CACHE_DIR` value (empty counts as unset) and the
+    /// platform's cache directory, when there is one.
+    pub fn default_dir_from(
+        tritium_cache_dir: Option<OsString>,
+        platform_cache: Option<PathBuf>,
+    ) -> PathBuf {
+        match tritium_cache_dir.filter(|dir| !dir.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => platform_cache.map_or_else(
+                || std::env::temp_dir().join("tritium-cache"),
+                |cache| cache.join("tritium"),
+            ),
         }
-        if let Some(xdg) = get("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
-            return Some(xdg.join("tritium"));
-        }
-        get("HOME").map(|h| h.join(".cache").join("tritium"))
     }
 
     /// The cache directory.
@@ -126,12 +140,14 @@ impl Cache {
     /// The cache key for a compilation: hex SHA-256 over the IR text, the options string, the
     /// target (e.g. `sm_90a`) and the compiler version, each length-prefixed.
     pub fn key(ir: &str, options: &str, target: &str, compiler_version: &str) -> String {
-        let mut h = Sha256::new();
-        h.update_field(b"tritium-cache-v1");
-        for field in [ir, options, target, compiler_version] {
-            h.update_field(field.as_bytes());
+        let mut hasher = Sha256::new();
+        // Each field as its 8-byte length and its bytes: a sequence of fields hashes
+        // unambiguously.
+        for field in ["tritium-cache-v1", ir, options, target, compiler_version] {
+            hasher.update((field.len() as u64).to_le_bytes());
+            hasher.update(field.as_bytes());
         }
-        hex(&h.finalize())
+        hex(&hasher.finalize())
     }
 
     fn entry_dir(&self, key: &str) -> PathBuf {
@@ -309,14 +325,10 @@ mod tests {
         assert_ne!(k, Cache::key("ir", "opts", "sm_80", "0.1.0"));
         assert_ne!(k, Cache::key("ir", "opts", "sm_90a", "0.1.1"));
         // Pinned: the key must not change between builds or platforms.
-        assert_eq!(Cache::key("", "", "", ""), {
-            let mut h = Sha256::new();
-            h.update_field(b"tritium-cache-v1");
-            for _ in 0..4 {
-                h.update_field(b"");
-            }
-            hex(&h.finalize())
-        });
+        assert_eq!(
+            Cache::key("", "", "", ""),
+            "d5f4677991faf4b10303a0bc29c29830fba7fd2ad8ce17f918e49efe42d12adf"
+        );
     }
 
     #[test]
@@ -464,34 +476,22 @@ mod tests {
 
     #[test]
     fn default_dir_follows_environment() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| OsString::from(v))
-            }
-        };
+        let platform = Some(PathBuf::from("/home/u/.cache"));
         assert_eq!(
-            Cache::default_dir_from(env(&[
-                ("TRITIUM_CACHE_DIR", "/x/cache"),
-                ("XDG_CACHE_HOME", "/xdg"),
-                ("HOME", "/home/u")
-            ])),
-            Some(PathBuf::from("/x/cache"))
+            Cache::default_dir_from(Some("/x/cache".into()), platform.clone()),
+            PathBuf::from("/x/cache")
         );
         assert_eq!(
-            Cache::default_dir_from(env(&[
-                ("TRITIUM_CACHE_DIR", ""),
-                ("XDG_CACHE_HOME", "/xdg"),
-                ("HOME", "/home/u")
-            ])),
-            Some(PathBuf::from("/xdg/tritium"))
+            Cache::default_dir_from(Some("".into()), platform.clone()),
+            PathBuf::from("/home/u/.cache/tritium")
         );
         assert_eq!(
-            Cache::default_dir_from(env(&[("XDG_CACHE_HOME", "relative"), ("HOME", "/home/u")])),
-            Some(PathBuf::from("/home/u/.cache/tritium"))
+            Cache::default_dir_from(None, platform),
+            PathBuf::from("/home/u/.cache/tritium")
         );
-        assert_eq!(Cache::default_dir_from(env(&[])), None);
+        assert_eq!(
+            Cache::default_dir_from(None, None),
+            std::env::temp_dir().join("tritium-cache")
+        );
     }
 }

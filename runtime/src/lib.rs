@@ -4,8 +4,9 @@
 //! This crate has no MLIR dependency: it only needs the PTX text and the launch metadata the
 //! compiler writes beside it (`K.ptx` + `K.json`, see [`KernelMetadata`]).
 //!
-//! * [`metadata`]: the `K.json` format (entry name, `num_warps`, dynamic shared bytes, target
-//!   arch, parameter signature) and the launch-argument check.
+//! * [`metadata`]: the `K.json` format (Triton 3.6's fields: hash, target, `num_warps`,
+//!   `num_stages`, dynamic shared bytes, entry name, ...; plus the parameter signature) and the
+//!   launch-argument check.
 //! * [`device`] / [`launch`]: a thin, safe layer over the driver API (through `cudarc`'s raw
 //!   bindings, with `libcuda.so` loaded at run time): [`Device`], [`Stream`], [`DeviceBuffer`],
 //!   [`Module`], [`Kernel`], CUDA-event timing ([`Stream::time_launches`], [`median`]) and an
@@ -47,7 +48,6 @@ pub mod launch;
 pub mod metadata;
 pub mod patterns;
 pub mod reference;
-pub mod sha256;
 pub mod suite;
 
 pub use cache::{Cache, CacheEntry};
@@ -57,4 +57,4 @@ pub use device::{
 };
 pub use error::{Result, RuntimeError};
 pub use launch::{Kernel, KernelArg, KernelAttributes, Module};
-pub use metadata::{ArgKind, ElemType, KernelMetadata, ParamType};
+pub use metadata::{ArgKind, ElemType, GpuTarget, KernelMetadata, ParamType};

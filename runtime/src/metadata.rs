@@ -1,12 +1,17 @@
 //! Kernel launch metadata (`K.json` beside `K.ptx`) and the kernel signature check.
 //!
-//! The JSON is a superset of what Triton writes (`{"name", "num_warps", "shared"}`): Tritium adds
-//! `arch`, `signature` and optionally `arg_names`. Unknown fields are ignored, so Triton's own
-//! metadata files load too (without a signature, arguments are not type-checked).
+//! [`KernelMetadata`] is the one definition of the file: the compiler writes it and the runtime
+//! and the cache read it. It holds every field Triton 3.6 writes for a CUDA kernel (`hash`,
+//! `target`, the compile options `num_warps` ... `instrumentation_mode`, `triton_version`, then
+//! `shared`, the scratch sizes and `name`), in Triton's order and with Triton's meaning, plus
+//! Tritium's `signature` and `arg_names`. Every field but `name` and `num_warps` has Triton's
+//! default when absent, so Triton's own metadata files load too (without a signature, arguments
+//! are not type-checked).
 //!
 //! ```json
-//! {"name": "add_kernel", "num_warps": 4, "shared": 0, "arch": "sm_90a",
-//!  "signature": ["*f32", "*f32", "*f32", "i32"], "arg_names": ["x_ptr", "y_ptr", "out_ptr", "n"]}
+//! {"hash":"9f2c...","target":{"backend":"cuda","arch":90,"warp_size":32},"num_warps":4,
+//!  "num_ctas":1,"num_stages":3, ..., "arch":"sm90", ..., "shared":0, ..., "name":"add_kernel",
+//!  "signature":["*f32","*f32","*f32","i32"],"arg_names":["x_ptr","y_ptr","out_ptr","n"]}
 //! ```
 
 use std::fmt;
@@ -264,37 +269,197 @@ impl fmt::Display for ArgKind {
     }
 }
 
-/// Launch metadata of one compiled kernel (`K.json`).
+/// The GPU a kernel is compiled for: Triton's `GPUTarget`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuTarget {
+    /// `cuda`.
+    pub backend: String,
+    /// Compute capability times ten (80, 90).
+    pub arch: u32,
+    /// Threads per warp (32).
+    pub warp_size: u32,
+}
+
+/// Launch metadata of one compiled kernel (`K.json`): Triton 3.6's fields, in its order, then
+/// Tritium's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelMetadata {
-    /// Entry symbol in the PTX (`.entry NAME`).
-    pub name: String,
+    /// The compilation's hash: the compile-cache key (Triton: the cache directory's name).
+    #[serde(default)]
+    pub hash: String,
+    /// The GPU compiled for; absent in files that do not record it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<GpuTarget>,
     /// Warps per block: the launch uses `32 * num_warps` threads.
     pub num_warps: u32,
+    /// CTAs per cluster (1: no clusters).
+    #[serde(default = "one")]
+    pub num_ctas: u32,
+    /// Software-pipelining stages the compiler used.
+    #[serde(default = "default_num_stages")]
+    pub num_stages: u32,
+    /// Threads per warp.
+    #[serde(default = "warp_size")]
+    pub warp_size: u32,
+    /// `.maxnreg` of the kernel, when one was asked for.
+    #[serde(default)]
+    pub maxnreg: Option<u32>,
+    /// Cluster shape of the launch.
+    #[serde(default = "unit_cluster")]
+    pub cluster_dims: [u32; 3],
+    /// PTX ISA version times ten (84: `.version 8.4`).
+    #[serde(default)]
+    pub ptx_version: Option<u32>,
+    /// Extra `ptxas` options.
+    #[serde(default)]
+    pub ptx_options: Option<String>,
+    /// A user file that replaced one stage's IR.
+    #[serde(default)]
+    pub ir_override: Option<String>,
+    /// Floating-point multiply-add contraction allowed.
+    #[serde(default = "yes")]
+    pub enable_fp_fusion: bool,
+    /// Denormals flushed in library math (`__nvvm_reflect("__CUDA_FTZ")`).
+    #[serde(default = "yes")]
+    pub enable_reflect_ftz: bool,
+    /// Launched with `cuLaunchCooperativeKernel`.
+    #[serde(default)]
+    pub launch_cooperative_grid: bool,
+    /// Launched with programmatic dependent launch.
+    #[serde(default)]
+    pub launch_pdl: bool,
+    /// The fp8 element types the target supports.
+    #[serde(default)]
+    pub supported_fp8_dtypes: Vec<String>,
+    /// fp8 types `tt.dot` accepts only through an upcast on this target.
+    #[serde(default)]
+    pub deprecated_fp8_dot_operand_dtypes: Vec<String>,
+    /// `tt.dot`'s input precision when the kernel names none.
+    #[serde(default = "tf32")]
+    pub default_dot_input_precision: String,
+    /// The input precisions `tt.dot` accepts.
+    #[serde(default)]
+    pub allowed_dot_input_precisions: Vec<String>,
+    /// fp8 dots' default imprecise-accumulation interval.
+    #[serde(default)]
+    pub max_num_imprecise_acc_default: u64,
+    /// External bitcode libraries linked, as `[name, path]` (none: Tritium has its own math).
+    #[serde(default)]
+    pub extern_libs: Vec<(String, String)>,
+    /// Compiled in debug mode (`TRITON_DEBUG`): device assertions kept.
+    #[serde(default)]
+    pub debug: bool,
+    /// `cuda`.
+    #[serde(default = "cuda")]
+    pub backend_name: String,
+    /// Integer overflow checks inserted (debug mode).
+    #[serde(default)]
+    pub sanitize_overflow: bool,
+    /// Device assertions kept (debug mode).
+    #[serde(default)]
+    pub enable_assertions: bool,
+    /// Triton's spelling of the target, `sm90`; older Tritium files hold `sm_90a`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub arch: String,
+    /// Instrumentation pass run (none: empty).
+    #[serde(default)]
+    pub instrumentation_mode: String,
+    /// The Triton release whose IR and metadata this follows.
+    #[serde(default)]
+    pub triton_version: String,
+    /// Tensor-descriptor metadata (none: Tritium makes no TMA descriptors on the host).
+    #[serde(default)]
+    pub tensordesc_meta: Vec<serde_json::Value>,
     /// Dynamic shared memory in bytes, passed to the launch.
     #[serde(default)]
     pub shared: u32,
-    /// Target architecture, e.g. `sm_90a`; empty when not recorded.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub arch: String,
-    /// Parameter types in order; empty when not recorded (then arguments are not checked).
+    /// Tensor memory bytes (Blackwell; 0).
+    #[serde(default)]
+    pub tmem_size: u32,
+    /// Global scratch bytes per program (0: none needed).
+    #[serde(default)]
+    pub global_scratch_size: u32,
+    /// Alignment of the global scratch buffer.
+    #[serde(default = "one")]
+    pub global_scratch_align: u32,
+    /// Profiler scratch bytes.
+    #[serde(default)]
+    pub profile_scratch_size: u32,
+    /// Alignment of the profiler scratch buffer.
+    #[serde(default = "one")]
+    pub profile_scratch_align: u32,
+    /// Entry symbol in the PTX (`.entry NAME`).
+    pub name: String,
+    /// Tritium: parameter types in order; empty when not recorded (then arguments are not
+    /// checked).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signature: Vec<ParamType>,
-    /// Parameter names in order (optional, used in error messages).
+    /// Tritium: parameter names in order (optional, used in error messages).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arg_names: Vec<String>,
 }
 
+fn one() -> u32 {
+    1
+}
+fn default_num_stages() -> u32 {
+    3
+}
+fn warp_size() -> u32 {
+    32
+}
+fn unit_cluster() -> [u32; 3] {
+    [1, 1, 1]
+}
+fn yes() -> bool {
+    true
+}
+fn tf32() -> String {
+    "tf32".into()
+}
+fn cuda() -> String {
+    "cuda".into()
+}
+
+/// The Triton release whose metadata format [`KernelMetadata`] follows.
+pub const TRITON_VERSION: &str = "3.6.0";
+
 impl KernelMetadata {
-    /// Metadata with the given entry name and warps, no dynamic shared memory, nothing else.
+    /// Metadata with the given entry name and warps, no dynamic shared memory, and Triton's
+    /// defaults for everything else (no target recorded).
     pub fn new(name: impl Into<String>, num_warps: u32) -> Self {
+        serde_json::from_value(serde_json::json!({"name": name.into(), "num_warps": num_warps}))
+            .expect("every other field has a default")
+    }
+
+    /// Metadata for a kernel compiled for compute capability `capability` (80, 90), with what
+    /// Triton's CUDA backend derives from it: the target, `arch`, the fp8 types and dot
+    /// precisions, the imprecise-accumulation default.
+    pub fn for_cuda(name: impl Into<String>, num_warps: u32, capability: u32) -> Self {
+        let mut fp8 = vec!["fp8e4b15".to_owned(), "fp8e5".to_owned()];
+        if capability >= 89 {
+            fp8.push("fp8e4nv".to_owned());
+        }
+        fp8.sort();
         KernelMetadata {
-            name: name.into(),
-            num_warps,
-            shared: 0,
-            arch: String::new(),
-            signature: Vec::new(),
-            arg_names: Vec::new(),
+            target: Some(GpuTarget {
+                backend: "cuda".into(),
+                arch: capability,
+                warp_size: 32,
+            }),
+            supported_fp8_dtypes: fp8,
+            deprecated_fp8_dot_operand_dtypes: if capability >= 90 {
+                vec!["fp8e4b15".into()]
+            } else {
+                Vec::new()
+            },
+            allowed_dot_input_precisions: ["tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"]
+                .map(String::from)
+                .to_vec(),
+            max_num_imprecise_acc_default: if capability == 90 { 1 << 30 } else { 0 },
+            arch: format!("sm{capability}"),
+            triton_version: TRITON_VERSION.into(),
+            ..KernelMetadata::new(name, num_warps)
         }
     }
 
@@ -306,10 +471,16 @@ impl KernelMetadata {
         Ok(md)
     }
 
-    /// Pretty JSON, as written beside the PTX.
+    /// Pretty JSON.
     pub fn to_json(&self) -> String {
-        // Serializing a struct of strings and integers cannot fail.
+        // Serializing a struct of strings, numbers and lists cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// One line of JSON and a newline, as `K.json` is written.
+    pub fn to_json_line(&self) -> String {
+        // Serializing a struct of strings, numbers and lists cannot fail.
+        serde_json::to_string(self).unwrap_or_default() + "\n"
     }
 
     /// Reads a metadata file.
@@ -429,6 +600,70 @@ mod tests {
         assert_eq!(md.arch, "");
         assert!(md.signature.is_empty());
         assert_eq!(md.threads_per_block(), 256);
+    }
+
+    /// Every field Triton 3.6 writes for a CUDA kernel, in its order, then Tritium's.
+    #[test]
+    fn cuda_metadata_has_tritons_fields_in_tritons_order() {
+        let mut md = KernelMetadata::for_cuda("add_kernel", 4, 90);
+        md.hash = "ab12".into();
+        md.ptx_version = Some(84);
+        md.signature = vec![ParamType::Ptr(Some(ElemType::F32)), ParamType::I32];
+        md.arg_names = vec!["x_ptr".into(), "n".into()];
+        assert_eq!(
+            md.to_json_line(),
+            concat!(
+                r#"{"hash":"ab12","target":{"backend":"cuda","arch":90,"warp_size":32},"#,
+                r#""num_warps":4,"num_ctas":1,"num_stages":3,"warp_size":32,"maxnreg":null,"#,
+                r#""cluster_dims":[1,1,1],"ptx_version":84,"ptx_options":null,"#,
+                r#""ir_override":null,"enable_fp_fusion":true,"enable_reflect_ftz":true,"#,
+                r#""launch_cooperative_grid":false,"launch_pdl":false,"#,
+                r#""supported_fp8_dtypes":["fp8e4b15","fp8e4nv","fp8e5"],"#,
+                r#""deprecated_fp8_dot_operand_dtypes":["fp8e4b15"],"#,
+                r#""default_dot_input_precision":"tf32","#,
+                r#""allowed_dot_input_precisions":["tf32","tf32x3","ieee","bf16x3","bf16x6"],"#,
+                r#""max_num_imprecise_acc_default":1073741824,"extern_libs":[],"debug":false,"#,
+                r#""backend_name":"cuda","sanitize_overflow":false,"enable_assertions":false,"#,
+                r#""arch":"sm90","instrumentation_mode":"","triton_version":"3.6.0","#,
+                r#""tensordesc_meta":[],"shared":0,"tmem_size":0,"global_scratch_size":0,"#,
+                r#""global_scratch_align":1,"profile_scratch_size":0,"profile_scratch_align":1,"#,
+                r#""name":"add_kernel","signature":["*f32","i32"],"arg_names":["x_ptr","n"]}"#,
+                "\n"
+            )
+        );
+        assert_eq!(KernelMetadata::from_json(&md.to_json_line()).unwrap(), md);
+        let ampere = KernelMetadata::for_cuda("k", 4, 80);
+        assert_eq!(ampere.supported_fp8_dtypes, ["fp8e4b15", "fp8e5"]);
+        assert!(ampere.deprecated_fp8_dot_operand_dtypes.is_empty());
+        assert_eq!(ampere.max_num_imprecise_acc_default, 0);
+    }
+
+    /// A file as Triton 3.6 writes it (libdevice path and all) loads.
+    #[test]
+    fn tritons_own_metadata_loads() {
+        let text = r#"{"hash": "5f7c", "target": {"backend": "cuda", "arch": 90, "warp_size": 32},
+            "num_warps": 8, "num_ctas": 1, "num_stages": 3, "warp_size": 32, "maxnreg": null,
+            "ptx_version": null, "ptx_options": null, "ir_override": null,
+            "enable_fp_fusion": true, "enable_reflect_ftz": true,
+            "launch_cooperative_grid": false, "launch_pdl": false,
+            "supported_fp8_dtypes": ["fp8e4b15", "fp8e4nv", "fp8e5"],
+            "deprecated_fp8_dot_operand_dtypes": ["fp8e4b15"],
+            "default_dot_input_precision": "tf32",
+            "allowed_dot_input_precisions": ["tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"],
+            "max_num_imprecise_acc_default": 1073741824,
+            "extern_libs": [["libdevice", "/site-packages/triton/backends/nvidia/lib/libdevice.10.bc"]],
+            "debug": false, "backend_name": "cuda", "sanitize_overflow": false,
+            "enable_assertions": false, "arch": "sm90", "instrumentation_mode": "",
+            "triton_version": "3.6.0", "tensordesc_meta": [], "shared": 147456, "tmem_size": 0,
+            "global_scratch_size": 0, "global_scratch_align": 1, "profile_scratch_size": 0,
+            "profile_scratch_align": 1, "name": "matmul_kernel"}"#;
+        let md = KernelMetadata::from_json(text).unwrap();
+        assert_eq!(
+            (md.name.as_str(), md.num_warps, md.shared),
+            ("matmul_kernel", 8, 147456)
+        );
+        assert_eq!(md.target.unwrap().arch, 90);
+        assert_eq!(md.extern_libs[0].0, "libdevice");
     }
 
     #[test]

@@ -9,106 +9,47 @@ use std::fmt;
 
 // ------------------------------------------------------------------------------------ f16
 
-/// IEEE half (as bits) to f32; exact for every input, NaN payloads kept (and quieted).
+/// IEEE half (as bits) to f32: exact for every input (the `half` crate).
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let man = (h & 0x3ff) as u32;
-    let bits = match exp {
-        0 if man == 0 => sign,
-        0 => {
-            // Subnormal: man * 2^-24, exact in f32.
-            let v = man as f32 * f32::from_bits(0x3380_0000); // 2^-24
-            return if sign != 0 { -v } else { v };
-        }
-        31 if man == 0 => sign | 0x7f80_0000,
-        31 => sign | 0x7fc0_0000 | (man << 13),
-        _ => sign | ((exp + 112) << 23) | (man << 13),
-    };
-    f32::from_bits(bits)
+    half::f16::from_bits(h).to_f32()
 }
 
 /// f32 to IEEE half bits, rounding to nearest, ties to even (overflow to infinity, underflow
-/// through subnormals to signed zero; NaN stays NaN).
+/// through subnormals to signed zero; NaN stays NaN) (the `half` crate).
 pub fn f32_to_f16(f: f32) -> u16 {
-    let x = f.to_bits();
-    let sign = ((x >> 16) & 0x8000) as u16;
-    let exp = ((x >> 23) & 0xff) as i32;
-    let man = x & 0x7f_ffff;
-    if exp == 0xff {
-        return if man == 0 {
-            sign | 0x7c00
-        } else {
-            sign | 0x7e00 | ((man >> 13) as u16)
-        };
-    }
-    let e = exp - 127 + 15; // biased f16 exponent
-    if e >= 31 {
-        return sign | 0x7c00;
-    }
-    if e >= 1 {
-        let half = man >> 13;
-        let rem = man & 0x1fff;
-        let mut h = ((e as u32) << 10) | half;
-        if rem > 0x1000 || (rem == 0x1000 && (half & 1) == 1) {
-            h += 1; // may carry into the exponent, up to infinity: both correct
-        }
-        return sign | h as u16;
-    }
-    if exp == 0 {
-        return sign; // f32 zero or subnormal: far below half of the smallest f16 subnormal
-    }
-    // Result is an f16 subnormal (or rounds up to the smallest normal): count units of 2^-24.
-    let m = man | 0x80_0000; // value = m * 2^(exp - 150)
-    let shift = (126 - exp) as u32; // value / 2^-24 = m >> shift (+ fraction)
-    if shift >= 26 {
-        return sign; // below 2^-25 (half the smallest subnormal): rounds to zero
-    }
-    let mut q = m >> shift;
-    let rem = m & ((1 << shift) - 1);
-    let halfway = 1 << (shift - 1);
-    if rem > halfway || (rem == halfway && (q & 1) == 1) {
-        q += 1;
-    }
-    sign | q as u16
+    half::f16::from_f32(f).to_bits()
 }
 
 // ------------------------------------------------------------------------------------ RNG
 
-/// SplitMix64: tiny, fast, deterministic for a given seed.
+/// A seeded generator (the `rand` crate's `SmallRng`, fast even unoptimized): deterministic for a
+/// given seed on a given platform.
 #[derive(Debug, Clone)]
 pub struct Rng {
-    state: u64,
+    inner: rand::rngs::SmallRng,
 }
 
 impl Rng {
     /// A generator with a fixed seed.
     pub fn new(seed: u64) -> Rng {
-        Rng { state: seed }
+        Rng {
+            inner: rand::SeedableRng::seed_from_u64(seed),
+        }
     }
 
-    /// A seed from the clock and the process id (print it to make a run reproducible).
+    /// A seed from the operating system's entropy (print it to make a run reproducible).
     pub fn seed_from_time() -> u64 {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        let mut r = Rng::new(nanos ^ ((std::process::id() as u64) << 32));
-        r.next_u64()
+        rand::random()
     }
 
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        rand::RngCore::next_u64(&mut self.inner)
     }
 
     /// Uniform in `[0, 1)` with 53 random bits.
     pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        rand::Rng::r#gen(&mut self.inner)
     }
 
     /// Two independent standard normals (Box–Muller).

@@ -483,10 +483,8 @@ fn case_matmul(ctx: &mut Ctx) -> CaseResult {
     Ok(line)
 }
 
-/// Runs the check. `emit` receives each output line as soon as it is known (a header, then one
-/// line per kernel); the caller prints [`Summary::line`] at the end. Errors are for unusable
-/// options: a missing directory, or one with none of the kernels.
-pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+/// The kernels [`run_suite`] checks for `opts`: those present, narrowed by `--only`.
+pub fn selected_kernels(opts: &SuiteOptions) -> Result<Vec<&'static str>, String> {
     if !opts.dir.is_dir() {
         return Err(format!("{}: not a directory", opts.dir.display()));
     }
@@ -503,6 +501,14 @@ pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summ
         }
         kernels.retain(|k| only.iter().any(|o| o == k));
     }
+    Ok(kernels)
+}
+
+/// Runs the check. `emit` receives each output line as soon as it is known (a header, then one
+/// line per kernel); the caller prints [`Summary::line`] at the end. Errors are for unusable
+/// options: a missing directory, or one with none of the kernels.
+pub fn run_suite(opts: &SuiteOptions, emit: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    let kernels = selected_kernels(opts)?;
     if kernels.is_empty() {
         return Err(format!(
             "{}: none of {} or the {} patterns (`--list`) is present (as K.ptx with K.json)",

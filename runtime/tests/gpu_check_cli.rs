@@ -27,7 +27,7 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().arg("--help").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("usage: tritium-gpu-check"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: tritium-gpu-check"));
 }
 
 #[test]

@@ -144,10 +144,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// A batched (rank-3) f16 dot stays on CUDA cores for now (wgmma is 2-D only; the rank-3
-// mma.sync lowering is not yet enabled).
+// A batched (rank-3) f16 dot goes on mma.sync even on sm_90 (wgmma is 2-D only), every warp
+// along the batch as Triton picks, instrShape [1, 16, 8].
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1, 1], instrShape = [1, 16, 8]}>
 // CHECK-LABEL: tt.func public @batched
-// CHECK: tt.dot {{.*}} -> tensor<2x32x32xf32, #blocked>
+// CHECK: tt.dot {{.*}} -> tensor<2x32x32xf32, #[[MMA]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @batched(%a: tensor<2x32x16xf16, #blocked>, %b: tensor<2x16x32xf16, #blocked>, %c: tensor<2x32x32xf32, #blocked>) -> tensor<2x32x32xf32, #blocked> {

@@ -1,27 +1,55 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: triton-opt %S/../Inputs/kernels/dot/attn.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize | FileCheck %s --check-prefix=ATTN
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
-// ring of 3 buffers per operand, the copies of iterations 0 and 1 before the loop (one commit
-// group each), and in the loop: wait until one group is left in flight, prefetch iteration
-// i + 2 into slot (i + 2) mod 3, the dot reading slot i mod 3; after the loop, drain.
+// ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
+// group each). The loop carries the operand pointers of the last iteration issued (i + 1) and
+// the slots it reads (from 0) and writes (from 2). In the loop: wait until one group is left in
+// flight, the dot reads the read slot asynchronously, its wait leaves this one in flight (so the
+// previous iteration's is done with the slot the copies overwrite), then the pointers advance
+// and iteration i + 2's copies go into the write slot; both slots advance modulo 3. After the
+// loop: drain the copies and the dot.
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable>
 // CHECK-COUNT-2: ttg.async_commit_group
-// CHECK: scf.for %[[IV:[^ ]*]] =
+// CHECK: %[[LOOP:.*]]:5 = scf.for %[[IV:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PB:[^ ]*]] = %{{.*}}, %[[READ:[^ ]*]] = %c0_i32{{.*}}, %[[WRITE:[^ ]*]] = %c2_i32{{.*}})
 // CHECK-NEXT: ttg.async_wait {num = 1 : i32}
-// CHECK: %[[I:.*]] = arith.divsi
-// CHECK: %[[CUR:.*]] = arith.remsi %[[I]], %c3_i32
-// CHECK: %[[NEXT:.*]] = arith.remsi
-// CHECK: ttg.memdesc_index %[[RA]][%[[NEXT]]]
-// CHECK: ttg.async_copy_global_to_local {{.*}} {contiguity = 8 : i32}
-// CHECK: ttg.memdesc_index %[[RB]][%[[NEXT]]]
-// CHECK: ttg.async_copy_global_to_local
-// CHECK: ttg.async_commit_group
-// CHECK: %[[A:.*]] = ttg.memdesc_index %[[RA]][%[[CUR]]]
-// CHECK: %[[B:.*]] = ttg.memdesc_index %[[RB]][%[[CUR]]]
+// CHECK: %[[A:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
+// CHECK: %[[B:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
 // CHECK-NOT: tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>
-// CHECK: ttng.warp_group_dot %[[A]], %[[B]]
-// CHECK: scf.yield
+// CHECK: %[[DOT:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %[[ACC]] {{.*}}isAsync = true
+// CHECK-NEXT: %[[WAITED:.*]] = ttng.warp_group_dot_wait %[[DOT]] {pendings = 1 : i32}
+// CHECK: %[[NA:.*]] = tt.addptr %[[PA]],
+// CHECK: %[[NB:.*]] = tt.addptr %[[PB]],
+// CHECK: ttg.memdesc_index %[[RA]][%[[WRITE]]]
+// CHECK: ttg.async_copy_global_to_local %[[NA]], {{.*}} {contiguity = 8 : i32}
+// CHECK: ttg.memdesc_index %[[RB]][%[[WRITE]]]
+// CHECK: ttg.async_copy_global_to_local %[[NB]],
+// CHECK: ttg.async_commit_group
+// CHECK: %[[R1:.*]] = arith.addi %[[READ]], %c1_i32
+// CHECK: %[[RWRAP:.*]] = arith.cmpi slt, %[[R1]], %c3_i32
+// CHECK: %[[RNEXT:.*]] = arith.select %[[RWRAP]], %[[R1]], %c0_i32
+// CHECK: scf.yield %[[WAITED]], %[[NA]], %[[NB]], %[[RNEXT]], %{{.*}} :
 // CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
 // OFF-NOT: ttg.async_copy_global_to_local
+
+// Tritium's own TTGIR of flash attention's inner loop (QK^T, online softmax, PV; `-tritium-ttgir`
+// at num-stages=1), pipelined 3 deep. With two dots, QK^T stays synchronous and PV, whose result
+// is only carried, stays in flight into the next iteration: the accumulator is waited for right
+// before its first use (after QK^T, whose wait drained it anyway), and the copies for iteration
+// i + 2 go after PV, once the previous PV is known done with the slot they overwrite.
+// ATTN: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = %{{[^ ]*}}, %[[READ:[^ ]*]] = %c0_i32{{.*}}, %[[WRITE:[^ ]*]] = %c2_i32{{.*}})
+// ATTN-NEXT: ttg.async_wait {num = 1 : i32}
+// ATTN: %[[QK:.*]] = ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32} :
+// ATTN: %[[WAITED:.*]] = ttng.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
+// ATTN-NEXT: arith.mulf %[[WAITED]],
+// ATTN: %[[PV:.*]] = ttng.warp_group_dot {{.*}} {inputPrecision = 0 : i32, isAsync = true}
+// ATTN: ttg.memdesc_index %{{.*}}[%[[WRITE]]]
+// ATTN: ttg.async_copy_global_to_local
+// ATTN: ttg.async_copy_global_to_local
+// ATTN: ttg.async_commit_group
+// ATTN: scf.yield %{{[^ ]*}}, %{{[^ ]*}}, %[[PV]],
+// ATTN: ttg.async_wait {num = 0 : i32}
+// ATTN-NEXT: ttng.warp_group_dot_wait %{{.*}}#2 {pendings = 0 : i32}

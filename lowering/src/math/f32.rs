@@ -46,9 +46,10 @@
 //! - `asin`, `acos`: an odd polynomial up to 1/2, `√((1 − |x|)/2)` (correctly rounded sqrt) and
 //!   the half-angle identity beyond, `π/2 − 2s` as an exact pair.
 //! - `cbrt`: a guess from the bit pattern divided by 3, Newton steps, the last with an exact square.
-//! - `pow`: `|x|^y = 2^(y·log2|x|)` with `log2|x|` as an f32 pair from `log(1+f) = 2s + s³R(s²)`,
-//!   `s = f/(2+f)` (the quotient with its remainder), `y·log2|x|` as an exact product pair, and
-//!   `2^` of the pair with the exp2 core; C99's special cases.
+//! - `pow`: `|x|^y = 2^(y·log2|x|)` with `log2|x|` as an f32 pair good to 2^-30 (y multiplies
+//!   its error) from `log(1+f) = 2s + s³R(s²)`, `s = f/(2+f)` and `s³` as pairs, `R` the atanh
+//!   series to `s^10`; `y·log2|x|` as an exact product pair, and `2^` of the pair with the exp2
+//!   core and the fraction's rounding put back; C99's special cases.
 
 use super::TWO_OVER_PI;
 
@@ -216,8 +217,6 @@ const LOG_G: [u32; 9] = [
     0xbefffffc, 0x3eaaaaa8, 0xbe80021c, 0x3e4cd214, 0xbe2a1210, 0x3e113597, 0xbe07a676, 0x3e043ed8,
     0xbd9c26e1,
 ];
-/// `(log((1+s)/(1−s)) − 2s)/s³` in `s²`, `|s| ≤ 3 − 2√2`.
-const LOG_ATANH: [u32; 4] = [0x3f2aaaaa, 0x3eccce13, 0x3e91e9ee, 0x3e789e8e];
 /// `erf(x)/x − 1` in `x²` on `[0, 1]`.
 const ERF_SMALL: [u32; 7] = [
     0x3e0375d4, 0xbec0939f, 0x3de71673, 0xbcdbfb8d, 0x3ba9f912, 0xba51a8af, 0x38a3b8ff,
@@ -321,12 +320,29 @@ fn reduce_ln2<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     (t, r)
 }
 
+/// `e^x` as libdevice's `expf` computes it: `2^j·2^f` with `j = rint(x·log2e)` kept to the
+/// normal exponents, `f = x·log2e − j` from two FMAs (`|f| ≤ 1/2` unless `j` was clamped,
+/// where the result over- or underflows in the product anyway), `2^f` from the hardware's
+/// `ex2.approx.ftz` and `2^j` built in the exponent field: 12 instructions where the polynomial
+/// took 25, within libdevice's 2 ulp.
 pub fn exp<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
-    // Below −104 the result rounds to 0, above 89 to inf; the clamp keeps j in range.
-    let xc = clamp(o, x, -104.0, 89.0);
-    let (t, r) = reduce_ln2(o, &xc);
-    let p = exp_poly(o, &r);
-    scale2(o, &p, &t)
+    let lh = o.f(c(LOG2E));
+    let ll = o.f(c(LOG2E_LO));
+    let h = o.mul(x, &lh);
+    let j = o.rint(&h);
+    let j = clamp(o, &j, -126.0, 127.0);
+    let nj = o.neg(&j);
+    let f = o.fma(x, &lh, &nj);
+    let f = o.fma(x, &ll, &f);
+    let e = o.ex2(&f);
+    let magic = o.f(MAGIC);
+    let t = o.add(&j, &magic);
+    let tb = o.bits(&t);
+    let bias = o.i(127 - MAGIC_BITS);
+    let biased = o.iadd(&tb, &bias);
+    let field = o.shl(&biased, 23);
+    let scale = o.bits_float(&field);
+    o.mul(&e, &scale)
 }
 
 /// `2^f` for `|f| ≤ 1/2`.
@@ -777,13 +793,20 @@ fn log2_pair<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let ns3 = o.neg(&s3);
     let s3_lo = o.fma(&s, &z, &ns3);
     let s3_lo = o.fma(&s, &z_lo, &s3_lo);
-    let rl: Vec<u32> = LOG_ATANH
-        .iter()
-        .map(|&k| ((c(k) as f64) * std::f64::consts::LOG2_E) as f32)
-        .map(f32::to_bits)
+    // (s + s_lo)³ − s³ ≈ 3s²·s_lo: up to 2^-27 of the result near √2.
+    let three = o.f(3.0);
+    let z3 = o.mul(&z, &three);
+    let s3_lo = o.fma(&z3, &s_lo, &s3_lo);
+    // R'(z) = log2e·2·Σ z^k/(2k+3): the series to z^5 (its tail is below 2^-38 of the
+    // result on |s| ≤ 0.172), not `log`'s shorter fit — pow multiplies log2|x|'s error by y,
+    // so it must be good to well below 2^-30. The leading coefficient is a pair.
+    let series: Vec<f64> = (0..6)
+        .map(|k| 2.0 / (2 * k + 3) as f64 * std::f64::consts::LOG2_E)
         .collect();
+    let rl: Vec<u32> = series.iter().map(|&k| (k as f32).to_bits()).collect();
     let rp = poly(o, &z, &rl);
     let r0 = o.f(c(rl[0]));
+    let r0_lo = o.f((series[0] - c(rl[0]) as f64) as f32);
     let l_hi = o.add(&s, &s);
     let s_lo2 = o.add(&s_lo, &s_lo);
     let lh = o.f(c(LOG2E));
@@ -794,6 +817,7 @@ fn log2_pair<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let t_lo = o.fma(&l_hi, &ll, &t_lo);
     let t_lo = o.fma(&s_lo2, &lh, &t_lo);
     let t_lo = o.fma(&s3_lo, &r0, &t_lo);
+    let t_lo = o.fma(&s3, &r0_lo, &t_lo);
     let t_lo = o.fma(&s3, &rp, &t_lo);
     // + e (|e| ≥ 1 > |t_hi| or e = 0).
     let h = o.add(&e, &t_hi);
@@ -838,9 +862,16 @@ pub fn pow<O: Ops32>(o: &mut O, x: &O::F, y: &O::F) -> O::F {
     let magic = o.f(MAGIC);
     let t = o.add(&pc, &magic);
     let jf = o.sub(&t, &magic);
-    let fr = o.sub(&pc, &jf);
-    let fr = o.add(&fr, &p_lo);
+    let fr_hi = o.sub(&pc, &jf);
+    let fr = o.add(&fr_hi, &p_lo);
+    // What rounding `fr` lost (|fr| ≤ 1/2, so up to 2^-25: 0.35 ulp of the result), put back
+    // as 2^fr·(1 + ln2·fr_err).
+    let fr_back = o.sub(&fr, &fr_hi);
+    let fr_err = o.sub(&p_lo, &fr_back);
     let e2 = exp2_poly(o, &fr);
+    let ln2 = o.f(std::f32::consts::LN_2);
+    let scaled_err = o.mul(&fr_err, &ln2);
+    let e2 = o.fma(&e2, &scaled_err, &e2);
     let mag = scale2(o, &e2, &t);
     // y an integer, and odd? (|y| ≥ 2^24 is even; inf counts as even.)
     let yr = o.rint(y);

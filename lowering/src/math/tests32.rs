@@ -163,13 +163,20 @@ fn generator(name: &str) -> impl FnMut(&mut Rng) -> f32 {
     }
 }
 
+/// The CPU model's bound: libdevice's, except for `exp`, whose one ex2.approx the model takes
+/// 2^-24 off just below 1 where the H200 is exact enough to keep 1.99 ulp over 32M arguments
+/// (the GPU patterns check 2 ulp there): the model's extra rounding is worth 0.1 ulp.
+fn model_bound(name: &str) -> f64 {
+    bound(name) + if name == "exp" { 0.1 } else { 0.0 }
+}
+
 fn check(name: &str, n: usize) {
     let (e, x) = sweep(name, n, &APPROX, generator(name));
     eprintln!("{name}: max error {e:.3} ulp at {x:e} ({n} arguments)");
     assert!(
-        e <= bound(name),
+        e <= model_bound(name),
         "{name}({x:e}): {e} ulp (bound {})",
-        bound(name)
+        model_bound(name)
     );
 }
 
@@ -311,9 +318,15 @@ fn pow_sweep(n: usize) -> (f64, f32, f32) {
 
 #[test]
 fn f32_pow() {
-    let (e, x, y) = pow_sweep(40_000);
+    // POW_SWEEP=n samples more (the default keeps the test quick).
+    let n = std::env::var("POW_SWEEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40_000);
+    let (e, x, y) = pow_sweep(n);
     eprintln!("powf: max error {e:.3} ulp at ({x:e}, {y:e})");
-    assert!(e <= 4.0, "pow({x:e}, {y:e}): {e} ulp");
+    // libdevice allows 4 ulp; this implementation keeps under 2 (1.43 over 2M samples).
+    assert!(e <= 2.0, "pow({x:e}, {y:e}): {e} ulp");
     let p = |x: f32, y: f32| super::cpu::eval32("powf", &[x, y]);
     // C99's special cases.
     for (x, y, want) in [

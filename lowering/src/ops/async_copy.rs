@@ -34,6 +34,7 @@ impl FuncLowering<'_> {
             );
         }
         let buffer = self.buffer_of(op, memdesc)?;
+        self.barrier_before_async_write();
         let ty = value_type(src);
         let map = self.thread_map(op, ty)?;
         if map.shape.len() != buffer.shape.len() {

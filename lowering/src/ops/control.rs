@@ -98,6 +98,8 @@ impl FuncLowering<'_> {
     /// Lowers the ops of a region block whose terminator is `scf.yield`, yielding the flattened
     /// registers.
     fn lower_yielding_block(&mut self, block: MlirBlock) -> LResult<()> {
+        // A loop body is also entered from its own end, after whatever it read.
+        self.shared_read_since_barrier = true;
         // SAFETY: iteration over a live block's ops.
         let mut op = unsafe { mlirBlockGetFirstOperation(block) };
         while !op.ptr.is_null() {
@@ -134,6 +136,7 @@ impl FuncLowering<'_> {
         self.bind_flat(op, &block_args(before), &block_args(before_block))?;
         let saved = self.b.save();
         self.b.set_end(before_block);
+        self.shared_read_since_barrier = true;
         // SAFETY: iteration over a live block's ops.
         let mut inner = unsafe { mlirBlockGetFirstOperation(before) };
         while !inner.ptr.is_null() {

@@ -341,43 +341,26 @@ impl FuncLowering<'_> {
     }
 
     /// A layout conversion through shared memory, written and read with the buffer accesses
-    /// of `ttg.local_alloc`/`local_load` (vectorized up to 16 bytes). 2-D and higher
-    /// power-of-two tensors go through a swizzled buffer: 16-byte chunks of a row XORed with
-    /// the row (Triton's swizzled_shared with vec = 16 bytes), so the rows an mma accumulator's
-    /// lanes write land in different banks; others row-major.
+    /// of `ttg.local_alloc`/`local_load` (vectorized up to 16 bytes). Power-of-two tensors go
+    /// through a buffer swizzled for both sides ([`conflict_free_addressing`]); others
+    /// row-major.
     fn convert_through_shared(
         &mut self,
         op: MlirOperation,
         source: MlirValue,
         dst_type: MlirType,
     ) -> LResult<Vec<Value>> {
-        use crate::ops::local::{Addressing, SharedBuffer, linear_addressing};
-        use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
+        use crate::ops::local::{Addressing, SharedBuffer};
         let src_type = value_type(source);
         let elem = element_type(src_type);
-        let shape: Vec<u32> = self.thread_map(op, src_type)?.shape;
+        let src_map = self.thread_map(op, src_type)?;
+        let dst_map = self.thread_map(op, dst_type)?;
+        let shape: Vec<u32> = src_map.shape.clone();
         let rank = shape.len();
         let order: Vec<u32> = (0..rank as u32).rev().collect();
         let bytes = smem_bytes(elem) as u32;
-        let mut addressing = Addressing::Ordered;
-        if rank >= 2 && shape.iter().all(|d| d.is_power_of_two()) && bytes <= 16 {
-            let vec = (16 / bytes).max(1);
-            let row = shape[rank - 1];
-            if row >= vec {
-                let row_bytes = row * bytes;
-                let per_phase = (128 / row_bytes).max(1);
-                let max_phase = (row / vec).min(8);
-                let swizzled = Encoding::SwizzledShared(SwizzledSharedEncoding::new(
-                    vec,
-                    per_phase,
-                    max_phase,
-                    order.clone(),
-                ));
-                if let Ok(linear) = linear_addressing(&swizzled, &shape) {
-                    addressing = linear;
-                }
-            }
-        }
+        let addressing =
+            conflict_free_addressing(&src_map, &dst_map, bytes).unwrap_or(Addressing::Ordered);
         self.reserve_scratch(movement_scratch(op)?);
         let base = self.smem_base();
         let buffer = SharedBuffer {
@@ -499,4 +482,153 @@ impl FuncLowering<'_> {
         }
         Ok(regs)
     }
+}
+
+/// A bank-conflict-free shared-memory map for a conversion from `src` to `dst` (power-of-two
+/// shapes, elements of at most 4 bytes; `None` otherwise): row-major, with the offsets of
+/// coordinate bits outside a 128-byte line XORed into the bank bits (above the vector) so that
+/// the lanes of one access phase — on the reading side first, then the writing side — fall in
+/// distinct banks wherever the bank bits allow. Each fix keeps the map invertible (a bit only
+/// XORs lower bits into its offset) and is kept only if no lanes chosen earlier collide again.
+/// The vector bits (the last dim's low bits either side reads or writes contiguously) stay
+/// identity, so both sides vectorize as they would unswizzled.
+pub(crate) fn conflict_free_addressing(
+    src: &ThreadMap,
+    dst: &ThreadMap,
+    bytes: u32,
+) -> Option<crate::ops::local::Addressing> {
+    let shape = &src.shape;
+    let rank = shape.len();
+    if rank == 0
+        || dst.shape != *shape
+        || !shape.iter().all(|d| d.is_power_of_two())
+        || !matches!(bytes, 1 | 2 | 4)
+    {
+        return None;
+    }
+    let dim_bits: Vec<u32> = shape.iter().map(|d| d.trailing_zeros()).collect();
+    // Row-major strides (last dim fastest).
+    let mut plain: Vec<Vec<u32>> = vec![Vec::new(); rank];
+    let mut stride_bits = 0;
+    for d in (0..rank).rev() {
+        plain[d] = (0..dim_bits[d])
+            .map(|i| 1u32 << (stride_bits + i))
+            .collect();
+        stride_bits += dim_bits[d];
+    }
+    let last = rank - 1;
+    // Elements a side moves contiguously along the last dim (registers 1, 2, 4, ... stepping it).
+    let run = |map: &ThreadMap| -> u32 {
+        let mut k = 0;
+        while (1usize << k) < map.registers.len()
+            && k < dim_bits[last]
+            && map.registers[1 << k]
+                .iter()
+                .enumerate()
+                .all(|(d, &c)| c == if d == last { 1 << k } else { 0 })
+        {
+            k += 1;
+        }
+        (1u32 << k).min(16 / bytes)
+    };
+    let (src_vec, dst_vec) = (run(src), run(dst));
+    let vec_bits = src_vec.max(dst_vec).trailing_zeros();
+    let elem_shift = bytes.trailing_zeros();
+    // Bank (word) bits of an element offset: byte bits 2..=6.
+    let bank_lo = 2u32.saturating_sub(elem_shift);
+    let bank_hi = 6 - elem_shift;
+    if stride_bits <= bank_lo {
+        return None;
+    }
+    let mut bits = plain.clone();
+    let image = |bits: &[Vec<u32>], basis: &[u32]| -> u32 {
+        let mut offset = 0;
+        for (d, &c) in basis.iter().enumerate() {
+            for (i, &b) in bits[d].iter().enumerate() {
+                if c >> i & 1 == 1 {
+                    offset ^= b;
+                }
+            }
+        }
+        offset
+    };
+    // The lanes of one access phase (128 bytes per phase), as coordinate bases, and the bank
+    // bits their accesses start on (a vector of w bytes spans w/4 banks).
+    let phase = |map: &ThreadMap, vec: u32| -> (Vec<Vec<u32>>, u32) {
+        let access = (vec * bytes).max(4);
+        let lanes = (128 / access).trailing_zeros() as usize;
+        let lo = (access / bytes).trailing_zeros().max(bank_lo);
+        (map.lane_bases.iter().take(lanes).cloned().collect(), lo)
+    };
+    let sides = [phase(dst, dst_vec), phase(src, src_vec)];
+    let banks = |bits: &[Vec<u32>], basis: &[u32], lo: u32| -> u32 {
+        let window = (1u32 << (bank_hi + 1 - lo)) - 1;
+        (image(bits, basis) >> lo) & window
+    };
+    let rank_of = |bits: &[Vec<u32>], chosen: &[(usize, usize)]| -> Vec<usize> {
+        // Per side, the GF(2) rank of the chosen lanes' bank images.
+        let mut ranks = vec![0; sides.len()];
+        for (s, (lanes, lo)) in sides.iter().enumerate() {
+            let mut basis: Vec<u32> = Vec::new();
+            for &(side, lane) in chosen {
+                if side != s {
+                    continue;
+                }
+                let mut v = banks(bits, &lanes[lane], *lo);
+                for &b in &basis {
+                    v = v.min(v ^ b);
+                }
+                if v != 0 {
+                    basis.push(v);
+                }
+            }
+            ranks[s] = basis.len();
+        }
+        ranks
+    };
+    let targets: Vec<u32> = (vec_bits.max(bank_lo)..=bank_hi).collect();
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    for (s, (lanes, _)) in sides.iter().enumerate() {
+        for (lane, lane_basis) in lanes.iter().enumerate() {
+            if lane_basis.iter().all(|&c| c == 0) {
+                continue;
+            }
+            let before = rank_of(&bits, &chosen);
+            chosen.push((s, lane));
+            let wanted = {
+                let mut r = before.clone();
+                r[s] += 1;
+                r
+            };
+            if rank_of(&bits, &chosen) == wanted {
+                continue;
+            }
+            // XOR one bank bit into the offset of one coordinate bit the lane moves along.
+            let mut fixed = false;
+            'search: for d in 0..rank {
+                for i in 0..dim_bits[d] as usize {
+                    if lane_basis[d] >> i & 1 == 0 {
+                        continue;
+                    }
+                    let lowest = plain[d][i].trailing_zeros();
+                    for &t in &targets {
+                        if t >= lowest {
+                            continue;
+                        }
+                        bits[d][i] ^= 1 << t;
+                        if rank_of(&bits, &chosen) == wanted {
+                            fixed = true;
+                            break 'search;
+                        }
+                        bits[d][i] ^= 1 << t;
+                    }
+                }
+            }
+            if !fixed {
+                // Unavoidable here: keep the lane out of later checks.
+                chosen.pop();
+            }
+        }
+    }
+    Some(crate::ops::local::Addressing::Linear { bits, origin: 0 })
 }

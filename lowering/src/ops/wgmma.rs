@@ -149,7 +149,7 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// Byte address (i64) of the warpgroup's origin in an operand buffer: `origin` gives the
+    /// Byte address (i32) of the warpgroup's origin in an operand buffer: `origin` gives the
     /// runtime warpgroup offset per dim (the buffer's offset map is linear over GF(2), so the
     /// warp bits' offsets XOR together).
     fn warpgroup_address(
@@ -174,22 +174,33 @@ impl FuncLowering<'_> {
             let warp = self.warp;
             offset = self.prologue_xor_bit(offset, warp, bit, term);
         }
-        let i64t = self.b.i64();
-        let base = self.b.cast(CastOp::PtrToInt, operand.buffer.base, i64t);
-        let wide = self.b.zext(offset, i64t);
-        let scaled = self.b.bin_imm(BinOp::Mul, wide, bytes);
+        // Shared addresses fit 32 bits (and shared pointers are 32-bit): the arithmetic is i32.
+        let i32t = self.b.i32();
+        let base = self.b.cast(CastOp::PtrToInt, operand.buffer.base, i32t);
+        let scaled = self.b.bin_imm(BinOp::Mul, offset, bytes);
         self.b.add(base, scaled)
     }
 
+    /// The matrix descriptor (i64) of the warpgroup's origin at byte address `origin` (i32).
+    fn origin_descriptor(&mut self, operand: &SharedOperand, origin: Value) -> Value {
+        let start = self.b.bin_imm(BinOp::LShr, origin, 4);
+        let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
+        let i64t = self.b.i64();
+        let start = self.b.zext(start, i64t);
+        self.b.bin_imm(BinOp::Or, start, operand.fixed_bits as i64)
+    }
+
     /// The matrix descriptor of the operand tile at `coord` (elements, relative to the
-    /// warpgroup origin at byte address `origin`).
+    /// warpgroup origin whose descriptor is `origin`): the origin's plus the tile's offset in
+    /// 16-byte units. Shared addresses are below 2^18 bytes, so the 14-bit start address field
+    /// does not carry into the fields above it, and tile offsets are multiples of 16 bytes.
     fn descriptor(&mut self, operand: &SharedOperand, origin: Value, coord: [u32; 2]) -> Value {
         let bytes = smem_bytes(operand.buffer.elem) as i64;
         let offset = operand.buffer.addressing.offset_at(&coord) as i64 * bytes;
-        let address = self.b.bin_imm(BinOp::Add, origin, offset);
-        let start = self.b.bin_imm(BinOp::LShr, address, 4);
-        let start = self.b.bin_imm(BinOp::And, start, 0x3fff);
-        self.b.bin_imm(BinOp::Or, start, operand.fixed_bits as i64)
+        if offset == 0 {
+            return origin;
+        }
+        self.b.bin_imm(BinOp::Add, origin, offset >> 4)
     }
 
     pub fn lower_warp_group_dot(
@@ -302,15 +313,17 @@ impl FuncLowering<'_> {
         // Operand A: descriptors, or register fragments per (m tile, k tile).
         let b_operand = shared_operand(op, b, b_buffer, 0, "B")?;
         let b_origin = self.warpgroup_address(&c_map, &b_operand, [None, Some(1)]);
+        let b_origin = self.origin_descriptor(&b_operand, b_origin);
         let a_operand = if a_is_shared {
             let buffer = self.buffer_of(op, a)?;
             Some(shared_operand(op, a, buffer, 1, "A")?)
         } else {
             None
         };
-        let a_origin = a_operand
-            .as_ref()
-            .map(|operand| self.warpgroup_address(&c_map, operand, [Some(0), None]));
+        let a_origin = a_operand.as_ref().map(|operand| {
+            let address = self.warpgroup_address(&c_map, operand, [Some(0), None]);
+            self.origin_descriptor(operand, address)
+        });
         for (operand, what) in [(a_operand.as_ref(), "A"), (Some(&b_operand), "B")] {
             if let Some(o) = operand
                 && !o.k_major
@@ -381,6 +394,13 @@ impl FuncLowering<'_> {
         constraints.push("l".into());
         constraints.push("r".into());
         constraints.extend((0..n).map(|i| i.to_string()));
+        // A zero accumulator (no `useC` flag) starts each tile with scale-d = 0 and output-only
+        // registers: the zeros are never materialized, so no register write lands between the
+        // wgmma.fence and the wgmmas (which ptxas would serialize with injected fences).
+        let fresh_start = partial_every.is_none()
+            && ins.get(3).is_none()
+            && tritium_passes::ttir::util::is_zero_constant(c);
+        let fresh_constraints = constraints[..constraints.len() - n].join(",");
         let constraints = constraints.join(",");
         let acc_elem = if packed {
             self.b.i32()
@@ -442,17 +462,25 @@ impl FuncLowering<'_> {
                 }
                 let b_desc = self.descriptor(&b_operand, b_origin, [ki * k_instr, nj * n_tile]);
                 operands.push(b_desc);
-                operands.push(if group_start {
+                let fresh = fresh_start && ki == 0;
+                operands.push(if group_start || fresh {
                     zero_i32
                 } else if ki == 0 {
                     scale_d
                 } else {
                     one
                 });
-                operands.extend(acc.iter().copied());
+                if !fresh {
+                    operands.extend(acc.iter().copied());
+                }
+                let tied = if fresh {
+                    &fresh_constraints
+                } else {
+                    &constraints
+                };
                 let out = self
                     .b
-                    .inline_asm(&asm, &constraints, &operands, Some(acc_struct), true)
+                    .inline_asm(&asm, tied, &operands, Some(acc_struct), true)
                     .unwrap_or_else(|| unreachable!("inline_asm with a result returns a value"));
                 for (i, slot) in acc.iter_mut().enumerate() {
                     *slot = self.b.extract_value(out, i as i64, acc_elem);

@@ -2,15 +2,16 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod aot_command;
 mod run;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tritium_lowering::compile::{CompileOptions, Compiled, compile_built, compile_timed};
-use tritium_lowering::diagnostics::CompileError;
-use tritium_lowering::ptx::Arch;
-use tritium_lowering::stage::StageTimes;
+use tritium::{
+    Arch, CompileOptions, Compiler, Environment, Request, assemble_cubin, is_python, write_atomic,
+};
 
 #[derive(Parser)]
 #[command(
@@ -48,22 +49,46 @@ pub struct CompileArgs {
 
 impl CompileArgs {
     /// The compile options these arguments give; what is not given comes from the module.
-    pub fn options(&self, keep_intermediates: bool) -> Result<CompileOptions, String> {
+    pub fn options(&self, keep_intermediates: bool) -> anyhow::Result<CompileOptions> {
         Ok(CompileOptions {
             num_warps: self.num_warps,
             num_stages: self.num_stages,
-            arch: self.arch.as_deref().map(Arch::parse).transpose()?,
+            arch: self
+                .arch
+                .as_deref()
+                .map(Arch::parse)
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
             keep_intermediates,
-            // Python kernels get line tables, so profilers show their source lines.
-            line_info: is_python(&self.input),
+            // Line tables, so profilers show source lines, as Triton emits them
+            // (TRITON_DISABLE_LINE_INFO=1 turns them off).
+            line_info: true,
+            ..Default::default()
         })
     }
+
+    /// The compilation these arguments ask for.
+    pub fn request(&self, keep_intermediates: bool) -> anyhow::Result<Request> {
+        Request::from_file(
+            &self.input,
+            self.kernel_name.as_deref(),
+            self.signature.as_deref(),
+            self.options(keep_intermediates)?,
+        )
+        .map_err(Into::into)
+    }
+}
+
+/// The compiler of the CLI: the default cache (none when it cannot be opened) and the process
+/// environment.
+pub fn cli_compiler(environment: Environment) -> Compiler {
+    Compiler::with_cache(tritium_runtime::Cache::open_default().ok(), environment)
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (name, num_warps, num_stages, shared, arch,
-    /// signature, arg_names)
+    /// Compile a kernel: writes DIR/K.ptx and DIR/K.json (Triton 3.6's metadata fields plus the
+    /// signature), through the compile cache
     Compile {
         #[command(flatten)]
         args: CompileArgs,
@@ -84,50 +109,19 @@ enum Command {
         /// Python input, the input file's stem otherwise]
         #[arg(long)]
         out_name: Option<String>,
+        /// Write every stage's IR to DIR/HASH/ (as TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR=DIR)
+        #[arg(long, value_name = "DIR")]
+        dump_dir: Option<PathBuf>,
     },
+    /// Ahead of time: a C header and source (and a Rust module) with the PTX embedded and a
+    /// typed launch function, as Triton's AOT compiler writes
+    Aot(aot_command::AotArgs),
     /// Compile and launch a kernel once on generated inputs, printing a summary of each buffer
     Run(run::RunArgs),
     /// Compile and time a kernel: median of many launches (CUDA events, L2 flushed between runs)
     Bench(run::BenchArgs),
     /// Print Tritium's version and the LLVM/MLIR version it is built on
     Version,
-}
-
-/// Compiles `args.input`, recording each stage's time in `times`.
-pub fn compile_file(
-    args: &CompileArgs,
-    keep: bool,
-    times: &mut StageTimes,
-) -> Result<Compiled, String> {
-    let options = args.options(keep)?;
-    let source = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: cannot read: {e}", args.input.display()))?;
-    let filename = args.input.display().to_string();
-    if is_python(&args.input) {
-        let signature = args.signature.as_deref().unwrap_or("");
-        let kernel = args.kernel_name.as_deref();
-        return compile_built(
-            |context| {
-                tritium_frontend::build(context, &source, &filename, kernel, signature)
-                    .map_err(|e| CompileError::Source(e.to_string()))
-            },
-            &filename,
-            &options,
-            times,
-        )
-        .map_err(|error| error.to_string());
-    }
-    if args.kernel_name.is_some() || args.signature.is_some() {
-        return Err(format!(
-            "{filename}: --kernel-name and --signature are for Python input (.py)"
-        ));
-    }
-    compile_timed(&source, &filename, &options, times).map_err(|error| error.to_string())
-}
-
-/// Whether `input` is Python source (by its extension).
-fn is_python(input: &std::path::Path) -> bool {
-    input.extension().is_some_and(|e| e == "py")
 }
 
 fn kernel_stem(input: &std::path::Path) -> String {
@@ -138,95 +132,112 @@ fn kernel_stem(input: &std::path::Path) -> String {
     name.split('.').next().unwrap_or("kernel").to_owned()
 }
 
-fn run_compile(
+struct CompileCommand {
     args: CompileArgs,
     output: PathBuf,
     emit: Vec<String>,
     cubin: bool,
     timing: bool,
     out_name: Option<String>,
-) -> Result<(), String> {
+    dump_dir: Option<PathBuf>,
+}
+
+fn run_compile(command: CompileCommand) -> anyhow::Result<()> {
+    let CompileCommand {
+        args,
+        output,
+        emit,
+        cubin,
+        timing,
+        out_name,
+        dump_dir,
+    } = command;
     for stage in &emit {
         if !["ttir", "ttgir", "llir", "ll", "ptx"].contains(&stage.as_str()) {
-            return Err(format!(
-                "unknown --emit stage '{stage}' (expected ttir, ttgir, llir, ll, ptx)"
-            ));
+            anyhow::bail!("unknown --emit stage '{stage}' (expected ttir, ttgir, llir, ll, ptx)");
         }
     }
-    let mut times = StageTimes::default();
-    let compiled = compile_file(&args, !emit.is_empty(), &mut times)?;
-    if timing {
-        print!("{times}");
+    let mut environment = Environment::from_env();
+    if let Some(dir) = dump_dir {
+        environment.kernel_dump_dir = Some(dir);
     }
-    std::fs::create_dir_all(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let mut request = args.request(!emit.is_empty())?;
+    // The stage times exist only when the stages run.
+    request.always_compile = timing;
+    let result = cli_compiler(environment).compile(&request)?;
+    if timing {
+        print!("{}", result.times);
+    }
+    std::fs::create_dir_all(&output).with_context(|| output.display().to_string())?;
     // Python input is named by its kernel (a file may hold several), TTIR by its file.
     let stem = if let Some(name) = out_name {
         name
     } else if is_python(&args.input) {
-        compiled.name.clone()
+        result.metadata.name.clone()
     } else {
         kernel_stem(&args.input)
     };
-    if let Some(text) = compiled
-        .ttir
-        .as_ref()
+    // Present whenever `--emit` asked for stages: they bypass the cache.
+    let stages = result.compiled.as_ref();
+    if let Some(text) = stages
+        .and_then(|c| c.ttir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ttir"))
     {
         let path = output.join(format!("{stem}.ttir"));
         if path.canonicalize().ok() == args.input.canonicalize().ok() {
-            return Err(format!(
+            anyhow::bail!(
                 "--emit ttir would overwrite the input {}: choose another -o",
                 args.input.display()
-            ));
+            );
         }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_atomic(&path, text.as_bytes())?;
     }
     let write = |ext: &str, text: &str| {
-        let path = output.join(format!("{stem}.{ext}"));
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+        write_atomic(&output.join(format!("{stem}.{ext}")), text.as_bytes())
     };
-    write("ptx", &compiled.ptx)?;
-    write("json", &compiled.metadata_json())?;
-    if let Some(text) = compiled
-        .ttgir
-        .as_ref()
+    write("ptx", &result.ptx)?;
+    write("json", &result.metadata.to_json_line())?;
+    if let Some(text) = stages
+        .and_then(|c| c.ttgir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ttgir"))
     {
         write("ttgir", text)?;
     }
-    if let Some(text) = compiled
-        .llvm_dialect
-        .as_ref()
+    if let Some(text) = stages
+        .and_then(|c| c.llvm_dialect.as_ref())
         .filter(|_| emit.iter().any(|s| s == "llir"))
     {
         write("llir.mlir", text)?;
     }
-    if let Some(text) = compiled
-        .llvm_ir
-        .as_ref()
+    if let Some(text) = stages
+        .and_then(|c| c.llvm_ir.as_ref())
         .filter(|_| emit.iter().any(|s| s == "ll"))
     {
         write("ll", text)?;
     }
     if cubin {
-        let ptx = output.join(format!("{stem}.ptx"));
-        let out = output.join(format!("{stem}.cubin"));
-        match std::process::Command::new("ptxas")
-            .arg(format!("-arch={}", compiled.arch.name()))
-            .arg(&ptx)
-            .arg("-o")
-            .arg(&out)
-            .status()
-        {
-            Ok(status) if status.success() => {}
-            Ok(status) => return Err(format!("ptxas failed ({status})")),
-            Err(_) => eprintln!("note: ptxas not found on PATH; no cubin written"),
+        match assemble_cubin(&result.ptx)? {
+            Some(binary) => write_atomic(&output.join(format!("{stem}.cubin")), &binary)?,
+            None => eprintln!("note: ptxas not found on PATH; no cubin written"),
         }
     }
     Ok(())
 }
 
+/// `TRITIUM_LOG=tritium_passes=debug` (tracing's filter syntax) logs to stderr.
+fn init_logging() {
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("TRITIUM_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .without_time()
+            .init();
+    }
+}
+
 fn main() -> ExitCode {
+    init_logging();
     // Triton's AOT compiler spells these `-ns` and `-on`; clap's short options are one letter.
     let argv = std::env::args_os().map(|a| {
         if a == "-ns" {
@@ -248,7 +259,17 @@ fn main() -> ExitCode {
             cubin,
             timing,
             out_name,
-        } => run_compile(args, output, emit, cubin, timing, out_name),
+            dump_dir,
+        } => run_compile(CompileCommand {
+            args,
+            output,
+            emit,
+            cubin,
+            timing,
+            out_name,
+            dump_dir,
+        }),
+        Command::Aot(args) => aot_command::run(args),
         Command::Run(args) => run::run(args),
         Command::Bench(args) => run::bench(args),
         Command::Version => {
@@ -259,7 +280,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(error) => {
+            let message = format!("{error:#}");
             let located = message
                 .lines()
                 .next()
@@ -268,6 +290,14 @@ fn main() -> ExitCode {
                 eprintln!("{message}");
             } else {
                 eprintln!("error: {message}");
+            }
+            if let Some(path) = tritium::Environment::from_env().debug.reproducer
+                && path.exists()
+            {
+                eprintln!(
+                    "note: MLIR reproducer in {0} (replay: triton-opt --run-reproducer {0})",
+                    path.display()
+                );
             }
             ExitCode::FAILURE
         }

@@ -1,7 +1,9 @@
 //! `tritium run` and `tritium bench`: compile, make inputs, launch through the runtime.
 
 use crate::CompileArgs;
-use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, KernelMetadata, L2Flush, median};
+use anyhow::Context;
+use tritium_runtime::reference::Rng;
+use tritium_runtime::{Device, DeviceBuffer, Kernel, KernelArg, L2Flush, median};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
@@ -40,34 +42,27 @@ enum Value {
     Scalar(String),
 }
 
-fn element_bytes(elem: &str) -> Result<usize, String> {
+fn element_bytes(elem: &str) -> anyhow::Result<usize> {
     Ok(match elem {
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
         "f64" | "i64" => 8,
         "i8" | "u8" => 1,
-        _ => return Err(format!("unknown element type '{elem}'")),
+        _ => anyhow::bail!("unknown element type '{elem}'"),
     })
 }
 
-fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<Vec<u8>, String> {
+fn make_buffer(elem: &str, count: usize, fill: &str, rng: &mut Rng) -> anyhow::Result<Vec<u8>> {
     let bytes = element_bytes(elem)?;
     let mut data = Vec::with_capacity(count * bytes);
-    let mut next = || {
-        *seed = seed.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = *seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    };
     for i in 0..count {
-        let unit = (next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        let unit = rng.next_f64() * 2.0 - 1.0;
         let value = match fill {
             "rand" => unit,
             "zeros" => 0.0,
             "ones" => 1.0,
             "iota" => i as f64,
-            _ => return Err(format!("unknown fill '{fill}' (rand, zeros, ones, iota)")),
+            _ => anyhow::bail!("unknown fill '{fill}' (rand, zeros, ones, iota)"),
         };
         match elem {
             "f32" => data.extend_from_slice(&(value as f32).to_le_bytes()),
@@ -97,30 +92,27 @@ fn make_buffer(elem: &str, count: usize, fill: &str, seed: &mut u64) -> Result<V
     Ok(data)
 }
 
-fn parse_args(specs: &[String]) -> Result<Vec<(String, Value)>, String> {
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+fn parse_args(specs: &[String]) -> anyhow::Result<Vec<(String, Value)>> {
+    let mut rng = Rng::new(Rng::seed_from_time());
     specs
         .iter()
         .map(|spec| {
             let (name, value) = spec
                 .split_once('=')
-                .ok_or_else(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
+                .with_context(|| format!("--arg '{spec}': expected NAME=VALUE"))?;
             if let Some(rest) = value.strip_prefix("buf:") {
                 let parts: Vec<&str> = rest.split(':').collect();
                 if parts.len() < 2 {
-                    return Err(format!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]"));
+                    anyhow::bail!("--arg '{spec}': expected buf:ELEM:COUNT[:FILL]");
                 }
                 let count: usize = parts[1]
                     .parse()
-                    .map_err(|_| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
+                    .with_context(|| format!("--arg '{spec}': bad count '{}'", parts[1]))?;
                 let data = make_buffer(
                     parts[0],
                     count,
                     parts.get(2).copied().unwrap_or("rand"),
-                    &mut seed,
+                    &mut rng,
                 )?;
                 Ok((
                     name.to_owned(),
@@ -145,38 +137,34 @@ struct Prepared {
     order: Vec<(bool, usize)>,
 }
 
-fn prepare(args: &RunArgs) -> Result<Prepared, String> {
+fn prepare(args: &RunArgs) -> anyhow::Result<Prepared> {
     let values = parse_args(&args.args)?;
-    let device = Device::new(0).map_err(|e| e.to_string())?;
-    let compile = &args.compile;
-    let ir = std::fs::read_to_string(&compile.input)
-        .map_err(|e| format!("{}: cannot read: {e}", compile.input.display()))?;
-    let options = compile.options(false)?;
-    let cache = tritium_runtime::Cache::open_default().ok();
+    let request = args.compile.request(false)?;
     let started = std::time::Instant::now();
-    let name = compile.input.display().to_string();
-    let (ptx, json) = tritium::compile_cached(cache.as_ref(), &ir, &name, &options)?;
+    let output = crate::cli_compiler(tritium::Environment::from_env()).compile(&request)?;
     eprintln!(
         "compiled in {:.1} ms{}",
         started.elapsed().as_secs_f64() * 1e3,
-        if cache.is_some() {
-            " (through the cache)"
+        if output.cached {
+            " (from the cache)"
         } else {
             ""
         }
     );
-    let signature = json_signature(&json);
-    let metadata = KernelMetadata::from_json(&json).map_err(|e| e.to_string())?;
+    let metadata = output.metadata;
+    let signature: Vec<String> = metadata.signature.iter().map(|t| t.to_string()).collect();
     if values.len() != signature.len() {
-        return Err(format!(
+        anyhow::bail!(
             "kernel `{}` takes {} arguments ({}), got {}",
             metadata.name,
             signature.len(),
             signature.join(", "),
             values.len()
-        ));
+        );
     }
-    let kernel = Kernel::from_ptx(&device, &ptx, metadata).map_err(|e| e.to_string())?;
+    // After compiling, so that compile errors and debug dumps come without a GPU too.
+    let device = Device::new(0)?;
+    let kernel = Kernel::from_ptx(&device, &output.ptx, metadata)?;
     let mut buffers = Vec::new();
     let mut scalars = Vec::new();
     let mut order = Vec::new();
@@ -185,11 +173,10 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
         match value {
             Value::Buffer { elem, data } => {
                 if !ty.starts_with('*') {
-                    return Err(format!("argument {i} (`{name}`) is {ty}, not a pointer"));
+                    anyhow::bail!("argument {i} (`{name}`) is {ty}, not a pointer");
                 }
                 let buffer = device
-                    .upload(&data)
-                    .map_err(|e| e.to_string())?
+                    .upload(&data)?
                     .with_elem(tritium_runtime::ElemType::parse(&elem));
                 order.push((true, buffers.len()));
                 buffers.push((name, elem, buffer));
@@ -215,7 +202,7 @@ fn prepare(args: &RunArgs) -> Result<Prepared, String> {
     })
 }
 
-fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String> {
+fn kernel_args<'a>(prepared: &'a Prepared) -> anyhow::Result<Vec<KernelArg<'a>>> {
     prepared
         .order
         .iter()
@@ -224,37 +211,35 @@ fn kernel_args<'a>(prepared: &'a Prepared) -> Result<Vec<KernelArg<'a>>, String>
                 return Ok(KernelArg::Buffer(&prepared.buffers[index].2));
             }
             let (i, ty, text) = &prepared.scalars[index];
-            let bad = || format!("argument {i}: '{text}' is not a valid {ty}");
+            let bad = || anyhow::anyhow!("argument {i}: '{text}' is not a valid {ty}");
             Ok(match ty.as_str() {
                 "i32" => KernelArg::I32(text.parse().map_err(|_| bad())?),
                 "i64" => KernelArg::I64(text.parse().map_err(|_| bad())?),
                 "i1" => KernelArg::I1(text == "1" || text == "true"),
                 "f32" => KernelArg::F32(text.parse().map_err(|_| bad())?),
                 "f64" => KernelArg::F64(text.parse().map_err(|_| bad())?),
-                _ => return Err(format!("argument {i}: unsupported scalar type {ty}")),
+                _ => anyhow::bail!("argument {i}: unsupported scalar type {ty}"),
             })
         })
         .collect()
 }
 
-pub fn run(args: RunArgs) -> Result<(), String> {
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if args.interpret {
-        print!(
-            "{}",
-            tritium_interp::cli::run(&args.compile.input, &args.grid, &args.args)?
-        );
+        let report = tritium_interp::cli::run(&args.compile.input, &args.grid, &args.args)
+            .map_err(anyhow::Error::msg)?;
+        print!("{report}");
         return Ok(());
     }
     let prepared = prepare(&args)?;
     let launch_args = kernel_args(&prepared)?;
-    let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
+    let stream = prepared.device.create_stream()?;
     prepared
         .kernel
-        .launch(&stream, prepared.grid, &launch_args)
-        .map_err(|e| e.to_string())?;
-    stream.synchronize().map_err(|e| e.to_string())?;
+        .launch(&stream, prepared.grid, &launch_args)?;
+    stream.synchronize()?;
     for (name, elem, buffer) in &prepared.buffers {
-        let bytes: Vec<u8> = buffer.download().map_err(|e| e.to_string())?;
+        let bytes: Vec<u8> = buffer.download()?;
         let preview: Vec<String> = match elem.as_str() {
             "f32" => bytes
                 .chunks_exact(4)
@@ -277,22 +262,20 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn bench(args: BenchArgs) -> Result<(), String> {
+pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     if args.run.interpret {
-        return Err("--interpret is for `tritium run`: the interpreter is not timed".to_owned());
+        anyhow::bail!("--interpret is for `tritium run`: the interpreter is not timed");
     }
     let prepared = prepare(&args.run)?;
     let launch_args = kernel_args(&prepared)?;
-    let stream = prepared.device.create_stream().map_err(|e| e.to_string())?;
-    let flush = L2Flush::new(&prepared.device).map_err(|e| e.to_string())?;
-    let times = stream
-        .time_launches(
-            |s| prepared.kernel.launch(s, prepared.grid, &launch_args),
-            args.warmup,
-            args.reps,
-            Some(&flush),
-        )
-        .map_err(|e| e.to_string())?;
+    let stream = prepared.device.create_stream()?;
+    let flush = L2Flush::new(&prepared.device)?;
+    let times = stream.time_launches(
+        |s| prepared.kernel.launch(s, prepared.grid, &launch_args),
+        args.warmup,
+        args.reps,
+        Some(&flush),
+    )?;
     let ms = median(&times).unwrap_or(f32::NAN) as f64;
     let bytes: usize = prepared.buffers.iter().map(|(_, _, b)| b.len_bytes()).sum();
     print!(
@@ -306,17 +289,4 @@ pub fn bench(args: BenchArgs) -> Result<(), String> {
     }
     println!();
     Ok(())
-}
-
-/// The `signature` list of a metadata JSON, as written by `Compiled::metadata_json`.
-fn json_signature(json: &str) -> Vec<String> {
-    let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-    value["signature"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }

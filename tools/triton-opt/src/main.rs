@@ -1,5 +1,7 @@
 //! `triton-opt`: MLIR's `mlir-opt` driver (MlirOptMain) with every upstream dialect, extension and
-//! pass, plus Tritium's `tt`/`ttg`/`ttng` dialects and Rust passes. Every mlir-opt flag works.
+//! pass, plus Tritium's `tt`/`ttg`/`ttng` dialects and Rust passes. mlir-opt's pass-manager,
+//! printing, timing and reproducer flags work; `-debug`/`-debug-only` exist only in an LLVM
+//! built with assertions (Debian's is not), so Tritium's passes log through `TRITIUM_LOG`.
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 

@@ -1,0 +1,208 @@
+//! `tritium aot`: the C library builds with `cc` (no CUDA headers) and, linked against the mock
+//! driver of `runtime/tests/mock_cuda`, launches `add_kernel` with the right grid, block and
+//! arguments; the Rust module is what the committed `aot/add_kernel.rs` holds, and it compiles
+//! against `tritium-runtime` (it is a module of this test).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// As `tritium aot` writes it: left unformatted.
+#[rustfmt::skip]
+#[allow(dead_code)]
+#[path = "aot/add_kernel.rs"]
+mod add_kernel;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `tritium aot examples/add.ttir --grid GRID` into a fresh directory.
+fn aot(grid: Option<&str>) -> tempfile::TempDir {
+    aot_with_path(grid, None)
+}
+
+/// [`aot`] with `path` first on PATH.
+fn aot_with_path(grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tritium"));
+    if let Some(path) = path {
+        let old = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![path.to_path_buf()];
+        paths.extend(std::env::split_paths(&old));
+        command.env("PATH", std::env::join_paths(paths).unwrap());
+    }
+    command
+        .arg("aot")
+        .arg(root().join("examples/add.ttir"))
+        .arg("-o")
+        .arg(dir.path())
+        .env("TRITIUM_CACHE_DIR", dir.path().join("cache"));
+    if let Some(grid) = grid {
+        command.args(["--grid", grid]);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    dir
+}
+
+fn cc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".into())
+}
+
+fn run_cc(args: &[&str], dir: &Path) -> bool {
+    match Command::new(cc()).args(args).current_dir(dir).output() {
+        Ok(output) if output.status.success() => true,
+        Ok(output) => panic!(
+            "{} {args:?} failed:\n{}",
+            cc(),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+        Err(error) => {
+            eprintln!("skipping: no C compiler ({error})");
+            false
+        }
+    }
+}
+
+const MAIN_C: &str = r#"
+#include "add_kernel.h"
+#include <stdio.h>
+#include <stdint.h>
+
+#define N 3000
+
+int main(void) {
+    static float x[N], y[N], out[N];
+    /* The mock driver's device pointers are host addresses. */
+    CUdeviceptr dx = (CUdeviceptr)(uintptr_t)x, dy = (CUdeviceptr)(uintptr_t)y;
+    CUdeviceptr dout = (CUdeviceptr)(uintptr_t)out;
+    int i;
+    for (i = 0; i < N; i++) { x[i] = (float)i; y[i] = 2.0f * (float)i; out[i] = -1.0f; }
+    if (add_kernel((CUstream)0, dx, dy, dout, N) != 0) { puts("launch failed"); return 1; }
+    for (i = 0; i < N; i++)
+        if (out[i] != 3.0f * (float)i) { printf("out[%d] = %f\n", i, out[i]); return 1; }
+    if (add_kernel((CUstream)0, dx, dy, dout, 0) != 1) { puts("empty grid launched"); return 1; }
+    unload_add_kernel();
+    puts("ok");
+    return 0;
+}
+"#;
+
+#[test]
+fn c_library_builds_without_cuda_headers_and_launches() {
+    let dir = aot(Some("(n + 1023) / 1024"));
+    build_and_launch(dir.path());
+}
+
+/// With `ptxas` on PATH the cubin is embedded and loaded first. The stand-in `ptxas` here
+/// "assembles" by copying the PTX, which the mock driver loads like any image: the launch then
+/// shows that the embedded bytes are the kernel.
+#[test]
+fn c_library_embeds_the_cubin_when_ptxas_is_available() {
+    let tools = tempfile::tempdir().unwrap();
+    let ptxas = tools.path().join("ptxas");
+    std::fs::write(
+        &ptxas,
+        "#!/bin/sh\n# ptxas -lineinfo -arch=ARCH IN -o OUT\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    -o) out=$2; shift;;\n    -*) ;;\n    *) in=$1;;\n  esac\n  shift\ndone\ncp \"$in\" \"$out\"\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&ptxas).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&ptxas, permissions).unwrap();
+    let dir = aot_with_path(Some("(n + 1023) / 1024"), Some(tools.path()));
+    let source = std::fs::read_to_string(dir.path().join("add_kernel.c")).unwrap();
+    assert!(source.contains("static const unsigned char add_kernel_cubin[] = {"));
+    assert!(source.contains("if (add_kernel_load_image(add_kernel_cubin) == 0) return 0;"));
+    // The PTX's first bytes, "//\n// Generated", as the cubin's.
+    assert!(source.contains("    0x2f, 0x2f, 0x0a, 0x2f, 0x2f, 0x20, 0x47, 0x65,"));
+    build_and_launch(dir.path());
+}
+
+/// Builds `add_kernel.c` strictly and a test program against the mock driver, and launches.
+fn build_and_launch(path: &Path) {
+    std::fs::write(path.join("main.c"), MAIN_C).unwrap();
+    let mock = root().join("runtime/tests/mock_cuda/mock_cuda.c");
+    let strict = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
+    if !run_cc(&[&strict[..], &["-c", "add_kernel.c"]].concat(), path) {
+        return;
+    }
+    assert!(run_cc(
+        &["-c", mock.to_str().unwrap(), "-o", "mock_cuda.o"],
+        path
+    ));
+    assert!(run_cc(
+        &[
+            &strict[..],
+            &["main.c", "add_kernel.o", "mock_cuda.o", "-lm", "-o", "main"]
+        ]
+        .concat(),
+        path
+    ));
+    let log = path.join("launches.log");
+    let output = Command::new(path.join("main"))
+        .env("MOCK_CUDA_LOG", &log)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "ok\n");
+    // ceil(3000 / 1024) programs of 4 warps.
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "add_kernel grid=3,1,1 block=128,1,1 shared=0\n"
+    );
+}
+
+#[test]
+fn c_header_declares_a_typed_launch() {
+    let dir = aot(Some("(n + 1023) / 1024"));
+    let header = std::fs::read_to_string(dir.path().join("add_kernel.h")).unwrap();
+    insta::assert_snapshot!("add_kernel_h", header);
+    let dir = aot(None);
+    let header = std::fs::read_to_string(dir.path().join("add_kernel.h")).unwrap();
+    assert!(header.contains(
+        "CUresult add_kernel(CUstream stream, unsigned int gridX, unsigned int gridY, \
+         unsigned int gridZ, CUdeviceptr x_ptr, CUdeviceptr y_ptr, CUdeviceptr out_ptr, \
+         int32_t n);"
+    ));
+}
+
+#[test]
+fn rust_module_is_the_committed_one() {
+    let dir = aot(Some("(n + 1023) / 1024"));
+    let generated = std::fs::read_to_string(dir.path().join("add_kernel.rs")).unwrap();
+    assert_eq!(
+        generated,
+        include_str!("aot/add_kernel.rs"),
+        "tritium aot writes another Rust module: regenerate tests/aot with \
+         `tritium aot examples/add.ttir --grid \"(n + 1023) / 1024\" -o tools/tritium/tests/aot`"
+    );
+}
+
+#[test]
+fn rust_module_loads_on_a_gpu_or_reports_none() {
+    let device = match tritium_runtime::Device::new(0) {
+        Ok(device) => device,
+        Err(error) if error.is_unavailable() => return,
+        Err(error) => panic!("{error}"),
+    };
+    add_kernel::AddKernel::load(&device).unwrap();
+}
+
+#[test]
+fn a_grid_over_a_pointer_is_refused() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
+        .arg("aot")
+        .arg(root().join("examples/add.ttir"))
+        .args(["--grid", "x_ptr / 4", "-o"])
+        .arg(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: --grid 'x_ptr / 4': `x_ptr` is not an integer argument of the kernel (those are: n)\n"
+    );
+}
