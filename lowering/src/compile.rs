@@ -511,6 +511,13 @@ fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Optio
         }
         let module = mlirModuleFromOperation(op);
         if module.ptr.is_null() {
+            // A single top-level op that is not a module: say so where it is.
+            let message = std::ffi::CString::new(format!(
+                "the input must be a module, not '{}'",
+                tritium_dialects::ffi::string_ref_str(mlirIdentifierStr(mlirOperationGetName(op)))
+            ))
+            .unwrap_or_default();
+            mlirEmitError(mlirOperationGetLocation(op), message.as_ptr());
             mlirOperationDestroy(op);
             return None;
         }

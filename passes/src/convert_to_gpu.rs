@@ -180,7 +180,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
     };
 
     let ops = collect_ops(module);
-    check_tensor_shapes(&ops)?;
+    check_tensor_shapes(&ops, num_warps * threads * num_ctas)?;
     for &op in &ops {
         for block in blocks_of(op) {
             for arg in block_args(block) {
@@ -334,22 +334,48 @@ fn location_of<'c>(op: MlirOperation) -> Location<'c> {
     unsafe { Location::from_raw(mlirOperationGetLocation(op)) }
 }
 
-/// Every tensor that gets a layout must have a static, power-of-two shape within the layout
-/// crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
+/// The most elements a tensor may have (Triton's `TRITON_MAX_TENSOR_NUMEL`): the lowering's work
+/// and the registers per thread grow with it.
+pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 20;
+
+/// The most elements of one tensor each thread may hold. The hardware has 255 registers per
+/// thread, so more always spills; and compile time grows faster than the registers (a 128x256
+/// matmul unrolled 8 times lowers in about 1 s at 256 per thread, 16 s at 512, 36 s at 1024).
+pub const MAX_ELEMENTS_PER_THREAD: i64 = 256;
+
+/// Every tensor that gets a layout must have a static, power-of-two shape of at least one
+/// dimension, at most [`MAX_TENSOR_ELEMENTS`] elements and at most [`MAX_ELEMENTS_PER_THREAD`]
+/// per thread of the CTA, within the layout crate's limits (Triton's front end only makes such tensors). Fails at the op defining the
 /// first one that does not (block arguments: at the op owning the block).
-fn check_tensor_shapes(ops: &[MlirOperation]) -> PassResult {
+fn check_tensor_shapes(ops: &[MlirOperation], threads: i64) -> PassResult {
     let check = |ty: MlirType, at: MlirOperation, what: &str| -> PassResult {
         if !is_tensor(ty) || encoding_attr(ty).is_some() {
             return Ok(());
         }
         let dims = shape(ty);
-        let reason = if let Some(&dim) = dims
+        let elements = dims.iter().try_fold(1i64, |n, &d| n.checked_mul(d.max(0)));
+        let reason = if dims.is_empty() {
+            "rank 0; layouts need at least one dimension (use a scalar)".to_owned()
+        } else if let Some(&dim) = dims
             .iter()
             .find(|&&d| d <= 0 || !(d as u64).is_power_of_two())
         {
             format!("a dimension of {dim}; layouts need power-of-two dimensions")
         } else if let Some(&dim) = dims.iter().find(|&&d| d as u64 > 1 << MAX_DIM_BITS) {
             format!("a dimension of {dim}; layouts support at most 2^{MAX_DIM_BITS}")
+        } else if elements.is_none_or(|n| n > MAX_TENSOR_ELEMENTS) {
+            format!(
+                "more than {MAX_TENSOR_ELEMENTS} elements, Triton's largest block (each thread \
+                 would hold thousands of registers)"
+            )
+        } else if let Some(per_thread) = elements
+            .map(|n| n / threads.max(1))
+            .filter(|&per_thread| per_thread > MAX_ELEMENTS_PER_THREAD)
+        {
+            format!(
+                "{per_thread} elements for each of {threads} threads; at most \
+                 {MAX_ELEMENTS_PER_THREAD} are supported (use more warps or a smaller block)"
+            )
         } else {
             return Ok(());
         };

@@ -58,3 +58,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Two f32 per instance are four asm operands; constraints for two are an error here, not an LLVM
+// abort (found by tritium-fuzz).
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @asm_constraint_count(%p: !tt.ptr<f32>) {
+    %v = arith.constant dense<1.0> : tensor<256xf32, #blocked>
+    // expected-error @+1 {{the constraints "=r,r" declare 2 operands, but with packed_element = 2 each instance has 2 results and 2 arguments}}
+    %w = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 2 : i32, pure = true} %v : tensor<256xf32, #blocked> -> tensor<256xf32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    tt.store %ps, %w : tensor<256x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

@@ -34,9 +34,44 @@ tt.func @huge(%p: !tt.ptr<f32>) {
 
 // -----
 
-// 2^24 elements fit a dim, but not the registers of 128 threads (the verifier after the pass).
+// 2^24 elements fit a dim, but not Triton's largest block (nor the registers of 128 threads).
 tt.func @too_many_registers(%p: !tt.ptr<f32>) {
-  // expected-error @below {{needs 131072 registers per thread; at most 2^16 are supported}}
+  // expected-error @below {{cannot lay out tensor<16777216xi32> (result #0 of 'tt.make_range'): it has more than 1048576 elements}}
   %r = tt.make_range {end = 16777216 : i32, start = 0 : i32} : tensor<16777216xi32>
+  tt.return
+}
+
+// -----
+
+// Within the per-dim limit but over Triton's largest block (2^20 elements): refused before the
+// lowering spends minutes on 8192 registers per thread.
+tt.func @too_many_elements(%p: !tt.ptr<f32>) {
+  // expected-error @below {{cannot lay out tensor<2048x1024xf32> (result #0 of 'arith.constant'): it has more than 1048576 elements, Triton's largest block}}
+  %c = arith.constant dense<1.0> : tensor<2048x1024xf32>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<2048x1024x!tt.ptr<f32>>
+  tt.store %s, %c : tensor<2048x1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A rank-0 tensor has no dimension to lay out (found by tritium-fuzz: it got an empty blocked
+// layout that the TTGIR verifier rejected).
+tt.func @rank_zero(%p: !tt.ptr<f32>) -> tensor<f32> {
+  // expected-error @below {{cannot lay out tensor<!tt.ptr<f32>> (result #0 of 'tt.splat'): it has rank 0; layouts need at least one dimension (use a scalar)}}
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<!tt.ptr<f32>>
+  %v = tt.load %s : tensor<!tt.ptr<f32>>
+  tt.return %v : tensor<f32>
+}
+
+// -----
+
+// 256x256 over 4 warps is 512 elements per thread (found by tritium-fuzz: a matmul with 1024
+// per thread took 36 s to compile once unrolled): more warps or a smaller block.
+tt.func @too_many_per_thread(%p: !tt.ptr<f32>) {
+  // expected-error @below {{cannot lay out tensor<256x256xf32> (result #0 of 'arith.constant'): it has 512 elements for each of 128 threads; at most 256 are supported (use more warps or a smaller block)}}
+  %c = arith.constant dense<1.0> : tensor<256x256xf32>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<256x256x!tt.ptr<f32>>
+  tt.store %s, %c : tensor<256x256x!tt.ptr<f32>>
   tt.return
 }

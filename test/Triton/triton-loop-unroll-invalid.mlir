@@ -16,7 +16,7 @@ tt.func @huge_factor(%lb: i32, %ub: i32, %step: i32, %init: f32) -> f32 {
 
 // The unrolled body is bounded too: 1024 copies of a 100-op body is too much.
 tt.func @huge_body(%lb: i32, %ub: i32, %step: i32, %init: f32) -> f32 {
-  // expected-error @below {{tt.loop_unroll_factor = 1024 would make a body of 100 ops 102400 ops long; at most 65536 are supported}}
+  // expected-error @below {{tt.loop_unroll_factor = 1024 would make a body of 100 ops 102400 ops long; at most 2048 are supported}}
   %r = scf.for %i = %lb to %ub step %step iter_args(%acc = %init) -> (f32) : i32 {
     %a0 = arith.addf %acc, %acc : f32
     %a1 = arith.addf %a0, %a0 : f32

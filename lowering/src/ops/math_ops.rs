@@ -655,6 +655,22 @@ impl FuncLowering<'_> {
                 }
                 layout.push((regs, per, bits));
             }
+            // LLVM aborts on an operand count the constraints do not match (with
+            // packed_element > 1, each 32-bit element is an operand of its own).
+            let declared = constraints
+                .split(',')
+                .filter(|c| !c.trim().is_empty() && !c.trim().starts_with('~'))
+                .count();
+            if declared != result_types.len() + operands.len() {
+                return err(
+                    op,
+                    format!(
+                        "the constraints \"{constraints}\" declare {declared} operands, but with packed_element = {pack} each instance has {} results and {} arguments",
+                        result_types.len(),
+                        operands.len()
+                    ),
+                );
+            }
             let result_ty = match result_types.as_slice() {
                 [one] => *one,
                 _ => self.b.struct_type(&result_types),

@@ -81,6 +81,14 @@ tt.func @inline_asm_zero_packing(%x: tensor<4xi8>) {
   tt.return
 }
 
+// -----
+// An operand number the constraints do not declare (LLVM aborts on it: found by tritium-fuzz).
+tt.func @inline_asm_operand_number(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op asm_string refers to $255, but the constraints "=r,r" declare 2 operands}}
+  %0 = tt.elementwise_inline_asm "add.s32 $0, $1, $255;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
+  tt.return
+}
+
 // ---- pointers, loads and stores ---------------------------------------------------------------
 
 // -----

@@ -16,6 +16,10 @@ pub struct RunArgs {
     /// NAME=buf:ELEM:COUNT[:rand|zeros|ones|iota] (ELEM: f32, f16, i32, i64, f64)
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
+    /// Run TTIR in the reference interpreter on the CPU (no GPU, no compilation); ELEM may also
+    /// be bf16, i8, i16, fp8e4, fp8e5
+    #[arg(long)]
+    pub interpret: bool,
 }
 
 #[derive(clap::Args)]
@@ -221,6 +225,12 @@ fn kernel_args<'a>(prepared: &'a Prepared) -> anyhow::Result<Vec<KernelArg<'a>>>
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    if args.interpret {
+        let report = tritium_interp::cli::run(&args.compile.input, &args.grid, &args.args)
+            .map_err(anyhow::Error::msg)?;
+        print!("{report}");
+        return Ok(());
+    }
     let prepared = prepare(&args)?;
     let launch_args = kernel_args(&prepared)?;
     let stream = prepared.device.create_stream()?;
@@ -253,6 +263,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
+    if args.run.interpret {
+        anyhow::bail!("--interpret is for `tritium run`: the interpreter is not timed");
+    }
     let prepared = prepare(&args.run)?;
     let launch_args = kernel_args(&prepared)?;
     let stream = prepared.device.create_stream()?;

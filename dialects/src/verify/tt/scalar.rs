@@ -88,9 +88,47 @@ pub fn extern_elementwise(op: &OperationRef) -> Rule {
     ensure(symbol_length > 0, || "requires a non-empty symbol".into())
 }
 
-/// `tt.elementwise_inline_asm`: every argument and result has the same shape and encoding, and the
-/// element count is a multiple of `packed_element`.
+/// A string attribute's value (empty when absent or not a string).
+fn string_value(op: &OperationRef, name: &str) -> String {
+    op.attribute(name)
+        // SAFETY: `name` is a live attribute of `op`; its string is read only from a string
+        // attribute and copied at once.
+        .map(|attr| unsafe {
+            if mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
+                crate::ffi::string_ref_str(mlir_sys::mlirStringAttrGetValue(attr.to_raw()))
+                    .to_owned()
+            } else {
+                String::new()
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// `tt.elementwise_inline_asm`: every argument and result has the same shape and encoding, the
+/// element count is a multiple of `packed_element`, and every `$N` of the assembly names one of
+/// the operands the constraints declare (LLVM aborts on any other).
 pub fn inline_asm(op: &OperationRef) -> Rule {
+    let asm = string_value(op, "asm_string");
+    let constraints = string_value(op, "constraints");
+    let declared = constraints
+        .split(',')
+        .filter(|c| !c.trim().is_empty() && !c.trim().starts_with('~'))
+        .count();
+    let mut rest = asm.as_str();
+    while let Some(at) = rest.find('$') {
+        let digits: String = rest[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        rest = &rest[at + 1 + digits.len()..];
+        if let Ok(n) = digits.parse::<usize>() {
+            ensure(n < declared, || {
+                format!(
+                    "asm_string refers to ${n}, but the constraints \"{constraints}\" declare {declared} operands"
+                )
+            })?;
+        }
+    }
     let packed = int_or(op, "packed_element", 1);
     ensure(packed >= 1, || {
         format!("requires packed_element >= 1, but found {packed}")
