@@ -842,46 +842,60 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
         }
         (index, yield_op)
     };
-    let ctx = context_of(dot);
-    // SAFETY: attributes of the live context set on the live dot; the waits are inserted into
-    // live blocks (which own them), the first right after the dot, the second after the loop;
-    // the loop result's other uses are redirected to the second wait's result.
+    make_async(dot);
+    let wait = dot_wait(dot, acc_out, 1);
+    // SAFETY: the wait goes right after the live dot in its block, which owns it; the yield's
+    // operand `index` exists (checked above).
     unsafe {
-        let loc = mlirOperationGetLocation(dot);
-        let acc_type = value_type(acc_out);
-        let pendings = |n: i64| mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), n);
+        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
+        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+    }
+    drain_after_loop(for_op, index, dot);
+    // SAFETY: next-op query on the live wait.
+    let after = unsafe { mlirOperationGetNextInBlock(wait) };
+    (!after.ptr.is_null()).then_some(after)
+}
+
+/// Marks a `ttng.warp_group_dot` asynchronous.
+fn make_async(dot: MlirOperation) {
+    // SAFETY: a bool attribute of the live dot's context set on it.
+    unsafe {
         mlirOperationSetAttributeByName(
             dot,
             mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
-            mlirBoolAttrGet(ctx, 1),
+            mlirBoolAttrGet(context_of(dot), 1),
         );
-        let wait = build(
+    }
+}
+
+/// `ttng.warp_group_dot_wait %value {pendings}` at `dot`'s location (not inserted).
+fn dot_wait(dot: MlirOperation, value: MlirValue, pendings: i64) -> MlirOperation {
+    // SAFETY: attributes of the live context; a location of the live dot.
+    unsafe {
+        let ctx = context_of(dot);
+        build(
             "ttng.warp_group_dot_wait",
-            loc,
-            &[acc_out],
-            &[acc_type],
-            &[("pendings", pendings(1))],
-        );
-        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
-        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+            mlirOperationGetLocation(dot),
+            &[value],
+            &[value_type(value)],
+            &[(
+                "pendings",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), pendings),
+            )],
+        )
+    }
+}
+
+/// After the loop, a `warp_group_dot_wait {pendings = 0}` of its result `index` (the last
+/// iteration's in-flight dot), which the result's other users then read.
+fn drain_after_loop(for_op: MlirOperation, index: usize, dot: MlirOperation) {
+    // SAFETY: result `index` of the live loop exists; the wait goes right after the loop in its
+    // block, which owns it; the result's other uses move to the wait's result.
+    unsafe {
         let loop_result = mlirOperationGetResult(for_op, index as isize);
-        let drain = build(
-            "ttng.warp_group_dot_wait",
-            loc,
-            &[loop_result],
-            &[acc_type],
-            &[("pendings", pendings(0))],
-        );
+        let mut drain = dot_wait(dot, loop_result, 0);
         mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
-        let mut except = drain;
-        mlirValueReplaceAllUsesExcept(
-            loop_result,
-            mlirOperationGetResult(drain, 0),
-            1,
-            &mut except,
-        );
-        let after = mlirOperationGetNextInBlock(wait);
-        (!after.ptr.is_null()).then_some(after)
+        mlirValueReplaceAllUsesExcept(loop_result, mlirOperationGetResult(drain, 0), 1, &mut drain);
     }
 }
 
@@ -951,48 +965,18 @@ fn keep_last_dot_in_flight(
     if first_use > last_at {
         return None;
     }
-    let ctx = context_of(last);
-    // SAFETY: attributes of the live context set on the live dot; the waits are inserted into
-    // live blocks (which own them); the arg's and loop result's other uses are redirected to
-    // the waits' results.
+    make_async(last);
+    let mut wait = dot_wait(last, arg, 0);
+    // SAFETY: the wait goes before the arg's first user in the live body, which owns it; the
+    // arg's other uses move to its result.
     unsafe {
-        let loc = mlirOperationGetLocation(last);
-        let acc_type = value_type(acc_out);
-        let pendings = |n: i64| mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), n);
-        mlirOperationSetAttributeByName(
-            last,
-            mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
-            mlirBoolAttrGet(ctx, 1),
-        );
-        let wait = build(
-            "ttng.warp_group_dot_wait",
-            loc,
-            &[arg],
-            &[acc_type],
-            &[("pendings", pendings(0))],
-        );
         mlirBlockInsertOwnedOperationBefore(body, ops[first_use], wait);
-        let mut except = wait;
-        mlirValueReplaceAllUsesExcept(arg, mlirOperationGetResult(wait, 0), 1, &mut except);
-        let loop_result = mlirOperationGetResult(for_op, index as isize);
-        let drain = build(
-            "ttng.warp_group_dot_wait",
-            loc,
-            &[loop_result],
-            &[acc_type],
-            &[("pendings", pendings(0))],
-        );
-        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
-        let mut except = drain;
-        mlirValueReplaceAllUsesExcept(
-            loop_result,
-            mlirOperationGetResult(drain, 0),
-            1,
-            &mut except,
-        );
-        let after = mlirOperationGetNextInBlock(last);
-        (!after.ptr.is_null()).then_some(after)
+        mlirValueReplaceAllUsesExcept(arg, mlirOperationGetResult(wait, 0), 1, &mut wait);
     }
+    drain_after_loop(for_op, index, last);
+    // SAFETY: next-op query on the live dot.
+    let after = unsafe { mlirOperationGetNextInBlock(last) };
+    (!after.ptr.is_null()).then_some(after)
 }
 
 /// Whether a live value has exactly one use.
