@@ -613,6 +613,25 @@ fn rewrite_once(
         let name = op_name(op);
         let ins = operands(op);
         let outs = results(op);
+        // An accumulator: an elementwise op combining a loop's iter arg with a value converted
+        // out of the preferred layout carries the iter arg in that layout instead (a column sum
+        // accumulates in the load's layout, as Triton's).
+        if is_rematerializable_op(op)
+            && outs.len() == 1
+            && let Some(source) = ins.iter().find_map(|v| preferred_source(preferred, *v))
+            && let Some(&arg) = ins.iter().find(|&&v| {
+                // SAFETY: kind query on a live value.
+                let is_argument = unsafe { mlirValueIsABlockArgument(v) };
+                is_argument
+                    && !is_preferred(preferred, value_type(v))
+                    && shape(value_type(v)) == shape(value_type(source))
+            })
+            && let Some(attr) = encoding_attr(value_type(source))
+            && carry_in_layout(arg, with_encoding(value_type(arg), attr))
+        {
+            changed = true;
+            continue;
+        }
         // A histogram reads its operand in any layout: the conversion into it goes (without a
         // mask, which would have to follow it).
         if name == "tt.histogram"
