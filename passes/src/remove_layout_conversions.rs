@@ -364,9 +364,9 @@ fn users(value: MlirValue) -> Vec<MlirOperation> {
     found
 }
 
-/// Whether `value` has uses besides `except`'s (the conversion being removed).
-fn has_other_uses(value: MlirValue, except: MlirValue) -> bool {
-    let _ = except;
+/// Whether `value` has more than one use (besides the conversion being removed, others that
+/// would keep the producer alive in its own layout).
+fn has_several_uses(value: MlirValue) -> bool {
     // SAFETY: use-list traversal of a live value.
     unsafe {
         let first = mlirValueGetFirstUse(value);
@@ -552,13 +552,13 @@ fn rewrite_once(
         if in_preferred_family(access, dst_type)
             && is_rematerializable_op(def)
             && results(def).len() == 1
-            && (!has_other_uses(src, results(op)[0])
+            && (!has_several_uses(src)
                 || backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT
                 || only_converted(src))
         {
             // A long chain used only through conversions moves whole into this one's layout;
             // the other conversions then start from there (computed once, as Triton does).
-            let move_whole = has_other_uses(src, results(op)[0])
+            let move_whole = has_several_uses(src)
                 && backward_slice_size(def, DUPLICATION_LIMIT) > DUPLICATION_LIMIT;
             let memo_key = (key(src), dst_type.ptr as usize);
             if let Some(&clone) = memo.get(&memo_key) {
