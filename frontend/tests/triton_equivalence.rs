@@ -231,3 +231,48 @@ fn visible_cases_match_triton_op_multisets() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The project's corpus (`bench/cases_corpus.py`): each case's kernel and signature from its
+/// `CORPUS_SIGNATURES` table against Triton's frontend TTIR (`test/Inputs/corpus/<case>.source.ttir`).
+fn corpus_cases() -> Vec<(String, String, String)> {
+    let source = std::fs::read_to_string(inputs().join("../../bench/cases_corpus.py")).unwrap();
+    let table = source
+        .split("CORPUS_SIGNATURES = {")
+        .nth(1)
+        .expect("cases_corpus.py has CORPUS_SIGNATURES");
+    let table = &table[..table.find('}').expect("the table closes")];
+    table
+        .lines()
+        .filter_map(|line| {
+            // 'case': ('kernel', "signature", warps),
+            let quoted: Vec<&str> = line.split(['\'', '"']).collect();
+            (quoted.len() >= 6).then(|| {
+                (
+                    quoted[1].to_owned(),
+                    quoted[3].to_owned(),
+                    quoted[5].to_owned(),
+                )
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_kernels_match_triton_op_multisets() {
+    let cases = corpus_cases();
+    assert!(cases.len() >= 30, "the corpus table parses");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(case, kernel, signature)| {
+            compare(
+                "../../../bench/cases_corpus.py",
+                kernel,
+                signature,
+                &format!("../corpus/{case}"),
+            )
+            .err()
+            .map(|e| format!("{case}: {e}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
