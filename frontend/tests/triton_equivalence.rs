@@ -233,7 +233,7 @@ fn visible_cases_match_triton_op_multisets() {
 }
 
 /// The project's corpus (`bench/cases_corpus.py`): each case's kernel and signature from its
-/// `CORPUS_SIGNATURES` table against Triton's frontend TTIR (`test/Inputs/corpus/<case>.source.ttir`).
+/// `CORPUS_SIGNATURES` table against Triton's frontend TTIR (`test/Inputs/corpus_frontend/<case>.source.ttir`).
 fn corpus_cases() -> Vec<(String, String, String)> {
     let source = std::fs::read_to_string(inputs().join("../../bench/cases_corpus.py")).unwrap();
     let table = source
@@ -268,7 +268,7 @@ fn corpus_kernels_match_triton_op_multisets() {
                 "../../../bench/cases_corpus.py",
                 kernel,
                 signature,
-                &format!("../corpus/{case}"),
+                &format!("../corpus_frontend/{case}"),
             )
             .err()
             .map(|e| format!("{case}: {e}"))

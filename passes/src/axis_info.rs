@@ -369,6 +369,14 @@ impl AxisInfoAnalysis {
                     return;
                 };
                 let args = block_args(body);
+                // The induction variable is lb + k·step: divisible by whatever divides both.
+                if let (Some(&iv), Some(&lb), Some(&step)) = (args.first(), ins.first(), ins.get(2))
+                {
+                    let (lb, step) = (self.get(lb), self.get(step));
+                    let mut info = AxisInfo::unknown(1);
+                    info.divisibility[0] = gcd(lb.divisibility_at(0), step.divisibility_at(0));
+                    self.set(iv, info);
+                }
                 let yielded = terminator_operands(body);
                 // Operands: lb, ub, step, then one init per iter_arg (block arg i + 1, result i).
                 for (i, init) in ins.iter().skip(3).enumerate() {

@@ -398,6 +398,19 @@ fn backward_slice_size(op: MlirOperation, limit: usize) -> usize {
     seen.len()
 }
 
+/// Whether `value` (defined by `def`) can be asked for in another layout: the backward rules
+/// then compute it there, from its producers' conversions (an elementwise chain beside the one
+/// a forward move follows, e.g. the running mean a Welford update reads with the new sample).
+fn cheap_to_recompute(value: MlirValue, def: MlirOperation) -> bool {
+    op_name(def) != "ttg.convert_layout"
+        && op_name(def) != "tt.load"
+        && is_rematerializable_op(def)
+        && results(def).len() == 1
+        && !in_mma_family(value_type(value))
+        && (!has_several_uses(value)
+            || backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT)
+}
+
 /// One pass of local rewrites; returns whether anything changed.
 /// Producers rematerialized in a layout during one backward sweep: (value, target type) → its
 /// clone. A value shared by several conversions into one layout is computed there once, so a
@@ -813,8 +826,7 @@ fn rewrite_once(
             if preferred_source(preferred, *operand).is_some() {
                 any_converted = true;
             } else if !defining_op(*operand)
-                .map(|d| is_cheap_source(&op_name(d)))
-                .unwrap_or(false)
+                .is_some_and(|d| is_cheap_source(&op_name(d)) || cheap_to_recompute(*operand, d))
             {
                 ok = false;
             }

@@ -40,3 +40,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop's induction variable is divisible by what divides its lower bound and step: a row read
+// in 1024-element chunks from a 16-byte aligned base keeps 16-byte accesses (8 bf16 per thread).
+// CHECK: #[[V8:.*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @loop_iv
+// CHECK: scf.for
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<bf16>, #[[V8]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @loop_iv(%p: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %q: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %c1024 = arith.constant 1024 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    scf.for %start = %c0 to %n step %c1024 : i32 {
+      %row = tt.addptr %p, %start : !tt.ptr<bf16>, i32
+      %ps = tt.splat %row : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>, #blocked>
+      %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<bf16>, #blocked>, tensor<1024xi32, #blocked>
+      %v = tt.load %pa : tensor<1024x!tt.ptr<bf16>, #blocked>
+      %out = tt.addptr %q, %start : !tt.ptr<bf16>, i32
+      %qs = tt.splat %out : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>, #blocked>
+      %qa = tt.addptr %qs, %r : tensor<1024x!tt.ptr<bf16>, #blocked>, tensor<1024xi32, #blocked>
+      tt.store %qa, %v : tensor<1024x!tt.ptr<bf16>, #blocked>
+    }
+    tt.return
+  }
+}

@@ -39,3 +39,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %c : tensor<1024xf32, #blocked1>
   }
 }
+
+// -----
+
+// Forward through an op whose other operand is a cheap elementwise chain outside the preferred
+// layout (a Welford update: the new sample minus the updated running mean): the chain is asked
+// for in the preferred layout and computed there, and the loop carries both values in it (the
+// function's results convert back after the loop).
+// CHECK-LABEL: tt.func @forward_with_side_chain
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #[[V4:blocked[0-9]*]]>, tensor<1024xf32, #[[V4]]>)
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @forward_with_side_chain(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> (tensor<1024xf32, #blocked>, tensor<1024xf32, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<1024xf32, #blocked>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked1>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked1>, tensor<1024xi32, #blocked1>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%mean = %zero, %m2 = %zero) -> (tensor<1024xf32, #blocked>, tensor<1024xf32, #blocked>) : i32 {
+      %x1 = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked1>
+      %x = ttg.convert_layout %x1 : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+      %delta = arith.subf %x, %mean : tensor<1024xf32, #blocked>
+      %mean_new = arith.addf %mean, %delta : tensor<1024xf32, #blocked>
+      %d2 = arith.subf %x, %mean_new : tensor<1024xf32, #blocked>
+      %prod = arith.mulf %delta, %d2 : tensor<1024xf32, #blocked>
+      %m2_new = arith.addf %m2, %prod : tensor<1024xf32, #blocked>
+      scf.yield %mean_new, %m2_new : tensor<1024xf32, #blocked>, tensor<1024xf32, #blocked>
+    }
+    tt.return %res#0, %res#1 : tensor<1024xf32, #blocked>, tensor<1024xf32, #blocked>
+  }
+}
