@@ -249,6 +249,27 @@ impl AxisInfoAnalysis {
                 }
                 info
             }
+            // Result dimension d is operand dimension order[d]: the facts move with it.
+            "tt.trans" => {
+                let src = get(self, 0);
+                let order = crate::ttir::util::i32_array(op, "order").unwrap_or_default();
+                if order.len() != rank || src.rank() != rank {
+                    AxisInfo::unknown(rank)
+                } else {
+                    let pick = |facts: &[u64]| -> Vec<u64> {
+                        order
+                            .iter()
+                            .map(|&o| facts.get(o.max(0) as usize).copied().unwrap_or(1))
+                            .collect()
+                    };
+                    AxisInfo {
+                        contiguity: pick(&src.contiguity),
+                        divisibility: pick(&src.divisibility),
+                        constancy: pick(&src.constancy),
+                        constant: src.constant,
+                    }
+                }
+            }
             "ttg.convert_layout" | "arith.extsi" | "arith.extui" | "arith.trunci"
             | "arith.index_cast" | "tt.int_to_ptr" | "tt.ptr_to_int" | "tt.bitcast" => get(self, 0),
             "arith.addi" | "arith.subi" | "tt.addptr" => self.add_like(&name, &ins, rank),

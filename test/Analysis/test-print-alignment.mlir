@@ -40,3 +40,25 @@ tt.func @select(%c: i1, %n: i32 {tt.divisibility = 16 : i32}) {
   %first = arith.select %true, %cols, %nn : tensor<128x64xi32>
   tt.return
 }
+
+// A transposition permutes the facts: result dimension d has operand dimension order[d]'s, so a
+// transposed row mask stays constant along the transposed rows (stores of tl.trans(x) with
+// tl.trans(mask) vectorize). A loop's induction variable divides by gcd(lower bound, step).
+// CHECK: tt.broadcast #0: contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 32]
+// CHECK: tt.trans #0: contiguity = [1, 1], divisibility = [1, 1], constancy = [32, 1]
+// (The base's 16 bytes bound the pointer; an unknown induction variable would leave 4.)
+// CHECK: tt.addptr #0: contiguity = [1], divisibility = [16], constancy = [1]
+tt.func @trans_and_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %n: i32) {
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %col = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %mm = tt.splat %m : i32 -> tensor<32x1xi32>
+  %rows = arith.cmpi slt, %col, %mm : tensor<32x1xi32>
+  %mask = tt.broadcast %rows : tensor<32x1xi1> -> tensor<32x32xi1>
+  %t = tt.trans %mask {order = array<i32: 1, 0>} : tensor<32x32xi1> -> tensor<32x32xi1>
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %q = tt.addptr %p, %i : !tt.ptr<f32>, i32
+  }
+  tt.return
+}

@@ -283,6 +283,9 @@ impl super::f32::Ops32 for CpuOps32 {
     fn ieq(&mut self, a: &i32, b: &i32) -> bool {
         a == b
     }
+    fn ult(&mut self, a: &i32, b: &i32) -> bool {
+        (*a as u32) < (*b as u32)
+    }
     fn ilt(&mut self, a: &i32, b: &i32) -> bool {
         a < b
     }
@@ -302,6 +305,10 @@ impl super::f32::Ops32 for CpuOps32 {
         // the model's 2^-22) accounts for that; the documented bound would allow 3 ulp there.
         let v = (ftz(*a) as f64).exp2();
         ftz((v * (1.0 + self.approx_error / 4.0)) as f32)
+    }
+    fn lg2(&mut self, a: &f32) -> f32 {
+        // Only asked where the result is exact: ±0, negatives, +inf, NaN.
+        a.log2()
     }
     fn rcp(&mut self, a: &f32) -> f32 {
         let v = 1.0 / ftz(*a);

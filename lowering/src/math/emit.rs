@@ -414,6 +414,9 @@ impl Ops32 for BuilderOps32<'_> {
     fn ieq(&mut self, a: &Value, b: &Value) -> Value {
         self.b.icmp(IntPredicate::Eq, *a, *b)
     }
+    fn ult(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.icmp(IntPredicate::Ult, *a, *b)
+    }
     fn ilt(&mut self, a: &Value, b: &Value) -> Value {
         self.b.icmp(IntPredicate::Slt, *a, *b)
     }
@@ -430,6 +433,10 @@ impl Ops32 for BuilderOps32<'_> {
     fn ex2(&mut self, a: &Value) -> Value {
         let f32 = self.b.f32();
         self.b.asm("ex2.approx.ftz.f32 $0, $1;", "=f,f", &[*a], f32)
+    }
+    fn lg2(&mut self, a: &Value) -> Value {
+        let f32 = self.b.f32();
+        self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[*a], f32)
     }
     fn rcp(&mut self, a: &Value) -> Value {
         let f32 = self.b.f32();

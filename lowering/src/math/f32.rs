@@ -100,11 +100,16 @@ pub trait Ops32: Sized {
     fn ieq(&mut self, a: &Self::I, b: &Self::I) -> Self::B;
     /// Signed `a < b`.
     fn ilt(&mut self, a: &Self::I, b: &Self::I) -> Self::B;
+    /// Unsigned `a < b`.
+    fn ult(&mut self, a: &Self::I, b: &Self::I) -> Self::B;
     fn and(&mut self, a: &Self::B, b: &Self::B) -> Self::B;
     fn or(&mut self, a: &Self::B, b: &Self::B) -> Self::B;
     fn not(&mut self, a: &Self::B) -> Self::B;
     /// `2^a`, the hardware approximation `ex2.approx.ftz.f32`.
     fn ex2(&mut self, a: &Self::F) -> Self::F;
+    /// `log2 a`, the hardware approximation `lg2.approx.f32`: used only where it is exact
+    /// (−inf at zero, NaN below it, +inf at +inf).
+    fn lg2(&mut self, a: &Self::F) -> Self::F;
     /// `1/a`, the hardware approximation `rcp.approx.ftz.f32`.
     fn rcp(&mut self, a: &Self::F) -> Self::F;
     /// Word `index` of [`TWO_OVER_PI`].
@@ -326,21 +331,22 @@ fn reduce_ln2<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
 /// `ex2.approx.ftz` and `2^j` built in the exponent field: 12 instructions where the polynomial
 /// took 25, within libdevice's 2 ulp.
 pub fn exp<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    // t = BIASED + rint(x·log2e) from one fma (the exact product rounded to an integer, held in
+    // the low bits of the significand), clamped so that 2^j stays a normal number; then
+    // `t − BIASED = j` exactly, `f = x·log2e − j` by two FMAs, and `t`'s low bits shifted into
+    // the exponent field are `2^j` itself (they hold `j + 127`).
+    const BIASED: f32 = MAGIC + 127.0;
     let lh = o.f(c(LOG2E));
     let ll = o.f(c(LOG2E_LO));
-    let h = o.mul(x, &lh);
-    let j = o.rint(&h);
-    let j = clamp(o, &j, -126.0, 127.0);
-    let nj = o.neg(&j);
+    let biased = o.f(BIASED);
+    let t = o.fma(x, &lh, &biased);
+    let t = clamp(o, &t, BIASED - 126.0, BIASED + 127.0);
+    let nj = o.sub(&biased, &t);
     let f = o.fma(x, &lh, &nj);
     let f = o.fma(x, &ll, &f);
     let e = o.ex2(&f);
-    let magic = o.f(MAGIC);
-    let t = o.add(&j, &magic);
     let tb = o.bits(&t);
-    let bias = o.i(127 - MAGIC_BITS);
-    let biased = o.iadd(&tb, &bias);
-    let field = o.shl(&biased, 23);
+    let field = o.shl(&tb, 23);
     let scale = o.bits_float(&field);
     o.mul(&e, &scale)
 }
@@ -374,28 +380,43 @@ fn exp_moderate<O: Ops32>(o: &mut O, y: &O::F) -> O::F {
 }
 
 /// `x = 2^e·(1 + f)` with `1 + f ∈ [√½, √2)` (`f` exact) for a positive finite `x`, subnormals
-/// included: `(e as f32, f)`.
+/// included: `(e as f32, f)`. The exponent is the high bits of `bits(x) − bits(√½)`, masked and
+/// converted as `e·2^23` (exact), scaled by the same fma that takes 23 off for a subnormal.
 fn log_reduce<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let min_normal = o.f(f32::MIN_POSITIVE);
     let sub = o.lt(x, &min_normal);
     let big = o.f(8_388_608.0);
     let xs = o.mul(x, &big);
     let xs = o.sel(&sub, &xs, x);
+    let adj = o.f(-23.0);
+    let zero = o.f(0.0);
+    let adj = o.sel(&sub, &adj, &zero);
     let bits = o.bits(&xs);
     let sqrt_half = o.i(0x3f35_04f3);
     let d = o.isub(&bits, &sqrt_half);
-    let e = o.ashr(&d, 23);
-    let eb = o.shl(&e, 23);
+    let exponent_mask = o.i(0xff80_0000_u32 as i32);
+    let eb = o.iand(&d, &exponent_mask);
     let mb = o.isub(&bits, &eb);
     let m = o.bits_float(&mb);
     let one = o.f(1.0);
     let f = o.sub(&m, &one);
-    let ef = o.i2f(&e);
-    let adj = o.f(23.0);
-    let zero = o.f(0.0);
-    let adj = o.sel(&sub, &adj, &zero);
-    let ef = o.sub(&ef, &adj);
+    let scaled = o.i2f(&eb);
+    let unscale = o.f(1.0 / 8_388_608.0);
+    let ef = o.fma(&scaled, &unscale, &adj);
     (ef, f)
+}
+
+/// A logarithm's value `v` where `x` is positive and finite (subnormals included), else the
+/// exact special value: −inf at ±0, NaN below 0 and for NaN, +inf at +inf — which is what
+/// `lg2.approx` returns there.
+fn log_domain<O: Ops32>(o: &mut O, x: &O::F, v: &O::F) -> O::F {
+    let bits = o.bits(x);
+    let one = o.i(1);
+    let below = o.isub(&bits, &one);
+    let max_finite = o.i(0x7f7f_ffff);
+    let inside = o.ult(&below, &max_finite);
+    let special = o.lg2(x);
+    o.sel(&inside, v, &special)
 }
 
 /// `e·A + log_b(1 + f) + extra` with `A = a_hi + a_lo = log_b 2` and `M = m_hi + m_lo = log_b e`
@@ -475,11 +496,19 @@ fn log_specials<O: Ops32>(o: &mut O, x: &O::F, v: &O::F, zero_at: f32) -> O::F {
 fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
     let (e, f) = log_reduce(o, x);
     let v = log_combine(o, &e, &f, None, a, m);
-    log_specials(o, x, &v, 0.0)
+    log_domain(o, x, &v)
 }
 
+/// `e·ln2 + f + f²·g(f)`, summed by two FMAs: within 1 ulp without the compensated sum
+/// [`log_combine`] carries (the leading term `e·ln2` and the polynomial's tail round once each).
 pub fn log<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
-    log_base(o, x, (c(LN2_HI), c(LN2_LO)), (1.0, 0.0))
+    let (e, f) = log_reduce(o, x);
+    let q = poly(o, &f, &LOG_G);
+    let z = o.mul(&f, &f);
+    let t = o.fma(&z, &q, &f);
+    let ln2 = o.f(c(LN2_HI));
+    let v = o.fma(&e, &ln2, &t);
+    log_domain(o, x, &v)
 }
 
 pub fn log2<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
