@@ -9,6 +9,7 @@
 pub mod accelerate_matmul;
 pub mod axis_info;
 pub mod coalesce;
+pub mod combine_tensor_select_and_if;
 pub mod convert_to_gpu;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
@@ -119,6 +120,13 @@ pub static PASSES: &[PassEntry] = &[
             ttg.memdesc_trans(ttg.local_alloc(x)), x staged as it is held into the \
             #ttg.nvmma_shared layout with transposed flipped, so no register transpose goes \
             through shared memory (attention's dot(q, trans(k))).",
+    },
+    PassEntry {
+        pass: &combine_tensor_select_and_if::PASS,
+        description: "An arith.select of tensors on a scalar condition that also guards an scf.if \
+            in the same block becomes a result of that scf.if: the then region yields the true \
+            value, the else region (created if missing) the false one. Applies when both values \
+            are available before the if and every use of the select comes after it.",
     },
     PassEntry {
         pass: &pipeline::PASS,

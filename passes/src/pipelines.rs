@@ -33,14 +33,14 @@ pub fn ttir_passes() -> Vec<PassSpec> {
 pub struct TtgirOptions {
     /// Warps per program: a power of two in 1..=32.
     pub num_warps: u32,
-    /// Software pipelining stages (recorded; `-tritongpu-pipeline` is not in the stage yet).
+    /// Software pipelining stages (`-tritongpu-pipeline`'s buffers per pipelined load).
     pub num_stages: u32,
     /// Compute capability times ten (`90` for `cuda:90`).
     pub capability: u32,
 }
 
-/// The TTGIR stage: layouts, coalescing, tensor cores and layout-conversion removal (Triton
-/// 3.6's `make_ttgir` without the pipelining passes).
+/// The TTGIR stage: layouts, coalescing, tensor cores, layout-conversion removal and software
+/// pipelining, in the order of Triton 3.6's `make_ttgir` for the passes Tritium has.
 pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let warps = options.num_warps;
     let stages = options.num_stages;
@@ -59,6 +59,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-optimize-dot-operands"),
+        PassSpec::new("tritongpu-combine-tensor-select-and-if"),
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
         PassSpec::new("canonicalize"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
