@@ -14,6 +14,7 @@ pub mod convert_to_gpu;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod ir_util;
+pub mod optimize_accumulator_init;
 pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;
 pub mod pipeline;
@@ -120,6 +121,15 @@ pub static PASSES: &[PassEntry] = &[
             ttg.memdesc_trans(ttg.local_alloc(x)), x staged as it is held into the \
             #ttg.nvmma_shared layout with transposed flipped, so no register transpose goes \
             through shared memory (attention's dot(q, trans(k))).",
+    },
+    PassEntry {
+        pass: &optimize_accumulator_init::PASS,
+        description: "A ttng.warp_group_dot in an scf.for whose accumulator is loop-carried from \
+            a zero constant, or reset to zeros by an arith.select on a scalar condition, gets the \
+            dot's useC flag instead: the loop carries an i1 that is false until the first dot \
+            (true from the start when only the select resets), the select goes, and useC is the \
+            flag (and not the reset condition). The tensor cores then start those tiles with \
+            scale-d = 0.",
     },
     PassEntry {
         pass: &combine_tensor_select_and_if::PASS,

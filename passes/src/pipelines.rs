@@ -59,6 +59,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-optimize-dot-operands"),
+        PassSpec::new("tritongpu-optimize-accumulator-init"),
         PassSpec::new("tritongpu-combine-tensor-select-and-if"),
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
         PassSpec::new("canonicalize"),
