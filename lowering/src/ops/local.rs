@@ -180,8 +180,16 @@ fn memdesc_layout(
 /// no lane or warp moves that start off a multiple of `v` (so the address is `v`-aligned). 1
 /// for element types that are not 16 or 32 bits wide. Stores also need no duplicated register
 /// inside a group (duplicates are skipped one by one).
+/// The bits an element takes in shared memory: an `i1` is a byte.
+fn storage_bits(elem: MlirType) -> u32 {
+    match type_bits(elem) {
+        1 => 8,
+        bits => bits,
+    }
+}
+
 fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store: bool) -> usize {
-    let bits = type_bits(buffer.elem);
+    let bits = storage_bits(buffer.elem);
     if !(bits == 8 || bits == 16 || bits == 32)
         || is_pointer(buffer.elem)
         || buffer.order.is_empty()
@@ -191,16 +199,14 @@ fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store
     if let Addressing::Linear { .. } = buffer.addressing {
         return linear_vector_width(map, buffer, store);
     }
-    if bits == 8 {
-        return 1;
-    }
     let fast = buffer.order[0] as usize;
     let Some(&extent) = buffer.shape.get(fast) else {
         return 1;
     };
     let count = map.num_registers();
     let mut vec = (128 / bits) as usize;
-    while vec > 1 {
+    // Vectors are whole b32 words (a byte pair would be stored as a word).
+    while vec > 1 && vec as u32 * bits >= 32 {
         let v = vec as u32;
         let threads_aligned = map
             .lane_bases
@@ -241,7 +247,7 @@ fn linear_vector_width(
     buffer: &SharedBuffer,
     store: bool,
 ) -> usize {
-    let bits = type_bits(buffer.elem);
+    let bits = storage_bits(buffer.elem);
     let addressing = &buffer.addressing;
     let thread_mask = thread_offset_mask(map, addressing);
     let offsets: Vec<u32> = map
@@ -526,7 +532,7 @@ impl FuncLowering<'_> {
     /// `values` (8-, 16- or 32-bit elements, 4 to 16 bytes in all) packed into b32 words: one
     /// i32, or a `vector<n x i32>` that one `st.shared.v{2,4}.b32` stores.
     fn pack_vector(&mut self, values: &[Value], elem: MlirType) -> Value {
-        let bits = type_bits(elem);
+        let bits = storage_bits(elem);
         let per = (32 / bits).max(1) as usize;
         let words: Vec<Value> = (0..values.len().div_ceil(per))
             .map(|w| self.pack_word(values, w * per, per, elem, bits))
@@ -546,7 +552,8 @@ impl FuncLowering<'_> {
     /// The inverse of [`Self::pack_vector`]: `count` elements from a loaded i32 or
     /// `vector<n x i32>`.
     fn unpack_vector(&mut self, loaded: Value, count: usize, elem: MlirType) -> Vec<Value> {
-        let bits = type_bits(elem);
+        let bits = storage_bits(elem);
+        let boolean = type_bits(elem) == 1;
         let per = (32 / bits).max(1) as usize;
         let i32t = self.b.i32();
         let word_count = count.div_ceil(per);
@@ -560,6 +567,12 @@ impl FuncLowering<'_> {
             };
             for k in 0..per.min(count - w * per) {
                 let shifted = self.b.bin_imm(BinOp::LShr, word, (k as u32 * bits) as i64);
+                if boolean {
+                    // A stored i1 is a 0/1 byte: its low bit.
+                    let i1 = self.b.int_type(1);
+                    out.push(self.b.trunc(shifted, i1));
+                    continue;
+                }
                 let part = if bits == 32 {
                     shifted
                 } else {
@@ -573,7 +586,7 @@ impl FuncLowering<'_> {
 
     /// The type [`Self::pack_vector`] makes for `count` elements.
     fn packed_type(&self, count: usize, elem: MlirType) -> MlirType {
-        let bits = type_bits(elem);
+        let bits = storage_bits(elem);
         let per = (32 / bits).max(1) as usize;
         let words = count.div_ceil(per) as u32;
         let i32t = self.b.i32();
