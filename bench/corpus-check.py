@@ -6,6 +6,13 @@
                                                             # OUTDIR/<case>.ptx, .json, .ttir, .signature;
                                                             # prints one line per case and the failures
     TRITIUM=path/to/tritium python3 bench/corpus-check.py compile OUTDIR
+    python3 bench/corpus-check.py times [RUNS]              # cold `tritium compile` of each case from
+                                                            # Python to PTX (one process per run, the
+                                                            # median of RUNS, default 5) beside Triton
+                                                            # 3.6's cold compile of the same case
+                                                            # (test/Inputs/corpus_frontend/
+                                                            # triton_compile_times.json, measured on the
+                                                            # GPU machine by harness.py frontend)
 
 CORPUS_SIGNATURES is read from the module's source (ast.literal_eval), so the cases module is not
 imported. Exit status 1 if any case fails. The same cases run on the GPU through
@@ -63,7 +70,37 @@ def compile_all(outdir, only):
     return 1 if failed else 0
 
 
+def compile_times(runs):
+    import json, statistics, tempfile, time
+    triton = json.load(open(os.path.join(ROOT, "test", "Inputs", "corpus_frontend",
+                                         "triton_compile_times.json")))
+    ratios = []
+    print(f"{'case':22} {'tritium ms':>10} {'triton ms':>10} {'ratio':>7}")
+    with tempfile.TemporaryDirectory() as out:
+        for name, (kernel, sig, warps) in signatures().items():
+            cmd = [tritium(), "compile", CORPUS, "-n", kernel, "-s", sig, "-w", str(warps),
+                   "-o", out, "-on", name]
+            samples = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                subprocess.run(cmd, capture_output=True, check=True)
+                samples.append((time.perf_counter() - start) * 1e3)
+            ours = statistics.median(samples)
+            theirs = triton.get(name, {}).get("cold_ms")
+            if theirs:
+                ratios.append(ours / theirs)
+                print(f"{name:22} {ours:10.1f} {theirs:10.1f} {ours / theirs:7.3f}", flush=True)
+            else:
+                print(f"{name:22} {ours:10.1f} {'-':>10}", flush=True)
+    if ratios:
+        geo = statistics.geometric_mean(ratios)
+        print(f"\ngeometric mean tritium/triton: {geo:.3f} (max {max(ratios):.3f}) over {len(ratios)} cases")
+    return 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "times":
+        sys.exit(compile_times(int(sys.argv[2]) if len(sys.argv) > 2 else 5))
     if len(sys.argv) < 3 or sys.argv[1] != "compile":
         sys.exit(__doc__)
     sys.exit(compile_all(sys.argv[2], set(sys.argv[3:])))
