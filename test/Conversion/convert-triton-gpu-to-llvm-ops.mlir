@@ -320,3 +320,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scan along lanes: Hillis–Steele over the five lane bits (shfl.up, one combine each), the
+// warp's total from its last lane (shfl.idx); no butterfly exchanges.
+// CHECK-LABEL: llvm.func @scan_lanes
+// CHECK-NOT: shfl.sync.bfly
+// CHECK-COUNT-5: shfl.sync.up.b32
+// CHECK: shfl.sync.idx.b32
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_lanes(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pa : tensor<128x!tt.ptr<f32>, #blocked>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maxnumf %a, %b : f32
+      tt.scan.return %m : f32
+    }) : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.store %pa, %s : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

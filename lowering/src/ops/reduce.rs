@@ -101,6 +101,17 @@ pub fn reduce_scratch(op: MlirOperation) -> LResult<u64> {
     Ok(FuncLowering::operand_regions(&elems, warps * out_map.numel()).1)
 }
 
+/// The `shfl.sync` modes the lowering uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shuffle {
+    /// From lane `lane ^ mask`.
+    Xor,
+    /// From lane `lane - delta` (lanes below `delta` keep their own value).
+    Up,
+    /// From the lane given per thread.
+    Index,
+}
+
 impl FuncLowering<'_> {
     /// Byte offsets of one shared-memory region per operand, each `slots` elements of its
     /// type and 16-byte aligned, and the total bytes.
@@ -173,18 +184,30 @@ impl FuncLowering<'_> {
     /// `value` from the lane whose index differs by `lane_mask` (`shfl.sync.bfly`, in 32-bit
     /// pieces).
     pub(crate) fn shuffle_xor(&mut self, value: Value, elem: MlirType, lane_mask: u32) -> Value {
+        let mask = self.b.const_i32(lane_mask as i64);
+        self.shuffle(value, elem, Shuffle::Xor, mask)
+    }
+
+    /// `value` of another lane (`shfl.sync` in `mode`, with `operand` its lane operand: the
+    /// xor mask, the distance up, or the source lane), for any element type up to 64 bits.
+    pub(crate) fn shuffle(
+        &mut self,
+        value: Value,
+        elem: MlirType,
+        mode: Shuffle,
+        operand: Value,
+    ) -> Value {
         let bits = type_bits(elem);
         let lty = self.llvm_type(elem);
         let i32 = self.b.i32();
-        let mask = self.b.const_i32(lane_mask as i64);
-        let shfl = |this: &mut Self, v: Value| {
-            this.b.asm_volatile(
-                "shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;",
-                "=r,r,r",
-                &[v, mask],
-                i32,
-            )
+        let asm = match mode {
+            Shuffle::Xor => "shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;",
+            // Lanes below the distance keep their own value (the caller masks them).
+            Shuffle::Up => "shfl.sync.up.b32 $0, $1, $2, 0x0, 0xffffffff;",
+            Shuffle::Index => "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;",
         };
+        let shfl =
+            |this: &mut Self, v: Value| this.b.asm_volatile(asm, "=r,r,r", &[v, operand], i32);
         if bits == 64 {
             let i64 = self.b.i64();
             let as_int = if is_float(elem) {

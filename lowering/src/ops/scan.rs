@@ -7,7 +7,10 @@
 //! thread, a lane reached with `shfl.sync.bfly`, or a warp reached through shared memory): the
 //! element in the later half prepends its partner's total to `P` and `T`, the other appends it to
 //! `T`. `reverse` swaps which half is later. Every step costs one combine per element, so the
-//! whole scan is `log2(n)` combines per element with no sequential chain.
+//! whole scan is `log2(n)` combines per element with no sequential chain. A run of axis bits held
+//! by consecutive lane bits (the usual case: a warp spans the axis) is scanned in one go instead,
+//! Hillis–Steele with `shfl.sync.up` (one combine per lane bit), the run's total read from its
+//! last lane with `shfl.sync.idx`.
 
 use crate::builder::{IntPredicate, Value};
 use crate::layout_map::ThreadMap;
@@ -160,8 +163,26 @@ impl FuncLowering<'_> {
             .map(|r| inputs.iter().map(|regs| regs[r]).collect())
             .collect();
         let mut total = prefix.clone();
-        for (t, place) in bits.iter().enumerate() {
-            let Some(place) = *place else {
+        let mut t = 0;
+        while t < bits.len() {
+            // A run of axis bits held by consecutive lane bits: one Hillis–Steele scan over the
+            // lanes (shfl.up, a combine per lane bit) instead of the pairwise step per bit.
+            if !reverse && let Some(AxisBit::Lane(first_lane)) = bits[t] {
+                let run = bits[t..]
+                    .iter()
+                    .enumerate()
+                    .take_while(
+                        |(j, b)| matches!(b, Some(AxisBit::Lane(l)) if *l == first_lane + j),
+                    )
+                    .count();
+                self.scan_lane_run(op, &elems, &mut prefix, &mut total, first_lane, run, t > 0)?;
+                t += run;
+                continue;
+            }
+            let place = bits[t];
+            t += 1;
+            let t = t - 1;
+            let Some(place) = place else {
                 return err(
                     op,
                     format!("tt.scan: axis bit {t} is not held by the layout"),
@@ -229,6 +250,77 @@ impl FuncLowering<'_> {
                 }
             }
             self.set(*out, regs);
+        }
+        Ok(())
+    }
+
+    /// Axis bits `first_lane .. first_lane + run` of the lane id, in order: `total` (each
+    /// element's block total so far) is scanned inclusively across those lanes by Hillis–Steele
+    /// (round `j` combines the value `2^j` run positions earlier, where there is one); the new
+    /// block total is the run's last lane's, and the new prefix prepends the exclusive scan to
+    /// the old prefix (or is the inclusive scan itself when no earlier bits made them differ).
+    #[allow(clippy::too_many_arguments)]
+    fn scan_lane_run(
+        &mut self,
+        op: MlirOperation,
+        elems: &[MlirType],
+        prefix: &mut [Vec<Value>],
+        total: &mut [Vec<Value>],
+        first_lane: usize,
+        run: usize,
+        prefix_differs: bool,
+    ) -> LResult<()> {
+        use crate::ops::reduce::Shuffle;
+        let lane = self.lane;
+        let shift = self.b.const_i32(first_lane as i64);
+        let run_mask = self.b.const_i32((1i64 << run) - 1);
+        let shifted = self.b.lshr(lane, shift);
+        let position = self.b.and(shifted, run_mask);
+        let mut scanned: Vec<Vec<Value>> = total.to_vec();
+        for j in 0..run {
+            let delta = self.b.const_i32(1i64 << (first_lane + j));
+            let reach = self.b.const_i32(1i64 << j);
+            let has_earlier = self.b.icmp(IntPredicate::Uge, position, reach);
+            for values in scanned.iter_mut() {
+                let earlier: Vec<Value> = values
+                    .iter()
+                    .zip(elems)
+                    .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Up, delta))
+                    .collect();
+                let combined = self.combine(op, &earlier, values)?;
+                for (v, c) in values.iter_mut().zip(combined) {
+                    *v = self.b.select(has_earlier, c, *v);
+                }
+            }
+        }
+        // The run's last lane: this lane with every run bit set.
+        let last_bits = self.b.const_i32(((1i64 << run) - 1) << first_lane);
+        let last_lane = self.b.or(lane, last_bits);
+        let one = self.b.const_i32(1i64 << first_lane);
+        let zero = self.b.const_i32(0);
+        let not_first = self.b.icmp(IntPredicate::Ne, position, zero);
+        for r in 0..scanned.len() {
+            let new_total: Vec<Value> = scanned[r]
+                .iter()
+                .zip(elems)
+                .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Index, last_lane))
+                .collect();
+            if prefix_differs {
+                let exclusive: Vec<Value> = scanned[r]
+                    .iter()
+                    .zip(elems)
+                    .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Up, one))
+                    .collect();
+                let combined = self.combine(op, &exclusive, &prefix[r])?;
+                prefix[r] = combined
+                    .iter()
+                    .zip(&prefix[r])
+                    .map(|(c, p)| self.b.select(not_first, *c, *p))
+                    .collect();
+            } else {
+                prefix[r] = scanned[r].clone();
+            }
+            total[r] = new_total;
         }
         Ok(())
     }
