@@ -24,6 +24,109 @@ use diag::Source;
 use rustpython_parser::ast;
 use tritium_dialects::melior::{Context, ir::Module};
 
+/// The `triton.language` functions the front end compiles (`tl.NAME(...)`), for the Python
+/// package's `tritium.language`; `frontend/tests/semantics.rs` checks that each is dispatched.
+/// `tl.math.NAME` and `libdevice.NAME` (fp32/fp64) are read too.
+pub const LANGUAGE_FUNCTIONS: &[&str] = &[
+    "abs",
+    "advance",
+    "arange",
+    "argmax",
+    "argmin",
+    "associative_scan",
+    "assume",
+    "atomic_add",
+    "atomic_and",
+    "atomic_cas",
+    "atomic_max",
+    "atomic_min",
+    "atomic_or",
+    "atomic_xchg",
+    "atomic_xor",
+    "broadcast",
+    "broadcast_to",
+    "cast",
+    "cat",
+    "cdiv",
+    "ceil",
+    "clamp",
+    "cos",
+    "cumprod",
+    "cumsum",
+    "debug_barrier",
+    "device_assert",
+    "device_print",
+    "div_rn",
+    "dot",
+    "erf",
+    "exp",
+    "exp2",
+    "expand_dims",
+    "fdiv",
+    "flip",
+    "floor",
+    "fma",
+    "full",
+    "full_like",
+    "gather",
+    "histogram",
+    "inline_asm_elementwise",
+    "interleave",
+    "join",
+    "load",
+    "load_tensor_descriptor",
+    "log",
+    "log2",
+    "make_block_ptr",
+    "make_tensor_descriptor",
+    "max",
+    "max_constancy",
+    "max_contiguous",
+    "maximum",
+    "min",
+    "minimum",
+    "multiple_of",
+    "next_power_of_2",
+    "num_programs",
+    "pair_uniform_to_normal",
+    "permute",
+    "philox",
+    "pointer_type",
+    "program_id",
+    "rand",
+    "randint",
+    "randint4x",
+    "randn",
+    "range",
+    "ravel",
+    "reduce",
+    "reshape",
+    "rsqrt",
+    "sigmoid",
+    "sin",
+    "softmax",
+    "sort",
+    "split",
+    "sqrt",
+    "sqrt_rn",
+    "static_assert",
+    "static_print",
+    "static_range",
+    "store",
+    "store_tensor_descriptor",
+    "sum",
+    "swizzle2d",
+    "to_tensor",
+    "trans",
+    "uint_to_uniform_float",
+    "umulhi",
+    "view",
+    "where",
+    "xor_sum",
+    "zeros",
+    "zeros_like",
+];
+
 /// How the kernel is built.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -80,7 +183,16 @@ fn is_jit(decorators: &[ast::Expr]) -> bool {
 }
 
 fn import_target(module: &str) -> Val {
-    Val::Module(module.to_owned())
+    Val::Module(canonical_module(module))
+}
+
+/// `tritium` (the Python package, whose `tritium.language` mirrors `triton.language`) is read
+/// as `triton`: `import tritium.language as tl` gives the same `tl` as Triton's import.
+fn canonical_module(module: &str) -> String {
+    match module.strip_prefix("tritium") {
+        Some(rest) if rest.is_empty() || rest.starts_with('.') => format!("triton{rest}"),
+        _ => module.to_owned(),
+    }
 }
 
 /// The front end's own library (random numbers), compiled on demand like the user's module.
@@ -110,6 +222,7 @@ fn load_module<'s>(g: &mut Gen<'s>, index: usize, body: &'s [ast::Stmt]) {
             }
             ast::Stmt::ImportFrom(i) => {
                 let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                let base = canonical_module(&base);
                 for alias in &i.names {
                     let full = format!("{base}.{}", alias.name);
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
