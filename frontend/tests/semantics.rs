@@ -392,3 +392,14 @@ fn every_listed_language_function_is_dispatched() {
     let body = "@triton.jit\ndef k(x):\n    tl.not_a_function()\n";
     assert!(error(body, "k", "*fp32").contains("unknown function"));
 }
+
+#[test]
+fn assume_builds_a_verified_llvm_assume() {
+    // tl.assume(cond) is llvm.intr.assume with no operand bundles (as Triton's matmul tutorial).
+    let t = ttir(
+        "@triton.jit\ndef k(x, stride):\n    tl.assume(stride > 0)\n    tl.store(x + stride, 1.0)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "llvm.intr.assume"), 1, "{t}");
+}

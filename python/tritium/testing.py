@@ -66,30 +66,55 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
 
 def assert_close(x, y, atol=None, rtol=None, err_msg=""):
     """Asserts ``|x - y| <= atol + rtol * |y|`` element by element (defaults: ``atol=1e-2``,
-    ``rtol=0``); tensors, arrays and numbers."""
-    import numpy as np
-
+    ``rtol=0``; NaNs equal) for tensors (compared on the CPU in float64), arrays, sequences
+    and numbers."""
     if atol is None:
         atol = 1e-2
-    atol = atol(x.dtype) if callable(atol) else atol
     if rtol is None:
         rtol = 0.0
-    rtol = rtol(x.dtype) if callable(rtol) else rtol
-
-    def to_numpy(v):
-        torch = _torch()
-        if torch is not None and isinstance(v, torch.Tensor):
-            if v.dtype == torch.bfloat16:
-                v = v.float()
-            return v.cpu().detach().numpy()
-        return np.asarray(v)
-
-    x, y = to_numpy(x), to_numpy(y)
-    if x.size > 1 or y.size > 1:
-        np.testing.assert_allclose(x, y, atol=atol, rtol=rtol, equal_nan=True, err_msg=err_msg)
+    torch = _torch()
+    if torch is not None and (isinstance(x, torch.Tensor) or isinstance(y, torch.Tensor)):
+        atol = atol(x.dtype) if callable(atol) else atol
+        rtol = rtol(x.dtype) if callable(rtol) else rtol
+        xt = torch.as_tensor(x).detach().cpu().double()
+        yt = torch.as_tensor(y).detach().cpu().double()
+        xt, yt = torch.broadcast_tensors(xt, yt)
+        close = torch.isclose(xt, yt, rtol=rtol, atol=atol, equal_nan=True)
+        if not bool(close.all()):
+            bad = (~close).nonzero()
+            first = tuple(bad[0].tolist())
+            diff = (xt - yt).abs()
+            raise AssertionError(
+                f"{err_msg}\nNot equal to tolerance rtol={rtol}, atol={atol}: {bad.shape[0]} / "
+                f"{close.numel()} elements differ; max abs difference {float(diff.max())}; first "
+                f"at {first}: {float(xt[first])} vs {float(yt[first])}")
         return
-    if not np.allclose(x, y, atol=atol, rtol=rtol, equal_nan=True):
-        raise AssertionError(f"{err_msg} {x} is not close to {y} (atol={atol}, rtol={rtol})")
+    xs, ys = _flat(x), _flat(y)
+    if len(xs) != len(ys):
+        if len(ys) == 1:
+            ys = ys * len(xs)
+        elif len(xs) == 1:
+            xs = xs * len(ys)
+        else:
+            raise AssertionError(f"{err_msg} shapes differ: {len(xs)} vs {len(ys)} elements")
+    for i, (a, b) in enumerate(zip(xs, ys)):
+        a, b = float(a), float(b)
+        if a != a and b != b:
+            continue
+        if not abs(a - b) <= atol + rtol * abs(b):
+            raise AssertionError(f"{err_msg} element {i}: {a} is not close to {b} "
+                                 f"(atol={atol}, rtol={rtol})")
+
+
+def _flat(v):
+    if hasattr(v, "tolist"):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        out = []
+        for item in v:
+            out.extend(_flat(item))
+        return out
+    return [v]
 
 
 class Benchmark:

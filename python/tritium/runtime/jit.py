@@ -227,6 +227,7 @@ class JITFunction(KernelInterface):
         self.src = textwrap.dedent(self.raw_src)
         self._hash = None
         self._binder = self._make_binder()
+        self._option_params = [n for n in self.arg_names if n in LAUNCH_OPTIONS]
         # device -> {(specialization, options): CompiledKernel}
         self.device_caches = {}
         functools.update_wrapper(self, fn, updated=())
@@ -331,6 +332,12 @@ class JITFunction(KernelInterface):
             if k not in options:
                 raise TypeError(f"kernel {self.__name__}() got an unexpected keyword argument '{k}'")
             options[k] = v
+        if kwargs:
+            # As Triton: a keyword naming both a parameter and an option (a kernel's own
+            # `num_stages: tl.constexpr`) sets both.
+            for k in self._option_params:
+                if k in kwargs:
+                    options[k] = kwargs[k]
         return bound, options
 
     def specialize(self, bound):
