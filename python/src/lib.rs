@@ -175,9 +175,8 @@ fn compile_many(
         .thread_name(|i| format!("tritium-compile-{i}"))
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start compile threads: {e}")))?;
-    let results: Vec<Result<Compiled, tritium::Error>> = py.detach(|| {
-        pool.install(|| requests.par_iter().map(CompileRequest::compile).collect())
-    });
+    let results: Vec<Result<Compiled, tritium::Error>> =
+        py.detach(|| pool.install(|| requests.par_iter().map(CompileRequest::compile).collect()));
     results
         .into_iter()
         .map(|result| match result {

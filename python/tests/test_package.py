@@ -326,3 +326,51 @@ def test_always_compile(monkeypatch):
     assert tritium.compile(source).cache_hit
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
     assert not tritium.compile(source).cache_hit
+
+
+def test_autotune_picks_times_prints_and_caches_on_disk(monkeypatch, capsys):
+    """The tuning loop without a GPU: launches and timings are stubbed, everything else is real
+    (parallel compilation of the configs, the choice, the print, the disk cache)."""
+    from tritium.runtime import autotuner, gpu
+
+    class Dev:
+        name = "stub GPU"
+        arch = "sm_90a"
+
+    monkeypatch.setattr(gpu, "get_device", lambda ordinal: Dev())
+    monkeypatch.setenv("TRITON_PRINT_AUTOTUNING", "1")
+    launched = []
+    base = kernels.tuned_kernel.base_fn
+    monkeypatch.setattr(base, "run", lambda *args, grid, warmup=False, **kw: launched.append(kw["BLOCK"]))
+    speed = {128: 3.0, 256: 1.0, 512: 2.0}
+
+    def bench(fn, quantiles):
+        fn()
+        return [speed[launched[-1]]] * 3
+
+    tuner = autotuner.Autotuner(base, base.arg_names, kernels.tuned_kernel.configs, ["n"], do_bench=bench)
+    x = FakeTensor()
+    tuner[(1,)](x, 8192)
+    assert tuner.best_config.kwargs == {"BLOCK": 256}
+    assert launched[-1] == 256
+    out = capsys.readouterr().out
+    assert "Triton autotuning for function tuned_kernel" in out
+    assert "best config selected: BLOCK: 256, num_warps: 8" in out
+    compiled = [k for cache in base.device_caches.values() for k in cache.values()
+                if k.metadata.num_warps == 8 or "512" in k.asm["ttir"]]
+    assert compiled
+    # A new process (a fresh autotuner) takes the winner from the disk cache: no timing.
+    class TimedAgain(Exception):
+        pass
+
+    def no_bench(fn, quantiles):
+        raise TimedAgain
+
+    fresh = autotuner.Autotuner(base, base.arg_names, kernels.tuned_kernel.configs, ["n"],
+                                do_bench=no_bench)
+    fresh[(1,)](x, 8192)
+    assert fresh.best_config.kwargs == {"BLOCK": 256}
+    assert "Triton autotuning" not in capsys.readouterr().out
+    # Another key is tuned again.
+    with pytest.raises(TimedAgain):
+        fresh[(1,)](x, 4096)

@@ -299,9 +299,7 @@ impl Cache {
                         metadata,
                         extras: extras
                             .iter()
-                            .map(|(name, text)| {
-                                ((*name).to_owned(), sha256_hex(text.as_bytes()))
-                            })
+                            .map(|(name, text)| ((*name).to_owned(), sha256_hex(text.as_bytes())))
                             .collect(),
                     });
                 }

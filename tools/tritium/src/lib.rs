@@ -422,7 +422,12 @@ impl Compiler {
             Stages::default()
         };
         if let Some(cache) = &self.cache {
-            cache.put_with_extras(&key, &compiled.ptx, &metadata.to_json_line(), &stages.files())?;
+            cache.put_with_extras(
+                &key,
+                &compiled.ptx,
+                &metadata.to_json_line(),
+                &stages.files(),
+            )?;
         }
         if let Some(dir) = &self.environment.kernel_dump_dir {
             dump_stages(&dir.join(&key), &effective, &compiled, &metadata)?;
