@@ -22,12 +22,17 @@ TUTORIALS = ["t01_vector_add", "t02_fused_softmax", "t03_matmul", "t05_layer_nor
 def run(name, backend, timeout):
     start = time.time()
     try:
+        env = dict(os.environ, TRITON_PRINT_AUTOTUNING="1")
         proc = subprocess.run([sys.executable, os.path.join(HERE, "run_one.py"),
                                os.path.join(HERE, f"{name}.py"), backend],
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return [dict(case=name, ok=False, error=f"timed out after {timeout} s")], time.time() - start
-    for line in proc.stdout.splitlines():
+    lines = proc.stdout.splitlines()
+    printed = [line for line in lines if not line.startswith("RESULTS:")]
+    if printed:
+        print("\n".join(f"  [{backend}] {line}" for line in printed[:40]))
+    for line in lines:
         if line.startswith("RESULTS:"):
             return json.loads(line[len("RESULTS:"):]), time.time() - start
     tail = (proc.stdout + proc.stderr)[-3000:]

@@ -15,7 +15,7 @@ import time
 
 from .. import _tritium
 from . import gpu as _driver
-from .errors import CompilationError, OutOfResources
+from .errors import CompilationError, DriverError, OutOfResources
 from .jit import KernelInterface, _base_jit
 
 
@@ -208,7 +208,7 @@ class Autotuner(KernelInterface):
                                  quantiles=quantiles)
         try:
             return do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
-        except (OutOfResources, CompilationError):
+        except (OutOfResources, CompilationError, DriverError):
             return [float("inf")] * 3
 
     def _pre_hook(self, args):
