@@ -163,7 +163,40 @@ pub fn build_with<'c>(
     signature: &str,
     options: BuildOptions,
 ) -> Result<Module<'c>, FrontendError> {
-    let raw = build_raw(context.to_raw(), source, file, kernel, signature, options)?;
+    build_with_modules(context, source, file, kernel, signature, options, &[])
+}
+
+/// Another Python module whose `@triton.jit` functions (and constexpr globals) the kernel's
+/// module imports: `import pkg.helpers`, `from pkg.helpers import f`, or relatively
+/// (`from .helpers import f`, matched by the name's last components).
+#[derive(Clone, Debug)]
+pub struct OtherModule {
+    /// The dotted module name (`pkg.helpers`).
+    pub name: String,
+    pub source: String,
+    /// Its file, for locations and errors.
+    pub file: String,
+}
+
+/// [`build_with`], the kernel's module importing `@jit` functions from `others`.
+pub fn build_with_modules<'c>(
+    context: &'c Context,
+    source: &str,
+    file: &str,
+    kernel: Option<&str>,
+    signature: &str,
+    options: BuildOptions,
+    others: &[OtherModule],
+) -> Result<Module<'c>, FrontendError> {
+    let raw = build_raw(
+        context.to_raw(),
+        source,
+        file,
+        kernel,
+        signature,
+        options,
+        others,
+    )?;
     // SAFETY: `raw` is a module of `context` that nothing else owns; `Module` takes ownership.
     Ok(unsafe { Module::from_raw(raw) })
 }
@@ -267,8 +300,26 @@ fn build_raw(
     kernel: Option<&str>,
     signature: &str,
     options: BuildOptions,
+    others: &[OtherModule],
 ) -> Result<mlir_sys::MlirModule, FrontendError> {
     let src = Source::new(file, source);
+    let other_srcs: Vec<Source> = others
+        .iter()
+        .map(|m| Source::new(&m.file, &m.source))
+        .collect();
+    let mut other_asts = Vec::new();
+    for (m, other_src) in others.iter().zip(&other_srcs) {
+        match rustpython_parser::parse(&m.source, rustpython_parser::Mode::Module, &m.file) {
+            Ok(ast::Mod::Module(parsed)) => other_asts.push(parsed),
+            Ok(_) => return Err(FrontendError::general(&m.file, "expected a Python module")),
+            Err(e) => {
+                return Err(other_src.error_at(
+                    u32::from(e.offset) as usize,
+                    format!("invalid syntax: {}", e.error),
+                ));
+            }
+        }
+    }
     let parsed =
         rustpython_parser::parse(source, rustpython_parser::Mode::Module, file).map_err(|e| {
             src.error_at(
@@ -298,8 +349,19 @@ fn build_raw(
         };
     let mut g = Gen::new(ctx, &src, module, &prelude_src);
     g.debug = options.debug;
+    for (m, other_src) in others.iter().zip(&other_srcs) {
+        g.modules.push(codegen::PyModule {
+            name: m.name.clone(),
+            src: other_src,
+            funcs: Default::default(),
+            globals: Default::default(),
+        });
+    }
     let result = (|| {
         load_module(&mut g, 1, &prelude.body);
+        for (i, parsed) in other_asts.iter().enumerate() {
+            load_module(&mut g, 2 + i, &parsed.body);
+        }
         load_module(&mut g, 0, &module_ast.body);
         let name = match kernel {
             Some(k) => k.to_owned(),

@@ -403,3 +403,48 @@ fn assume_builds_a_verified_llvm_assume() {
     );
     assert_eq!(count(&t, "llvm.intr.assume"), 1, "{t}");
 }
+
+#[test]
+fn helpers_imported_from_other_modules() {
+    // `from helpers import f`, `import pkg.more as m; m.g(...)`, a relative import, and a
+    // constexpr global of the other module.
+    let context = tritium_dialects::context::new_context();
+    let helpers = tritium_frontend::OtherModule {
+        name: "helpers".into(),
+        source: format!(
+            "{HEADER}K: tl.constexpr = 3\n\n@triton.jit\ndef triple(x):\n    return x * K\n"
+        ),
+        file: "helpers.py".into(),
+    };
+    let more = tritium_frontend::OtherModule {
+        name: "pkg.more".into(),
+        source: format!("{HEADER}@triton.jit\ndef plus(x, y):\n    return x + y\n"),
+        file: "pkg/more.py".into(),
+    };
+    let source = format!(
+        "{HEADER}from helpers import triple, K\nimport pkg.more as m\nfrom .more import plus\n\n@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    v = tl.load(x + i)\n    tl.store(x + i, plus(m.plus(triple(v), v), K))\n"
+    );
+    let module = tritium_frontend::build_with_modules(
+        &context,
+        &source,
+        "k.py",
+        Some("k"),
+        "*fp32",
+        Default::default(),
+        &[helpers, more],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(module.as_operation().verify());
+    let text = module
+        .as_operation()
+        .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+        .unwrap();
+    assert!(text.contains("@helpers.triple__"), "{text}");
+    assert!(text.contains("@pkg.more.plus__"), "{text}");
+    assert!(text.contains("\"helpers.py\":7"), "{text}");
+    // An unknown function of an unknown module is still an error at the call.
+    let bad = format!(
+        "{HEADER}import nowhere\n\n@triton.jit\ndef k(x):\n    tl.store(x, nowhere.f(1.0))\n"
+    );
+    assert!(error(&bad, "k", "*fp32").contains("unknown function 'nowhere.f'"));
+}

@@ -63,15 +63,17 @@ struct CompileRequest {
     num_stages: u32,
     arch: String,
     debug: bool,
+    other_modules: Vec<(String, String, String)>,
 }
 
 #[pymethods]
 impl CompileRequest {
     /// `source` is the module's text (named `filename` in locations and errors), `signature`
     /// the AOT-style specialization (`"*fp32:16, i32, 1024"`, docs/frontend.md), `key_source`
-    /// what identifies the source in the cache key (default: the whole text).
+    /// what identifies the source in the cache key (default: the whole text), `other_modules`
+    /// the `(name, text, filename)` of each other module whose `@jit` functions it imports.
     #[new]
-    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false))]
+    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false, other_modules=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         source: String,
@@ -83,6 +85,7 @@ impl CompileRequest {
         num_stages: u32,
         arch: String,
         debug: bool,
+        other_modules: Vec<(String, String, String)>,
     ) -> CompileRequest {
         CompileRequest {
             source,
@@ -94,6 +97,7 @@ impl CompileRequest {
             num_stages,
             arch,
             debug,
+            other_modules,
         }
     }
 }
@@ -118,6 +122,15 @@ impl CompileRequest {
         );
         request.key_source = self.key_source.clone();
         request.keep_stages = true;
+        request.other_modules = self
+            .other_modules
+            .iter()
+            .map(|(name, source, file)| tritium_frontend::OtherModule {
+                name: name.clone(),
+                source: source.clone(),
+                file: file.clone(),
+            })
+            .collect();
         Ok(request)
     }
 

@@ -315,7 +315,7 @@ def test_no_gpu_is_a_python_exception():
     k = kernels.add_kernel.warmup(x, x, x, 16, BLOCK_SIZE=64, grid=(1,))
     with pytest.raises(tritium.NoGpuError):
         k.n_regs
-    with pytest.raises(tritium.NoGpuError):
+    with pytest.raises(tritium.NoGpuError, match="tuned_kernel: cannot autotune: no CUDA"):
         kernels.tuned_kernel[(1,)](x, 4096)
     assert issubclass(tritium.NoGpuError, RuntimeError)
 
@@ -374,3 +374,52 @@ def test_autotune_picks_times_prints_and_caches_on_disk(monkeypatch, capsys):
     # Another key is tuned again.
     with pytest.raises(TimedAgain):
         fresh[(1,)](x, 4096)
+
+
+def test_helpers_from_other_modules(tmp_path):
+    pkg = tmp_path / "mpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    helpers = """
+        import tritium as triton
+        import tritium.language as tl
+        SHIFT: tl.constexpr = 5
+
+        @triton.jit
+        def shifted(x):
+            return x + SHIFT
+        """
+    (pkg / "helpers.py").write_text(textwrap.dedent(helpers))
+    (pkg / "kern.py").write_text(textwrap.dedent("""
+        import tritium as triton
+        import tritium.language as tl
+        from .helpers import shifted
+        from mpkg import helpers as h
+
+        @triton.jit
+        def k(x_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, h.shifted(shifted(tl.load(x_ptr + offs))))
+        """))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        for name in ("mpkg", "mpkg.helpers", "mpkg.kern"):
+            sys.modules.pop(name, None)
+        kern = importlib.import_module("mpkg.kern")
+        assert [m[0] for m in kern.k.other_modules()] == ["mpkg.helpers"]
+        first = tritium.compile(tritium.ASTSource(kern.k, {"x_ptr": "*fp32"}, {"BLOCK": 64}))
+        assert "mpkg.helpers.shifted__" in first.asm["ttir"] or "5.000000e+00" in first.asm["ttir"]
+        # A changed helper in the other module is another kernel.
+        (pkg / "helpers.py").write_text(textwrap.dedent(helpers).replace("SHIFT: tl.constexpr = 5",
+                                                                         "SHIFT: tl.constexpr = 7"))
+        for name in ("mpkg", "mpkg.helpers", "mpkg.kern"):
+            sys.modules.pop(name, None)
+        importlib.invalidate_caches()
+        import linecache
+        linecache.checkcache()
+        kern2 = importlib.import_module("mpkg.kern")
+        second = tritium.compile(tritium.ASTSource(kern2.k, {"x_ptr": "*fp32"}, {"BLOCK": 64}))
+        assert not second.cache_hit and second.hash != first.hash
+        assert "7.000000e+00" in second.asm["ttir"]
+    finally:
+        sys.path.remove(str(tmp_path))

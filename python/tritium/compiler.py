@@ -99,7 +99,8 @@ def compile(src, target=None, options=None):
     request = _tritium.CompileRequest(
         text, filename, src.name, ", ".join(entries), key_source=src.fn.cache_key,
         num_warps=options.get("num_warps", 4), num_stages=options.get("num_stages", 3),
-        arch=_arch_of(target), debug=bool(options.get("debug", False)))
+        arch=_arch_of(target), debug=bool(options.get("debug", False)),
+        other_modules=src.fn.other_modules())
     try:
         compiled = _tritium.compile(request)
     except CompilationError as e:

@@ -245,7 +245,10 @@ class Autotuner(KernelInterface):
                         self.precompile(self.prune_configs(call_kwargs, self.nargs), args,
                                         {**call_kwargs, "grid": grid})
                         return None
-                    _driver.get_device(_driver.driver.active.get_current_device())
+                    try:
+                        _driver.get_device(_driver.driver.active.get_current_device())
+                    except _tritium.NoGpuError as e:
+                        raise _tritium.NoGpuError(f"{self.__name__}: cannot autotune: {e}") from None
                     start = time.time()
                     pruned = self.prune_configs(call_kwargs, self.nargs)
                     failed = self.precompile(pruned, args, {**call_kwargs, "grid": grid})

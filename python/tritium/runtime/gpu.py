@@ -57,7 +57,7 @@ class CudaDriver:
     def __init__(self):
         self.utils = _Utils()
         torch = _torch()
-        if torch is not None:
+        if torch is not None and torch.cuda.is_available():
             self._current_device = torch.cuda.current_device
             raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
             self._current_stream = raw if raw is not None else (

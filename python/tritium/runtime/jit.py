@@ -256,6 +256,47 @@ class JITFunction(KernelInterface):
         return self._hash
 
     def _dependencies(self):
+        found = []
+        for name, value in self._referenced():
+            if isinstance(value, KernelInterface):
+                base = _base_jit(value)
+                if base is not None and base is not self:
+                    key = base._hash if base._hash == "computing" else base.cache_key
+                    found.append(f"{name}: {key}")
+            elif isinstance(value, (bool, int, float, str, type(None), _constexpr, _dtype)):
+                found.append(f"{name}={value!r}")
+        return found
+
+    def _jit_dependencies(self):
+        """The ``@jit`` functions this one names."""
+        deps = []
+        for _, value in self._referenced():
+            if isinstance(value, KernelInterface):
+                base = _base_jit(value)
+                if base is not None and base is not self and base not in deps:
+                    deps.append(base)
+        return deps
+
+    def other_modules(self):
+        """``(name, text, filename)`` of every other module whose ``@jit`` functions this one
+        calls, directly or through other helpers (what the front end reads of each)."""
+        from ..compiler import source_text_of
+        seen = {self}
+        stack = [self]
+        modules = {}
+        while stack:
+            for dep in stack.pop()._jit_dependencies():
+                if dep in seen:
+                    continue
+                seen.add(dep)
+                stack.append(dep)
+                if dep.filename != self.filename and dep.filename not in modules:
+                    text, filename = source_text_of(dep)
+                    modules[dep.filename] = (dep.module, text, filename)
+        return list(modules.values())
+
+    def _referenced(self):
+        """``(dotted name, value)`` of each global name or attribute chain the source reads."""
         if not self.src:
             return []
         try:
@@ -282,16 +323,8 @@ class JITFunction(KernelInterface):
                 continue
             seen.add(path)
             value = self._resolve(path)
-            if value is _MISSING:
-                continue
-            name = ".".join(path)
-            if isinstance(value, KernelInterface):
-                base = _base_jit(value)
-                if base is not None and base is not self:
-                    key = base._hash if base._hash == "computing" else base.cache_key
-                    found.append(f"{name}: {key}")
-            elif isinstance(value, (bool, int, float, str, type(None), _constexpr, _dtype)):
-                found.append(f"{name}={value!r}")
+            if value is not _MISSING:
+                found.append((".".join(path), value))
         return found
 
     def _resolve(self, path):
@@ -425,7 +458,7 @@ class JITFunction(KernelInterface):
         return _tritium.CompileRequest(
             text, filename, self.__name__, ", ".join(entries),
             key_source=self.cache_key, num_warps=num_warps, num_stages=num_stages, arch=arch,
-            debug=debug)
+            debug=debug, other_modules=self.other_modules())
 
     def prepare(self, args, kwargs, device):
         """Binds and specializes a call; returns ``(cache, key, request-or-None, kernel-or-None,

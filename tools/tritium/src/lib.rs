@@ -123,6 +123,8 @@ pub struct Request {
     /// Also return the TTIR, TTGIR and LLVM IR ([`Output::stages`]), kept in the cache entry
     /// beside the PTX (Triton's `CompiledKernel.asm`).
     pub keep_stages: bool,
+    /// For Python input: the other modules whose `@jit` functions the kernel's module imports.
+    pub other_modules: Vec<tritium_frontend::OtherModule>,
 }
 
 impl Request {
@@ -139,6 +141,7 @@ impl Request {
             always_compile: false,
             key_source: None,
             keep_stages: false,
+            other_modules: Vec::new(),
         }
     }
 
@@ -162,6 +165,7 @@ impl Request {
             always_compile: false,
             key_source: None,
             keep_stages: false,
+            other_modules: Vec::new(),
         }
     }
 
@@ -198,6 +202,7 @@ impl Request {
             always_compile: false,
             key_source: None,
             keep_stages: false,
+            other_modules: Vec::new(),
         })
     }
 
@@ -228,6 +233,13 @@ impl Request {
         }
         if self.key_source.is_some() {
             described += &format!(" filename={:?}", self.filename);
+        } else {
+            for m in &self.other_modules {
+                described += &format!(
+                    " module={:?} file={:?} source={:?}",
+                    m.name, m.file, m.source
+                );
+            }
         }
         Cache::key(
             self.key_source.as_deref().unwrap_or(self.text()),
@@ -456,13 +468,14 @@ fn compile_request(request: &Request, times: &mut StageTimes) -> Result<Compiled
                 let options = tritium_frontend::BuildOptions {
                     debug: request.options.debug.debug,
                 };
-                tritium_frontend::build_with(
+                tritium_frontend::build_with_modules(
                     context,
                     text,
                     filename,
                     kernel.as_deref(),
                     signature,
                     options,
+                    &request.other_modules,
                 )
                 .map_err(|e| CompileError::Source(e.to_string()))
             },
