@@ -52,6 +52,7 @@ TORCH_DTYPES = {
 }
 
 _ptr_types = {}
+_SCALAR_KINDS = ("i1", "i32", "i64", "fp32", "fp64")
 
 
 def _pointer_type(kernel, name, dt):
@@ -157,6 +158,17 @@ def _build_id():
 _BUILD_ID = _build_id()
 
 
+_ENV_DEBUG = []
+
+
+def _env_debug():
+    """``TRITON_DEBUG``, read once per process (it keys every launch; compilations read it
+    again)."""
+    if not _ENV_DEBUG:
+        _ENV_DEBUG.append(os.environ.get("TRITON_DEBUG", "0") not in ("", "0"))
+    return _ENV_DEBUG[0]
+
+
 class KernelInterface:
     """``kernel[grid](*args, **kwargs)``."""
 
@@ -228,6 +240,8 @@ class JITFunction(KernelInterface):
         self._hash = None
         self._binder = self._make_binder()
         self._option_params = [n for n in self.arg_names if n in LAUNCH_OPTIONS]
+        defaults = (LAUNCH_OPTIONS["num_warps"], LAUNCH_OPTIONS["num_stages"])
+        self._default_options_key = {False: defaults + (False,), True: defaults + (True,)}
         # device -> {(specialization, options): CompiledKernel}
         self.device_caches = {}
         functools.update_wrapper(self, fn, updated=())
@@ -360,6 +374,8 @@ class JITFunction(KernelInterface):
             bound, extra = self._binder(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"kernel {e}") from None
+        if not extra and not self._option_params:
+            return bound, LAUNCH_OPTIONS
         options = dict(LAUNCH_OPTIONS)
         for k, v in extra.items():
             if k not in options:
@@ -376,71 +392,77 @@ class JITFunction(KernelInterface):
     def specialize(self, bound):
         """``(key, signature entries, runtime parameter indices, runtime types)`` for the bound
         arguments (raises ``TypeError``/``ValueError`` naming the kernel and argument)."""
-        key = []
-        entries = []
+        key = self.specialization_key(bound)
+        entries = list(key)
         runtime = []
         kinds = []
+        for p, entry in zip(self.params, entries):
+            kind = entry.split(":")[0]
+            if not p.is_constexpr and (kind[0] == "*" or kind in _SCALAR_KINDS):
+                runtime.append(p.num)
+                kinds.append(kind)
+        return key, entries, runtime, kinds
+
+    def specialization_key(self, bound):
+        """The signature entries of a call, as a tuple (the in-memory cache's key): what
+        every call computes, so kept lean."""
+        key = []
+        add = key.append
         kernel = self.__name__
         for p, arg in zip(self.params, bound):
-            if p.is_constexpr or isinstance(arg, _constexpr):
-                literal = _literal(kernel, p.name, arg)
-                key.append(literal)
-                entries.append(literal)
-                continue
             t = type(arg)
-            if t is bool:
-                entry = kind = "i1"
-            elif t is int:
-                if -(2**31) <= arg < 2**31:
+            if p.is_constexpr:
+                add(str(arg) if t is int else _literal(kernel, p.name, arg))
+                continue
+            if t is int:
+                if -2147483648 <= arg <= 2147483647:
                     kind = "i32"
-                elif 0 <= arg < 2**64 and arg >= 2**63:
-                    raise TypeError(f"{kernel}: argument {p.name}={arg}: unsigned 64-bit integer "
-                                    "arguments are not supported by Tritium yet")
                 elif -(2**63) <= arg < 2**63:
                     kind = "i64"
+                elif 0 <= arg < 2**64:
+                    raise TypeError(f"{kernel}: argument {p.name}={arg}: unsigned 64-bit integer "
+                                    "arguments are not supported by Tritium yet")
                 else:
                     raise TypeError(f"{kernel}: argument {p.name}={arg} does not fit in 64 bits")
                 if p.do_not_specialize:
-                    entry = kind
+                    add(kind)
                 elif arg == 1:
-                    key.append("1")
-                    entries.append("1")
-                    continue
+                    add("1")
                 elif arg % 16 == 0:
-                    entry = kind + ":16"
+                    add(kind + ":16")
                 else:
-                    entry = kind
+                    add(kind)
             elif t is float:
-                entry = kind = "fp32"
+                add("fp32")
+            elif t is bool:
+                add("i1")
             elif arg is None:
-                key.append("None")
-                entries.append("None")
-                continue
+                add("None")
             elif hasattr(arg, "data_ptr"):
                 if not getattr(arg, "is_cuda", False):
                     device = getattr(arg, "device", "cpu")
                     raise ValueError(
                         f"{kernel}: argument {p.name} is a tensor on {device}: kernels read GPU "
                         "memory (move it with .cuda())")
-                kind = _pointer_type(kernel, p.name, arg.dtype)
-                if p.do_not_specialize or p.do_not_specialize_on_alignment or arg.data_ptr() % 16:
-                    entry = kind
+                kind = _ptr_types.get(arg.dtype) or _pointer_type(kernel, p.name, arg.dtype)
+                if p.do_not_specialize or p.do_not_specialize_on_alignment or arg.data_ptr() & 15:
+                    add(kind)
                 else:
-                    entry = kind + ":16"
+                    add(kind + ":16")
+            elif isinstance(arg, _constexpr):
+                add(_literal(kernel, p.name, arg))
             elif isinstance(arg, _dtype):
                 _literal(kernel, p.name, arg)
             else:
                 raise TypeError(f"{kernel}: argument {p.name} has type {t.__name__}: a kernel takes "
                                 "tensors, ints, floats, bools, None and constexprs")
-            key.append(entry)
-            entries.append(entry)
-            runtime.append(p.num)
-            kinds.append(kind)
-        return tuple(key), entries, runtime, kinds
+        return tuple(key)
 
     # ----- compilation -----
 
     def _options_key(self, options):
+        if options is LAUNCH_OPTIONS and self.debug is None:
+            return self._default_options_key[_env_debug()]
         if options["num_ctas"] != 1:
             raise ValueError(f"{self.__name__}: num_ctas={options['num_ctas']}: Tritium launches "
                              "one CTA per program (num_ctas=1)")
@@ -448,7 +470,7 @@ class JITFunction(KernelInterface):
         if debug is None:
             debug = self.debug
         if debug is None:
-            debug = os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
+            debug = _env_debug()
         return (options["num_warps"], options["num_stages"], bool(debug))
 
     def _request(self, entries, opts, arch):
@@ -491,20 +513,28 @@ class JITFunction(KernelInterface):
         return self.prepare(args, kwargs, device)
 
     def run(self, *args, grid, warmup=False, **kwargs):
-        device = _driver.driver.active.get_current_device()
-        cache, key, request, kernel, bound, options = self.prepare(args, kwargs, device)
-        if not warmup:
-            # Fail before compiling on a machine that cannot run the kernel.
-            try:
-                _driver.get_device(device)
-            except _tritium.NoGpuError as e:
-                raise _tritium.NoGpuError(f"{self.__name__}: cannot launch: {e}") from None
+        active = _driver.driver.active
+        device = active.get_current_device()
+        bound, options = self.bind(args, kwargs)
+        key = (self.specialization_key(bound), self._options_key(options))
+        cache = self.device_caches.get(device)
+        if cache is None:
+            cache = self.device_caches[device] = {}
+        kernel = cache.get(key)
         if kernel is None:
-            try:
-                compiled = _tritium.compile(request[0])
-            except CompilationError as e:
-                raise CompilationError(f"{self.__name__}: {e}") from None
-            kernel = self.install(cache, key, request, compiled)
+            if not warmup:
+                # Fail before compiling on a machine that cannot run the kernel.
+                try:
+                    _driver.get_device(device)
+                except _tritium.NoGpuError as e:
+                    raise _tritium.NoGpuError(f"{self.__name__}: cannot launch: {e}") from None
+            cache, key, request, kernel, bound, options = self.prepare(args, kwargs, device)
+            if kernel is None:
+                try:
+                    compiled = _tritium.compile(request[0])
+                except CompilationError as e:
+                    raise CompilationError(f"{self.__name__}: {e}") from None
+                kernel = self.install(cache, key, request, compiled)
         if warmup:
             return kernel
         if callable(grid):
@@ -517,13 +547,10 @@ class JITFunction(KernelInterface):
         gz = grid[2] if n > 2 else 1
         if gx * gy * gz == 0:
             return kernel
-        launcher = kernel._launcher(device)
-        stream = _driver.driver.active.get_current_stream(device)
-        values = []
-        for i in kernel.runtime_params:
-            a = bound[i]
-            values.append(a.data_ptr() if hasattr(a, "data_ptr") else a)
-        launcher.launch(int(gx), int(gy), int(gz), stream, *values)
+        launcher = kernel._launchers.get(device) or kernel._launcher(device)
+        values = [a.data_ptr() if hasattr(a, "data_ptr") else a
+                  for a in map(bound.__getitem__, kernel.runtime_params)]
+        launcher.launch(int(gx), int(gy), int(gz), active.get_current_stream(device), *values)
         return kernel
 
 
