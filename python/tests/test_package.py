@@ -423,3 +423,17 @@ def test_helpers_from_other_modules(tmp_path):
         assert "7.000000e+00" in second.asm["ttir"]
     finally:
         sys.path.remove(str(tmp_path))
+
+
+def test_compiled_kernel_launch_checks_arguments_before_the_gpu():
+    x = FakeTensor()
+    k = kernels.add_kernel.warmup(x, x, x, 1000, BLOCK_SIZE=128, grid=(1,))
+    assert k.runtime_names == ["x_ptr", "y_ptr", "output_ptr", "n_elements"]
+    with pytest.raises(TypeError, match=r"kernel add_kernel: 2 arguments given, 4 runtime arguments "
+                                        r"\(x_ptr, y_ptr, output_ptr, n_elements\) or all 5 expected"):
+        k[(1,)](x, x)
+    with pytest.raises(ValueError, match="add_kernel: argument y_ptr is a tensor on cpu"):
+        k[(1,)](x, FakeTensor(device="cpu"), x, 1000, 128)
+    # warmup takes Triton's type strings for tensors.
+    k2 = kernels.add_kernel.warmup("*fp16", "*fp16", "*fp16", 1000, BLOCK_SIZE=128, grid=(1,))
+    assert k2.kinds[:3] == ["*fp16"] * 3

@@ -5,7 +5,12 @@
 # and, for the comparison, Triton come from the machine), then runs run_all.py.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-wheel="${1:-$(ls .gpu/tritium-*.whl.xz .gpu/tritium-*.whl target/wheels/tritium-*.whl 2>/dev/null | head -1)}"
+wheel="${1:-}"
+if [ -z "$wheel" ]; then
+  for candidate in .gpu/tritium-*.whl.xz .gpu/tritium-*.whl target/wheels/tritium-*.whl; do
+    if [ -f "$candidate" ]; then wheel="$candidate"; break; fi
+  done
+fi
 if [ -z "$wheel" ]; then echo "no wheel: run make gpu-wheel on the build machine"; exit 1; fi
 work="$(mktemp -d)"
 case "$wheel" in
