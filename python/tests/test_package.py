@@ -437,3 +437,28 @@ def test_compiled_kernel_launch_checks_arguments_before_the_gpu():
     # warmup takes Triton's type strings for tensors.
     k2 = kernels.add_kernel.warmup("*fp16", "*fp16", "*fp16", 1000, BLOCK_SIZE=128, grid=(1,))
     assert k2.kinds[:3] == ["*fp16"] * 3
+
+
+def test_host_code_the_front_end_cannot_parse_is_never_read(tmp_path):
+    # Host code only Python 3.10+ parses (match) and postponed annotations: the front end reads
+    # the kernels, imports and assignments only, at their own lines.
+    m = load_module(tmp_path, "modern", '''
+        from __future__ import annotations
+        import tritium as triton
+        import tritium.language as tl
+
+        def host(x):
+            match x:
+                case [a, *rest]:
+                    return f"{a!r:>{len(rest)}}"
+                case _:
+                    return None
+
+        @triton.jit
+        def k(x_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+        ''')
+    assert m.k.params[1].is_constexpr
+    k = m.k.warmup(FakeTensor(), BLOCK=32, grid=(1,))
+    assert f'loc("{tmp_path / "modern.py"}":16:' in k.asm["ttir"]
