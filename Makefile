@@ -1,7 +1,11 @@
 # The two quick-start commands are `make example` and `make test` (see README.md).
-.PHONY: bootstrap build example test lint gpu-bundle
+.PHONY: bootstrap build example test lint gpu-bundle wheel python-test gpu-wheel
 
 LIT ?= /usr/lib/llvm-22/bin/lit
+PYTHON ?= python3
+# The Python package's build and test tools (maturin, pytest) live in this venv (git-ignored).
+VENV ?= .venv
+WHEEL_DIR ?= target/wheels
 
 bootstrap:
 	@scripts/bootstrap
@@ -16,10 +20,28 @@ example: build
 	target/debug/tritium compile examples/add.ttir --num-warps 4 --arch sm_90a -o out --emit ttgir,llir,ll
 	@echo "wrote out/add.ttgir, out/add.ptx, out/add.json:"; cat out/add.json
 
-# Every test: Rust unit and snapshot tests, then lit. Fails if either fails.
+# Every test: Rust unit and snapshot tests, lit, then the Python package's tests (pytest, from
+# the wheel installed in a venv). Fails if any fails.
 test: build
 	cargo test --workspace
 	$(LIT) -sv test
+	$(MAKE) python-test
+
+$(VENV)/bin/maturin:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q 'maturin>=1.9.4,<2' 'pytest>=7'
+
+# The Python package (`import tritium`, see docs/python.md): one abi3 wheel for CPython >= 3.9,
+# stripped, LLVM and MLIR linked in: $(WHEEL_DIR)/tritium-VERSION-cp39-abi3-linux_x86_64.whl.
+wheel: bootstrap $(VENV)/bin/maturin
+	rm -f $(WHEEL_DIR)/tritium-*.whl
+	cd python && ../$(VENV)/bin/maturin build --release --strip -o ../$(WHEEL_DIR)
+	@ls -l $(WHEEL_DIR)/tritium-*.whl
+
+# pytest on the wheel installed in the venv (no GPU needed; GPU tests: python/tests/gpu).
+python-test: wheel
+	$(VENV)/bin/pip install -q --force-reinstall --no-deps $(WHEEL_DIR)/tritium-*.whl
+	cd python/tests && ../../$(VENV)/bin/python -m pytest -q -p no:cacheprovider .
 
 lint: bootstrap
 	cargo fmt --all -- --check
@@ -46,3 +68,13 @@ gpu-bundle: build
 	done; \
 	if [ -n "$$left_out" ]; then echo "gpu-bundle: left out (do not compile):$$left_out"; fi
 	@echo "on the GPU machine: .gpu/tritium-gpu-check .gpu/ptx --bench"
+
+# The wheel for a GPU machine without Rust, small enough to carry: repacked without zip
+# compression, then xz (.gpu/tritium-*.whl.xz, about 33 MB). There: python/tests/gpu/run.sh
+# (see docs/python.md).
+gpu-wheel: wheel
+	mkdir -p .gpu
+	rm -f .gpu/tritium-*.whl .gpu/tritium-*.whl.xz
+	$(PYTHON) scripts/repack-wheel $(WHEEL_DIR)/tritium-*.whl .gpu
+	xz -T0 -6 .gpu/tritium-*.whl
+	@ls -l .gpu/tritium-*.whl.xz

@@ -658,7 +658,15 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
         "tl.assume" => {
             let c = tensor_arg(g, args.get(0, "cond"), "cond")?;
             let c = g.s(semantic::cast(&g.ir, &c, &I1, None))?;
-            g.ir.op("llvm.intr.assume", &[c.v], &[], &[], Vec::new());
+            // No operand bundles (MLIR's op requires their sizes, even when empty).
+            let bundles = g.ir.i32_array(&[]);
+            g.ir.op(
+                "llvm.intr.assume",
+                &[c.v],
+                &[],
+                &[("op_bundle_sizes", bundles)],
+                Vec::new(),
+            );
             Ok(Val::None)
         }
         // Python's print in a kernel is device_print, as in Triton.

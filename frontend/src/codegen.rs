@@ -163,6 +163,9 @@ fn rebuild(v: &Val, leaves: &mut impl Iterator<Item = TV>) -> Val {
 
 /// One Python module: its source, `@triton.jit` functions and constexpr globals.
 pub struct PyModule<'s> {
+    /// Its dotted name for another module's imports (`pkg.helpers`); empty for the kernel's own
+    /// module and the prelude.
+    pub name: String,
     pub src: &'s Source,
     pub funcs: HashMap<String, &'s ast::StmtFunctionDef>,
     pub globals: HashMap<String, Val>,
@@ -297,11 +300,13 @@ impl<'s> Gen<'s> {
             module,
             modules: vec![
                 PyModule {
+                    name: String::new(),
                     src,
                     funcs: HashMap::new(),
                     globals: HashMap::new(),
                 },
                 PyModule {
+                    name: String::new(),
                     src: prelude,
                     funcs: HashMap::new(),
                     globals: HashMap::new(),
@@ -550,7 +555,11 @@ impl<'s> Gen<'s> {
         let mut leaves = Vec::new();
         bound.iter().for_each(|v| flatten(v, &mut leaves));
         let key: Vec<String> = bound.iter().map(Val::mangle).collect();
-        let prefix = if module == 0 { "" } else { "tritium.language." };
+        let prefix = match module {
+            0 => String::new(),
+            1 => "tritium.language.".to_owned(),
+            _ => format!("{}.", self.modules[module].name),
+        };
         let symbol = format!("{prefix}{name}__{}", key.join("__"));
         if !self.instances.contains_key(&symbol) {
             if self.depth > 64 {
@@ -1677,6 +1686,12 @@ impl<'s> Gen<'s> {
             return Ok(v.clone());
         }
         if let Some(v) = self.modules[self.cur].globals.get(id) {
+            // `from helpers import f`: the function (or constexpr) of another module.
+            if let Val::Module(path) = v
+                && let Some(resolved) = self.resolve_other_module(path)
+            {
+                return Ok(resolved);
+            }
             return Ok(v.clone());
         }
         if self.modules[self.cur].funcs.contains_key(id) {
@@ -1691,10 +1706,27 @@ impl<'s> Gen<'s> {
         }
     }
 
+    /// `path` (`pkg.helpers.f`, or `helpers.f` for a relative import of `pkg.helpers`) as a
+    /// `@jit` function or constexpr global of one of the other modules given to the build.
+    fn resolve_other_module(&self, path: &str) -> Option<Val> {
+        let (module, item) = path.rsplit_once('.')?;
+        let index = (2..self.modules.len()).find(|&i| {
+            let name = &self.modules[i].name;
+            name == module || name.ends_with(&format!(".{module}"))
+        })?;
+        if self.modules[index].funcs.contains_key(item) {
+            return Some(Val::JitFn(index, item.to_owned()));
+        }
+        self.modules[index].globals.get(item).cloned()
+    }
+
     fn attribute(&mut self, v: Val, attr: &str) -> R<Val> {
         match &v {
             Val::Module(m) => {
                 let path = format!("{m}.{attr}");
+                if let Some(resolved) = self.resolve_other_module(&path) {
+                    return Ok(resolved);
+                }
                 if let Some(stripped) = path.strip_prefix("triton.language.")
                     && let Some(dt) = dtype_of_name(stripped)
                 {

@@ -24,6 +24,109 @@ use diag::Source;
 use rustpython_parser::ast;
 use tritium_dialects::melior::{Context, ir::Module};
 
+/// The `triton.language` functions the front end compiles (`tl.NAME(...)`), for the Python
+/// package's `tritium.language`; `frontend/tests/semantics.rs` checks that each is dispatched.
+/// `tl.math.NAME` and `libdevice.NAME` (fp32/fp64) are read too.
+pub const LANGUAGE_FUNCTIONS: &[&str] = &[
+    "abs",
+    "advance",
+    "arange",
+    "argmax",
+    "argmin",
+    "associative_scan",
+    "assume",
+    "atomic_add",
+    "atomic_and",
+    "atomic_cas",
+    "atomic_max",
+    "atomic_min",
+    "atomic_or",
+    "atomic_xchg",
+    "atomic_xor",
+    "broadcast",
+    "broadcast_to",
+    "cast",
+    "cat",
+    "cdiv",
+    "ceil",
+    "clamp",
+    "cos",
+    "cumprod",
+    "cumsum",
+    "debug_barrier",
+    "device_assert",
+    "device_print",
+    "div_rn",
+    "dot",
+    "erf",
+    "exp",
+    "exp2",
+    "expand_dims",
+    "fdiv",
+    "flip",
+    "floor",
+    "fma",
+    "full",
+    "full_like",
+    "gather",
+    "histogram",
+    "inline_asm_elementwise",
+    "interleave",
+    "join",
+    "load",
+    "load_tensor_descriptor",
+    "log",
+    "log2",
+    "make_block_ptr",
+    "make_tensor_descriptor",
+    "max",
+    "max_constancy",
+    "max_contiguous",
+    "maximum",
+    "min",
+    "minimum",
+    "multiple_of",
+    "next_power_of_2",
+    "num_programs",
+    "pair_uniform_to_normal",
+    "permute",
+    "philox",
+    "pointer_type",
+    "program_id",
+    "rand",
+    "randint",
+    "randint4x",
+    "randn",
+    "range",
+    "ravel",
+    "reduce",
+    "reshape",
+    "rsqrt",
+    "sigmoid",
+    "sin",
+    "softmax",
+    "sort",
+    "split",
+    "sqrt",
+    "sqrt_rn",
+    "static_assert",
+    "static_print",
+    "static_range",
+    "store",
+    "store_tensor_descriptor",
+    "sum",
+    "swizzle2d",
+    "to_tensor",
+    "trans",
+    "uint_to_uniform_float",
+    "umulhi",
+    "view",
+    "where",
+    "xor_sum",
+    "zeros",
+    "zeros_like",
+];
+
 /// How the kernel is built.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -60,7 +163,40 @@ pub fn build_with<'c>(
     signature: &str,
     options: BuildOptions,
 ) -> Result<Module<'c>, FrontendError> {
-    let raw = build_raw(context.to_raw(), source, file, kernel, signature, options)?;
+    build_with_modules(context, source, file, kernel, signature, options, &[])
+}
+
+/// Another Python module whose `@triton.jit` functions (and constexpr globals) the kernel's
+/// module imports: `import pkg.helpers`, `from pkg.helpers import f`, or relatively
+/// (`from .helpers import f`, matched by the name's last components).
+#[derive(Clone, Debug)]
+pub struct OtherModule {
+    /// The dotted module name (`pkg.helpers`).
+    pub name: String,
+    pub source: String,
+    /// Its file, for locations and errors.
+    pub file: String,
+}
+
+/// [`build_with`], the kernel's module importing `@jit` functions from `others`.
+pub fn build_with_modules<'c>(
+    context: &'c Context,
+    source: &str,
+    file: &str,
+    kernel: Option<&str>,
+    signature: &str,
+    options: BuildOptions,
+    others: &[OtherModule],
+) -> Result<Module<'c>, FrontendError> {
+    let raw = build_raw(
+        context.to_raw(),
+        source,
+        file,
+        kernel,
+        signature,
+        options,
+        others,
+    )?;
     // SAFETY: `raw` is a module of `context` that nothing else owns; `Module` takes ownership.
     Ok(unsafe { Module::from_raw(raw) })
 }
@@ -80,7 +216,16 @@ fn is_jit(decorators: &[ast::Expr]) -> bool {
 }
 
 fn import_target(module: &str) -> Val {
-    Val::Module(module.to_owned())
+    Val::Module(canonical_module(module))
+}
+
+/// `tritium` (the Python package, whose `tritium.language` mirrors `triton.language`) is read
+/// as `triton`: `import tritium.language as tl` gives the same `tl` as Triton's import.
+fn canonical_module(module: &str) -> String {
+    match module.strip_prefix("tritium") {
+        Some(rest) if rest.is_empty() || rest.starts_with('.') => format!("triton{rest}"),
+        _ => module.to_owned(),
+    }
 }
 
 /// The front end's own library (random numbers), compiled on demand like the user's module.
@@ -110,6 +255,7 @@ fn load_module<'s>(g: &mut Gen<'s>, index: usize, body: &'s [ast::Stmt]) {
             }
             ast::Stmt::ImportFrom(i) => {
                 let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                let base = canonical_module(&base);
                 for alias in &i.names {
                     let full = format!("{base}.{}", alias.name);
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
@@ -154,8 +300,26 @@ fn build_raw(
     kernel: Option<&str>,
     signature: &str,
     options: BuildOptions,
+    others: &[OtherModule],
 ) -> Result<mlir_sys::MlirModule, FrontendError> {
     let src = Source::new(file, source);
+    let other_srcs: Vec<Source> = others
+        .iter()
+        .map(|m| Source::new(&m.file, &m.source))
+        .collect();
+    let mut other_asts = Vec::new();
+    for (m, other_src) in others.iter().zip(&other_srcs) {
+        match rustpython_parser::parse(&m.source, rustpython_parser::Mode::Module, &m.file) {
+            Ok(ast::Mod::Module(parsed)) => other_asts.push(parsed),
+            Ok(_) => return Err(FrontendError::general(&m.file, "expected a Python module")),
+            Err(e) => {
+                return Err(other_src.error_at(
+                    u32::from(e.offset) as usize,
+                    format!("invalid syntax: {}", e.error),
+                ));
+            }
+        }
+    }
     let parsed =
         rustpython_parser::parse(source, rustpython_parser::Mode::Module, file).map_err(|e| {
             src.error_at(
@@ -185,8 +349,19 @@ fn build_raw(
         };
     let mut g = Gen::new(ctx, &src, module, &prelude_src);
     g.debug = options.debug;
+    for (m, other_src) in others.iter().zip(&other_srcs) {
+        g.modules.push(codegen::PyModule {
+            name: m.name.clone(),
+            src: other_src,
+            funcs: Default::default(),
+            globals: Default::default(),
+        });
+    }
     let result = (|| {
         load_module(&mut g, 1, &prelude.body);
+        for (i, parsed) in other_asts.iter().enumerate() {
+            load_module(&mut g, 2 + i, &parsed.body);
+        }
         load_module(&mut g, 0, &module_ast.body);
         let name = match kernel {
             Some(k) => k.to_owned(),

@@ -364,3 +364,87 @@ fn helpers_return_values_from_both_ways_of_an_if() {
         "{e}"
     );
 }
+
+#[test]
+fn tritium_imports_read_as_triton() {
+    // The Python package's spelling: only the import line differs from a Triton kernel.
+    let context = tritium_dialects::context::new_context();
+    let source = "import tritium as triton\nimport tritium.language as tl\nfrom tritium.language import float16\n\n@triton.jit\ndef k(x, BLOCK: tl.constexpr):\n    i = tl.arange(0, BLOCK)\n    tl.store(x + i, tl.load(x + i).to(float16).to(tl.float32) * 2.0)\n";
+    let module = tritium_frontend::build(&context, source, "k.py", Some("k"), "*fp32, 64")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = module.as_operation().to_string();
+    assert!(text.contains("tensor<64xf16>"), "{text}");
+}
+
+#[test]
+fn every_listed_language_function_is_dispatched() {
+    // `tritium.language` exposes LANGUAGE_FUNCTIONS: each must reach its implementation (which
+    // may then reject the missing arguments), never "unknown function".
+    for name in tritium_frontend::LANGUAGE_FUNCTIONS {
+        let body = format!("@triton.jit\ndef k(x):\n    tl.{name}()\n");
+        let context = tritium_dialects::context::new_context();
+        let source = format!("{HEADER}{body}");
+        if let Err(e) = tritium_frontend::build(&context, &source, "k.py", Some("k"), "*fp32") {
+            let e = e.to_string();
+            assert!(!e.contains("unknown function"), "tl.{name}: {e}");
+        }
+    }
+    let body = "@triton.jit\ndef k(x):\n    tl.not_a_function()\n";
+    assert!(error(body, "k", "*fp32").contains("unknown function"));
+}
+
+#[test]
+fn assume_builds_a_verified_llvm_assume() {
+    // tl.assume(cond) is llvm.intr.assume with no operand bundles (as Triton's matmul tutorial).
+    let t = ttir(
+        "@triton.jit\ndef k(x, stride):\n    tl.assume(stride > 0)\n    tl.store(x + stride, 1.0)\n",
+        "k",
+        "*fp32, i32",
+    );
+    assert_eq!(count(&t, "llvm.intr.assume"), 1, "{t}");
+}
+
+#[test]
+fn helpers_imported_from_other_modules() {
+    // `from helpers import f`, `import pkg.more as m; m.g(...)`, a relative import, and a
+    // constexpr global of the other module.
+    let context = tritium_dialects::context::new_context();
+    let helpers = tritium_frontend::OtherModule {
+        name: "helpers".into(),
+        source: format!(
+            "{HEADER}K: tl.constexpr = 3\n\n@triton.jit\ndef triple(x):\n    return x * K\n"
+        ),
+        file: "helpers.py".into(),
+    };
+    let more = tritium_frontend::OtherModule {
+        name: "pkg.more".into(),
+        source: format!("{HEADER}@triton.jit\ndef plus(x, y):\n    return x + y\n"),
+        file: "pkg/more.py".into(),
+    };
+    let source = format!(
+        "{HEADER}from helpers import triple, K\nimport pkg.more as m\nfrom .more import plus\n\n@triton.jit\ndef k(x):\n    i = tl.arange(0, 16)\n    v = tl.load(x + i)\n    tl.store(x + i, plus(m.plus(triple(v), v), K))\n"
+    );
+    let module = tritium_frontend::build_with_modules(
+        &context,
+        &source,
+        "k.py",
+        Some("k"),
+        "*fp32",
+        Default::default(),
+        &[helpers, more],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(module.as_operation().verify());
+    let text = module
+        .as_operation()
+        .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+        .unwrap();
+    assert!(text.contains("@helpers.triple__"), "{text}");
+    assert!(text.contains("@pkg.more.plus__"), "{text}");
+    assert!(text.contains("\"helpers.py\":7"), "{text}");
+    // An unknown function of an unknown module is still an error at the call.
+    let bad = format!(
+        "{HEADER}import nowhere\n\n@triton.jit\ndef k(x):\n    tl.store(x, nowhere.f(1.0))\n"
+    );
+    assert!(error(&bad, "k", "*fp32").contains("unknown function 'nowhere.f'"));
+}

@@ -234,6 +234,8 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         // ops/debug.rs
         ("tt.print", |l, o| l.lower_print(o.op, &o.ins)),
         ("tt.assert", |l, o| l.lower_assert(o.op, &o.ins)),
+        ("gpu.barrier", |l, _| l.lower_barrier()),
+        ("llvm.intr.assume", |l, o| l.lower_assume(o.op, &o.ins)),
         // ops/descriptor.rs
         ("tt.make_tensor_descriptor", |l, o| {
             l.lower_make_descriptor(o.op, &o.ins, &o.outs)

@@ -1,7 +1,10 @@
 //! On-disk compile cache, independent of MLIR.
 //!
 //! Layout: `ROOT/KEY/` holds `kernel.ptx`, `kernel.json` and `checksum` (the SHA-256 of both
-//! files, in `sha256sum` format, so `sha256sum -c checksum` works inside an entry). `KEY` is the
+//! files, in `sha256sum` format, so `sha256sum -c checksum` works inside an entry). An entry may
+//! also hold extra files (`kernel.ttir`, `kernel.ttgir`, `kernel.llir`: the stages the Python
+//! package shows as `asm`), whose sums follow in `checksum`; [`CacheEntry::extra`] verifies one
+//! when it is read. `KEY` is the
 //! hex SHA-256 of the IR text, the options string, the target and the compiler version
 //! ([`Cache::key`]).
 //!
@@ -36,6 +39,18 @@ pub struct CacheEntry {
     pub json: String,
     /// `kernel.json`, parsed.
     pub metadata: KernelMetadata,
+    /// The extra files of the entry and their SHA-256, from `checksum`.
+    pub extras: Vec<(String, String)>,
+}
+
+impl CacheEntry {
+    /// The extra file `name` of the entry (see [`Cache::put_with_extras`]), when it was stored
+    /// and still matches its checksum.
+    pub fn extra(&self, name: &str) -> Option<String> {
+        let (_, sum) = self.extras.iter().find(|(n, _)| n == name)?;
+        let text = fs::read_to_string(self.dir.join(name)).ok()?;
+        (sha256_hex(text.as_bytes()) == *sum).then_some(text)
+    }
 }
 
 /// A compile cache rooted at a directory.
@@ -75,6 +90,28 @@ fn checksum_text(ptx: &str, json: &str) -> String {
         sha256_hex(ptx.as_bytes()),
         sha256_hex(json.as_bytes())
     )
+}
+
+/// The `checksum` lines of extra files: `HASH  NAME`.
+fn extra_sums(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let (sum, name) = line.split_once("  ")?;
+            Some((name.to_owned(), sum.to_owned()))
+        })
+        .filter(|(name, _)| valid_extra_name(name))
+        .collect()
+}
+
+/// An extra file's name: `kernel.EXT`, no path separators, not one of the entry's own files.
+fn valid_extra_name(name: &str) -> bool {
+    name.starts_with("kernel.")
+        && name != PTX_FILE
+        && name != JSON_FILE
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
 }
 
 fn valid_key(key: &str) -> bool {
@@ -177,15 +214,14 @@ impl Cache {
         let ptx = fs::read_to_string(dir.join(PTX_FILE)).ok()?;
         let json = fs::read_to_string(dir.join(JSON_FILE)).ok()?;
         let sum = fs::read_to_string(dir.join(CHECKSUM_FILE)).ok()?;
-        if sum != checksum_text(&ptx, &json) {
-            return None;
-        }
+        let extras = extra_sums(sum.strip_prefix(&checksum_text(&ptx, &json))?);
         let metadata = KernelMetadata::from_json(&json).ok()?;
         Some(CacheEntry {
             dir: dir.to_path_buf(),
             ptx,
             json,
             metadata,
+            extras,
         })
     }
 
@@ -212,6 +248,23 @@ impl Cache {
     /// writer's, or, when another writer stored the key first, theirs. `json` must be valid
     /// [`KernelMetadata`].
     pub fn put(&self, key: &str, ptx: &str, json: &str) -> Result<CacheEntry> {
+        self.put_with_extras(key, ptx, json, &[])
+    }
+
+    /// [`Cache::put`] with extra files `(name, text)` in the entry (`name` is `kernel.EXT`),
+    /// read back with [`CacheEntry::extra`].
+    pub fn put_with_extras(
+        &self,
+        key: &str,
+        ptx: &str,
+        json: &str,
+        extras: &[(&str, &str)],
+    ) -> Result<CacheEntry> {
+        if let Some((bad, _)) = extras.iter().find(|(name, _)| !valid_extra_name(name)) {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "bad extra cache file name {bad:?} (expected kernel.EXT)"
+            )));
+        }
         if !valid_key(key) {
             return Err(RuntimeError::InvalidArgument(format!(
                 "bad cache key {key:?} (expected [0-9A-Za-z_-], at most 128 characters)"
@@ -223,10 +276,12 @@ impl Cache {
             fs::create_dir(&tmp).map_err(|e| RuntimeError::io(&tmp, e))?;
             write_file(&tmp.join(PTX_FILE), ptx.as_bytes())?;
             write_file(&tmp.join(JSON_FILE), json.as_bytes())?;
-            write_file(
-                &tmp.join(CHECKSUM_FILE),
-                checksum_text(ptx, json).as_bytes(),
-            )
+            let mut sums = checksum_text(ptx, json);
+            for (name, text) in extras {
+                write_file(&tmp.join(name), text.as_bytes())?;
+                sums += &format!("{}  {name}\n", sha256_hex(text.as_bytes()));
+            }
+            write_file(&tmp.join(CHECKSUM_FILE), sums.as_bytes())
         })();
         if let Err(e) = written {
             let _ = fs::remove_dir_all(&tmp);
@@ -242,6 +297,10 @@ impl Cache {
                         ptx: ptx.to_string(),
                         json: json.to_string(),
                         metadata,
+                        extras: extras
+                            .iter()
+                            .map(|(name, text)| ((*name).to_owned(), sha256_hex(text.as_bytes())))
+                            .collect(),
                     });
                 }
                 Err(e) => {
@@ -350,6 +409,32 @@ mod tests {
         cache.remove(&key);
         assert!(cache.get(&key).is_none());
         assert!(entries(cache.root()).is_empty());
+    }
+
+    #[test]
+    fn extras_roundtrip_and_are_verified() {
+        let t = TempDir::new("extras");
+        let cache = Cache::open(t.0.join("c")).unwrap();
+        let key = Cache::key("module {}", "extras", "sm_90a", "test");
+        let extras = [("kernel.ttir", "module {}\n"), ("kernel.ttgir", "ttg\n")];
+        let put = cache.put_with_extras(&key, PTX, JSON, &extras).unwrap();
+        assert_eq!(put.extra("kernel.ttir").as_deref(), Some("module {}\n"));
+        let got = cache.get(&key).unwrap();
+        assert_eq!(put, got);
+        assert_eq!(got.extra("kernel.ttgir").as_deref(), Some("ttg\n"));
+        assert_eq!(got.extra("kernel.llir"), None);
+        // A changed extra is not returned; the entry itself stays valid.
+        fs::write(got.dir.join("kernel.ttgir"), "changed").unwrap();
+        assert_eq!(cache.get(&key).unwrap().extra("kernel.ttgir"), None);
+        assert!(
+            cache
+                .put_with_extras(&key, PTX, JSON, &[("../x", "")])
+                .is_err()
+        );
+        // An entry without extras (written by `put`) still reads.
+        let plain = Cache::key("module {}", "plain", "sm_90a", "test");
+        cache.put(&plain, PTX, JSON).unwrap();
+        assert!(cache.get(&plain).unwrap().extras.is_empty());
     }
 
     #[test]

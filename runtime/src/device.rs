@@ -642,6 +642,21 @@ impl Drop for Stream {
 }
 
 impl Stream {
+    /// A stream someone else created (PyTorch's `torch.cuda.current_stream().cuda_stream`, or
+    /// null for the legacy default stream), borrowed: dropping the result does not destroy it.
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be null or a live `CUstream` of `device`'s primary context that outlives every
+    /// launch enqueued through the result.
+    pub unsafe fn from_raw(device: &Device, raw: *mut c_void) -> Stream {
+        Stream {
+            device: device.clone(),
+            raw: raw as sys::CUstream,
+            owned: false,
+        }
+    }
+
     /// The device this stream belongs to.
     pub fn device(&self) -> &Device {
         &self.device

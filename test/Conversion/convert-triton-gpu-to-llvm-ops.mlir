@@ -345,3 +345,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tl.debug_barrier (gpu.barrier) is bar.sync 0; tl.assume (llvm.intr.assume) stays, on the
+// condition's register.
+// CHECK-LABEL: llvm.func @barrier_assume
+// CHECK: llvm.intr.assume %{{.*}} : i1
+// CHECK: bar.sync 0;
+// CHECK-NOT: gpu.barrier
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @barrier_assume(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %pos = arith.cmpi sgt, %n, %c0 : i32
+    llvm.intr.assume %pos : i1
+    gpu.barrier
+    %q = tt.addptr %p, %n : !tt.ptr<f32>, i32
+    %one = arith.constant 1.0 : f32
+    tt.store %q, %one : !tt.ptr<f32>
+    tt.return
+  }
+}

@@ -1,6 +1,8 @@
 //! `tt.print` (CUDA's `vprintf` with a global format string and an argument buffer, as `printf`
 //! compiles) and `tt.assert` (`__assertfail` where any element is false). Both are resolved by
-//! the CUDA driver's JIT linker.
+//! the CUDA driver's JIT linker. Also the two ops Triton's TTIR borrows from other dialects for
+//! `tl.debug_barrier` (`gpu.barrier`: `bar.sync 0`) and `tl.assume` (`llvm.intr.assume` on a
+//! scalar condition, rebuilt on its register).
 
 use crate::builder::{Builder, CastOp, Value};
 use crate::state::*;
@@ -257,6 +259,31 @@ impl FuncLowering<'_> {
         self.b
             .call("__assertfail", &[msg, file, line, func, size], None);
         self.b.restore(after);
+        Ok(())
+    }
+
+    /// `gpu.barrier` (`tl.debug_barrier`): every thread of the CTA waits.
+    pub fn lower_barrier(&mut self) -> LResult<()> {
+        self.b.barrier();
+        Ok(())
+    }
+
+    /// `llvm.intr.assume` on a scalar `i1` (`tl.assume`): the same op on its register.
+    pub fn lower_assume(&mut self, op: MlirOperation, ins: &[MlirValue]) -> LResult<()> {
+        let Some(&condition) = ins.first() else {
+            return err(op, "llvm.intr.assume needs a condition");
+        };
+        let conds = self.regs(op, condition)?;
+        let bundles = self.b.i32_array(&[]);
+        for c in conds {
+            self.b.create(
+                "llvm.intr.assume",
+                &[c],
+                &[],
+                &[("op_bundle_sizes", bundles)],
+                Vec::new(),
+            );
+        }
         Ok(())
     }
 }

@@ -116,6 +116,15 @@ pub struct Request {
     pub options: CompileOptions,
     /// Compile even when the cache has the result (`--timing`, `--emit` need the stages).
     pub always_compile: bool,
+    /// What identifies the source in the cache key when not the whole text: the Python package
+    /// passes the kernel's and its callees' sources (and the globals they read), so that an
+    /// unrelated change elsewhere in the file keeps the cached kernel.
+    pub key_source: Option<String>,
+    /// Also return the TTIR, TTGIR and LLVM IR ([`Output::stages`]), kept in the cache entry
+    /// beside the PTX (Triton's `CompiledKernel.asm`).
+    pub keep_stages: bool,
+    /// For Python input: the other modules whose `@jit` functions the kernel's module imports.
+    pub other_modules: Vec<tritium_frontend::OtherModule>,
 }
 
 impl Request {
@@ -130,6 +139,33 @@ impl Request {
             filename: filename.into(),
             options,
             always_compile: false,
+            key_source: None,
+            keep_stages: false,
+            other_modules: Vec::new(),
+        }
+    }
+
+    /// Python `text` named `filename`: kernel `kernel` (`None`: the only one) specialized by
+    /// `signature`.
+    pub fn python(
+        text: impl Into<String>,
+        filename: impl Into<String>,
+        kernel: Option<&str>,
+        signature: impl Into<String>,
+        options: CompileOptions,
+    ) -> Request {
+        Request {
+            source: Source::Python {
+                text: text.into(),
+                kernel: kernel.map(str::to_owned),
+                signature: signature.into(),
+            },
+            filename: filename.into(),
+            options,
+            always_compile: false,
+            key_source: None,
+            keep_stages: false,
+            other_modules: Vec::new(),
         }
     }
 
@@ -164,6 +200,9 @@ impl Request {
             filename,
             options,
             always_compile: false,
+            key_source: None,
+            keep_stages: false,
+            other_modules: Vec::new(),
         })
     }
 
@@ -192,8 +231,18 @@ impl Request {
         {
             described += &format!(" python kernel={kernel:?} signature={signature:?}");
         }
+        if self.key_source.is_some() {
+            described += &format!(" filename={:?}", self.filename);
+        } else {
+            for m in &self.other_modules {
+                described += &format!(
+                    " module={:?} file={:?} source={:?}",
+                    m.name, m.file, m.source
+                );
+            }
+        }
         Cache::key(
-            self.text(),
+            self.key_source.as_deref().unwrap_or(self.text()),
             &described,
             &options.arch.map_or("module".to_owned(), |arch| arch.name()),
             &compiler_version(),
@@ -241,6 +290,46 @@ pub struct Output {
     pub times: StageTimes,
     /// The result came from the cache.
     pub cached: bool,
+    /// The stages' IR when [`Request::keep_stages`] asked for them.
+    pub stages: Stages,
+}
+
+/// The IR of a kernel's stages, as Triton's `asm`: `ttir` (after the TTIR passes, with
+/// locations), `ttgir`, `llir` (LLVM IR after optimization).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stages {
+    pub ttir: Option<String>,
+    pub ttgir: Option<String>,
+    pub llir: Option<String>,
+}
+
+impl Stages {
+    const FILES: [&'static str; 3] = ["kernel.ttir", "kernel.ttgir", "kernel.llir"];
+
+    fn from_compiled(compiled: &Compiled) -> Stages {
+        Stages {
+            ttir: compiled.ttir.clone(),
+            ttgir: compiled.ttgir.clone(),
+            llir: compiled.llvm_ir.clone(),
+        }
+    }
+
+    fn from_entry(entry: &tritium_runtime::CacheEntry) -> Stages {
+        let [ttir, ttgir, llir] = Stages::FILES.map(|name| entry.extra(name));
+        Stages { ttir, ttgir, llir }
+    }
+
+    fn files(&self) -> Vec<(&'static str, &str)> {
+        Stages::FILES
+            .into_iter()
+            .zip([&self.ttir, &self.ttgir, &self.llir])
+            .filter_map(|(name, text)| Some((name, text.as_deref()?)))
+            .collect()
+    }
+
+    fn is_complete(&self) -> bool {
+        self.ttgir.is_some() && self.llir.is_some()
+    }
 }
 
 /// Compiles through an on-disk cache, honouring an [`Environment`]. Needs no GPU.
@@ -309,15 +398,29 @@ impl Compiler {
             .filter(|_| !bypass)
             .and_then(|c| c.get(&key))
         {
-            tracing::debug!(target: "tritium", key, "cache hit");
-            return Ok(Output {
-                ptx: entry.ptx,
-                metadata: entry.metadata,
-                compiled: None,
-                times: StageTimes::default(),
-                cached: true,
-            });
+            let stages = if request.keep_stages {
+                Stages::from_entry(&entry)
+            } else {
+                Stages::default()
+            };
+            // An entry written without the stages is compiled again when they are asked for.
+            if !request.keep_stages || stages.is_complete() {
+                tracing::debug!(target: "tritium", key, "cache hit");
+                return Ok(Output {
+                    ptx: entry.ptx,
+                    metadata: entry.metadata,
+                    compiled: None,
+                    times: StageTimes::default(),
+                    cached: true,
+                    stages,
+                });
+            }
+            if let Some(cache) = &self.cache {
+                cache.remove(&key);
+            }
         }
+        let mut effective = effective;
+        effective.options.keep_intermediates |= request.keep_stages;
         if let Some(path) = &effective.options.debug.reproducer {
             // A reproducer left by an earlier run would be taken for this one's.
             let _ = std::fs::remove_file(path);
@@ -325,8 +428,18 @@ impl Compiler {
         let mut times = StageTimes::default();
         let compiled = compile_request(&effective, &mut times)?;
         let metadata = kernel_metadata(&compiled, &key, &effective.options);
+        let stages = if request.keep_stages {
+            Stages::from_compiled(&compiled)
+        } else {
+            Stages::default()
+        };
         if let Some(cache) = &self.cache {
-            cache.put(&key, &compiled.ptx, &metadata.to_json_line())?;
+            cache.put_with_extras(
+                &key,
+                &compiled.ptx,
+                &metadata.to_json_line(),
+                &stages.files(),
+            )?;
         }
         if let Some(dir) = &self.environment.kernel_dump_dir {
             dump_stages(&dir.join(&key), &effective, &compiled, &metadata)?;
@@ -337,6 +450,7 @@ impl Compiler {
             compiled: Some(compiled),
             times,
             cached: false,
+            stages,
         })
     }
 }
@@ -354,13 +468,14 @@ fn compile_request(request: &Request, times: &mut StageTimes) -> Result<Compiled
                 let options = tritium_frontend::BuildOptions {
                     debug: request.options.debug.debug,
                 };
-                tritium_frontend::build_with(
+                tritium_frontend::build_with_modules(
                     context,
                     text,
                     filename,
                     kernel.as_deref(),
                     signature,
                     options,
+                    &request.other_modules,
                 )
                 .map_err(|e| CompileError::Source(e.to_string()))
             },

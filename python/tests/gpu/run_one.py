@@ -1,0 +1,39 @@
+"""Runs one GPU tutorial's `run()` with Tritium or, with `triton`, the same file with only its
+imports changed back to Triton's; prints the results as one JSON line after `RESULTS:`."""
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import traceback
+
+
+def load(path, backend):
+    name = os.path.splitext(os.path.basename(path))[0]
+    if backend == "triton":
+        text = open(path).read()
+        text = text.replace("import tritium as triton", "import triton")
+        text = text.replace("import tritium.language as tl", "import triton.language as tl")
+        directory = tempfile.mkdtemp(prefix="tritium-vs-triton-")
+        path = os.path.join(directory, f"{name}_triton.py")
+        with open(path, "w") as f:
+            f.write(text)
+        name += "_triton"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    path, backend = sys.argv[1], sys.argv[2]
+    try:
+        results = load(path, backend).run()
+    except BaseException:
+        results = [dict(case=os.path.basename(path), ok=False, error=traceback.format_exc())]
+    print("RESULTS:" + json.dumps(results, default=str))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Every kernel of the GPU tutorials (tests/gpu) compiles, without a GPU, for the
+specializations the GPU run gives it (so the GPU machine finds no front-end surprise)."""
+import os
+
+import pytest
+
+from tritium import _tritium
+from tritium.runtime.jit import _module_text
+
+GPU = os.path.join(os.path.dirname(__file__), "gpu")
+P16 = "*fp16:16"
+P32 = "*fp32:16"
+
+
+def request(name, kernel, signature, num_warps=4, num_stages=3):
+    path = os.path.join(GPU, f"{name}.py")
+    with open(path) as f:
+        text = _module_text(path, f.read())
+    return _tritium.CompileRequest(text, path, kernel, signature, num_warps=num_warps,
+                                   num_stages=num_stages)
+
+
+def compile_all(requests):
+    results = _tritium.compile_many(requests)
+    for req, result in zip(requests, results):
+        if isinstance(result, BaseException):
+            raise result
+        assert ".visible .entry" in result.ptx
+    return results
+
+
+def test_vector_add_and_launch_overhead_kernels():
+    compile_all([
+        request("t01_vector_add", "add_kernel", f"{P32}, {P32}, {P32}, i32:16, 1024"),
+        request("t01_vector_add", "add_kernel", f"{P32}, {P32}, {P32}, i32, 1024"),
+        request("launch_overhead", "small_kernel", f"{P32}, {P32}, {P32}, i32:16, 1024"),
+        request("launch_overhead", "many_args_kernel",
+                f"{P32}, {P32}, {P32}, i32:16, i32:16, i32:16, 1, 1, i32:16, 1, 1, 1, fp32, 1024"),
+    ])
+
+
+def test_fused_softmax_kernel():
+    compile_all([
+        request("t02_fused_softmax", "softmax_kernel", f"{P32}, {P32}, i32:16, i32:16, i32, i32, 1024, 4",
+                num_warps=8, num_stages=4),
+        request("t02_fused_softmax", "softmax_kernel", f"{P32}, {P32}, i32, i32, i32, i32, 8, 4",
+                num_warps=8, num_stages=4),
+    ])
+
+
+MATMUL_CONFIGS = [(128, 256, 64, 3, 8), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4), (128, 64, 32, 4, 4),
+                  (64, 128, 32, 4, 4), (128, 32, 32, 4, 4), (64, 32, 32, 5, 2), (32, 64, 32, 5, 2)]
+
+
+def test_matmul_kernel_every_autotune_config():
+    sig = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
+    requests = [request("t03_matmul", "matmul_kernel", f'{sig}, {bm}, {bn}, {bk}, 8, ""', num_warps=w,
+                        num_stages=s) for bm, bn, bk, s, w in MATMUL_CONFIGS]
+    # Ragged sizes, a transposed B (strides 1 and 250) and the fused activation.
+    ragged = f"{P16}, {P16}, {P16}, i32, i32, i32, i32, 1, 1, i32, i32:16, 1"
+    requests.append(request("t03_matmul", "matmul_kernel", f'{ragged}, 64, 128, 32, 8, "leaky_relu"'))
+    results = compile_all(requests)
+    assert "wgmma" in results[0].ptx
+
+
+def test_layer_norm_kernels():
+    compile_all([
+        request("t05_layer_norm", "_layer_norm_fwd_fused",
+                f"{P16}, {P16}, {P16}, {P16}, {P32}, {P32}, i32:16, i32:16, fp32, 8192", num_warps=8),
+        request("t05_layer_norm", "_layer_norm_bwd_dx_fused",
+                f"{P16}, {P16}, {P16}, {P16}, {P16}, {P16}, {P32}, {P32}, *i32:16, i32:16, i32:16, 96, 8192",
+                num_warps=8),
+        request("t05_layer_norm", "_layer_norm_bwd_dwdb", f"{P16}, {P16}, {P16}, {P16}, i32, i32:16, 32, 128"),
+        request("t05_layer_norm", "_layer_norm_fwd_fused",
+                f"{P32}, {P32}, {P32}, {P32}, {P32}, {P32}, i32, i32, fp32, 1024", num_warps=4),
+    ])
+
+
+@pytest.mark.parametrize("stage", [1, 3])
+def test_fused_attention_kernel(stage):
+    # (Z, H, N_CTX, HEAD_DIM) = (2, 4, 1024, 64), contiguous.
+    strides = "i32:16, i32:16, i32:16, 1"
+    sig = (f"{P16}, {P16}, {P16}, fp32, {P32}, {P16}, {strides}, {strides}, {strides}, {strides}, "
+           f"i32, i32, 1024, 64")
+    compile_all([
+        request("t06_fused_attention", "_attn_fwd", f"{sig}, 128, 64, {stage}", num_warps=4, num_stages=3),
+        request("t06_fused_attention", "_attn_fwd", f"{sig}, 64, 32, {stage}", num_warps=4, num_stages=4),
+    ])
