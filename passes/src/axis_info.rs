@@ -243,8 +243,16 @@ impl AxisInfoAnalysis {
                     info = AxisInfo::unknown(rank);
                 } else {
                     info.contiguity.insert(axis, 1);
-                    info.divisibility
-                        .insert(axis, src.divisibility.iter().copied().max().unwrap_or(1));
+                    // Along the new dim every element is its own block: the divisibility is
+                    // what divides every element. With contiguity 1 everywhere each element is
+                    // a block start in every dim (so all the divisibilities hold at once); a
+                    // contiguous run holds consecutive integers, of which only 1 divides all.
+                    let every_element = if src.contiguity.iter().all(|&c| c == 1) {
+                        src.divisibility.iter().copied().max().unwrap_or(1)
+                    } else {
+                        1
+                    };
+                    info.divisibility.insert(axis, every_element);
                     info.constancy.insert(axis, 1);
                 }
                 info

@@ -26,10 +26,10 @@ tt.func @offsets(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divi
 
 // A scalar i1 condition selects a whole tensor: the result has the facts both sides share (its
 // condition's rank-1 facts say nothing about the tensors' dims). A constant condition picks a side.
-// CHECK: tt.broadcast #0: contiguity = [1, 64], divisibility = [1073741824, 1073741824], constancy = [128, 1]
+// CHECK: tt.broadcast #0: contiguity = [1, 64], divisibility = [1, 1073741824], constancy = [128, 1]
 // CHECK: tt.splat #0: contiguity = [1, 1], divisibility = [16, 16], constancy = [128, 64]
-// CHECK: arith.select #0: contiguity = [1, 1], divisibility = [16, 16], constancy = [128, 1]
-// CHECK: arith.select #0: contiguity = [1, 64], divisibility = [1073741824, 1073741824], constancy = [128, 1]
+// CHECK: arith.select #0: contiguity = [1, 1], divisibility = [1, 16], constancy = [128, 1]
+// CHECK: arith.select #0: contiguity = [1, 64], divisibility = [1, 1073741824], constancy = [128, 1]
 tt.func @select(%c: i1, %n: i32 {tt.divisibility = 16 : i32}) {
   %true = arith.constant true
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
@@ -60,5 +60,22 @@ tt.func @trans_and_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, 
   scf.for %i = %c0 to %n step %c64 : i32 {
     %q = tt.addptr %p, %i : !tt.ptr<f32>, i32
   }
+  tt.return
+}
+
+// A column of a contiguous range, expanded: along the new dim each element stands alone, and
+// consecutive integers share no divisor, so a causal mask `rows >= cols` (rows broadcast along
+// the columns) is not constant over column blocks even with block-aligned columns.
+// CHECK: tt.expand_dims #0: contiguity = [64, 1], divisibility = [64, 1], constancy = [1, 1]
+// CHECK: arith.cmpi #0: contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1]
+tt.func @causal_mask(%start: i32 {tt.divisibility = 64 : i32}) {
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %s = tt.splat %start : i32 -> tensor<64xi32>
+  %rows = arith.addi %s, %r : tensor<64xi32>
+  %col = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rowb = tt.broadcast %col : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cols = tt.expand_dims %rows {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %colb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %mask = arith.cmpi sge, %rowb, %colb : tensor<64x64xi32>
   tt.return
 }
