@@ -220,6 +220,11 @@ extern "C" MlirType tritiumTensorDescTypeGetBlockType(MlirType type) {
   return wrap(llvm::cast<mlir::triton::TensorDescType>(unwrap(type)).getBlockType());
 }
 
+extern "C" MlirType tritiumTensorDescTypeGet(MlirType blockType) {
+  auto block = llvm::cast<mlir::RankedTensorType>(unwrap(blockType));
+  return wrap(mlir::triton::TensorDescType::get(block.getContext(), block));
+}
+
 //===----------------------------------------------------------------------===//
 // Upstream attributes the MLIR C API has no constructor for (used by the lowering)
 //===----------------------------------------------------------------------===//

@@ -67,6 +67,7 @@ MlirType tritiumPointerTypeGetPointee(MlirType type);
 int tritiumPointerTypeGetAddressSpace(MlirType type);
 bool tritiumTypeIsTensorDesc(MlirType type);
 MlirType tritiumTensorDescTypeGetBlockType(MlirType type);
+MlirType tritiumTensorDescTypeGet(MlirType blockType);
 /// `#arith.fastmath<...>` from its flag bits (no C-API constructor upstream).
 MlirAttribute tritiumArithFastMathAttrGet(MlirContext context, unsigned flags);
 #ifdef __cplusplus

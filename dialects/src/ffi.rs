@@ -72,6 +72,8 @@ unsafe extern "C" {
     pub fn tritiumPointerTypeGetAddressSpace(type_: MlirType) -> c_int;
     pub fn tritiumTypeIsTensorDesc(type_: MlirType) -> bool;
     pub fn tritiumTensorDescTypeGetBlockType(type_: MlirType) -> MlirType;
+    /// `!tt.tensordesc<block>` of a ranked tensor type.
+    pub fn tritiumTensorDescTypeGet(block_type: MlirType) -> MlirType;
     /// `#arith.fastmath<...>` from its flag bits (no C-API constructor upstream).
     pub fn tritiumArithFastMathAttrGet(
         context: mlir_sys::MlirContext,

@@ -63,6 +63,13 @@ pub struct Compiled {
     /// Parameter types, in order (`*f32`, `i32`, ...).
     pub signature: Vec<String>,
     pub arg_names: Vec<String>,
+    /// Global scratch bytes per program (0: none; else the kernel's last parameter is the
+    /// scratch base) and their alignment.
+    pub global_scratch_size: u64,
+    pub global_scratch_align: u64,
+    /// Per host-side TMA descriptor parameter (`nvTmaDesc`), what the runtime needs to encode
+    /// it (Triton's `tensordesc_meta`: swizzle, elem_size, elem_type, block_size, fp4_padded).
+    pub tensordesc_meta: Vec<serde_json::Value>,
     /// PTX ISA version times ten (84: PTX 8.4).
     pub ptx_version: u32,
     /// TTIR after the TTIR pipeline (TTIR input only).
@@ -210,11 +217,20 @@ fn compile_with(
                 "the kernel tt.func has no body",
             )],
         })?;
+    let tensordesc_meta = tensordesc_meta(kernel).map_err(|message| CompileError::Stage {
+        stage: last_stage,
+        diagnostics: vec![Diagnostic::error_at(filename, &message)],
+    })?;
     let ttgir = keep.then(|| module.as_operation().to_string());
 
     mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
     let shared = int_attr(module.as_operation().to_raw(), "ttg.shared").unwrap_or(0) as u64;
     mlir_stage(Stage::LowerToLlvm, &mut module, times)?;
+    let module_op = module.as_operation().to_raw();
+    let global_scratch_size =
+        int_attr(module_op, "ttg.global_scratch_memory_size").unwrap_or(0) as u64;
+    let global_scratch_align =
+        int_attr(module_op, "ttg.global_scratch_memory_alignment").unwrap_or(1) as u64;
     if options.line_info {
         // A DISubprogram on each llvm.func from its location: translation then attaches the
         // ops' locations as !dbg line info. MLIR's pass needs a file in the callee of every
@@ -283,6 +299,9 @@ fn compile_with(
         arch: target.arch,
         signature,
         arg_names,
+        global_scratch_size,
+        global_scratch_align,
+        tensordesc_meta,
         ptx_version: target.arch.ptx_version(),
         ttir,
         ttgir,
@@ -594,7 +613,10 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
         // SAFETY: `ty` is the live type of an argument; its pointee is read only from a
         // `!tt.ptr` (checked first).
         let text = unsafe {
-            if tritium_dialects::ffi::tritiumTypeIsPointer(ty) {
+            if tritium_dialects::ffi::tritiumTypeIsTensorDesc(ty) {
+                // Triton's expanded signature: the `CUtensorMap` passed by value.
+                "nvTmaDesc".to_owned()
+            } else if tritium_dialects::ffi::tritiumTypeIsPointer(ty) {
                 format!(
                     "*{}",
                     print_type(tritium_dialects::ffi::tritiumPointerTypeGetPointee(ty))
@@ -609,6 +631,43 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
         names.push(location::location_name(location).unwrap_or_default());
     }
     Some((name, signature, names))
+}
+
+/// Triton's `tensordesc_meta` for each tensor-descriptor parameter of the kernel, in order:
+/// the TMA box and swizzle of its block's shared layout.
+fn tensordesc_meta(func: MlirOperation) -> Result<Vec<serde_json::Value>, String> {
+    let Some(&entry) = blocks_of(func).first() else {
+        return Ok(Vec::new());
+    };
+    let mut meta = Vec::new();
+    for arg in block_args(entry) {
+        let ty = value_type(arg);
+        // SAFETY: type queries on a live type; the block type is read only from a tensordesc.
+        let block = unsafe {
+            if !tritium_dialects::ffi::tritiumTypeIsTensorDesc(ty) {
+                continue;
+            }
+            tritium_dialects::ffi::tritiumTensorDescTypeGetBlockType(ty)
+        };
+        let dims: Vec<u32> = shape(block).iter().map(|&d| d as u32).collect();
+        let elem = element_type(block);
+        let kind = tritium_passes::tma::elem_kind(elem)
+            .ok_or_else(|| "a tensor descriptor argument's element type is not one TMA moves".to_owned())?;
+        let encoding = encoding_of(block).ok_or_else(|| {
+            "a tensor descriptor argument has no shared layout (run -triton-nvidia-optimize-descriptor-encoding)"
+                .to_owned()
+        })?;
+        let bits = crate::state::type_bits(elem);
+        let tma = tritium_passes::tma::tma_box(&dims, bits, &encoding)?;
+        meta.push(serde_json::json!({
+            "swizzle": tma.swizzle_mode,
+            "elem_size": tma.elem_bytes,
+            "elem_type": tritium_passes::tma::elem_type_code(kind),
+            "block_size": tma.box_dims,
+            "fp4_padded": false,
+        }));
+    }
+    Ok(meta)
 }
 
 #[cfg(test)]

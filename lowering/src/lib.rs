@@ -103,6 +103,22 @@ fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
             builder::sref("ttg.shared"),
             mlirIntegerAttrGet(i32_type, lowered.shared_bytes as i64),
         );
+        if lowered.global_scratch_size > 0 {
+            // Triton's module attributes for the global scratch a launch provides per program.
+            for (name, value) in [
+                ("ttg.global_scratch_memory_size", lowered.global_scratch_size),
+                (
+                    "ttg.global_scratch_memory_alignment",
+                    lowered.global_scratch_align,
+                ),
+            ] {
+                mlirOperationSetDiscardableAttributeByName(
+                    module,
+                    builder::sref(name),
+                    mlirIntegerAttrGet(i32_type, value as i64),
+                );
+            }
+        }
     }
     Ok(())
 }

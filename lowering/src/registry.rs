@@ -249,6 +249,30 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         ("tt.descriptor_reduce", |l, o| {
             l.lower_descriptor_store(o.op, &o.ins, true)
         }),
+        // ops/tma.rs
+        ("ttng.init_barrier", |l, o| l.lower_init_barrier(o)),
+        ("ttng.inval_barrier", |l, o| l.lower_inval_barrier(o)),
+        ("ttng.barrier_expect", |l, o| l.lower_barrier_expect(o)),
+        ("ttng.arrive_barrier", |l, o| l.lower_arrive_barrier(o)),
+        ("ttng.wait_barrier", |l, o| l.lower_wait_barrier(o)),
+        ("ttng.async_tma_copy_global_to_local", |l, o| {
+            l.lower_tma_load(o)
+        }),
+        ("ttng.async_tma_copy_local_to_global", |l, o| {
+            l.lower_tma_store(o, false)
+        }),
+        ("ttng.async_tma_reduce", |l, o| l.lower_tma_store(o, true)),
+        ("ttng.async_tma_store_wait", |l, o| l.lower_tma_store_wait(o)),
+        ("ttng.tensormap_create", |l, o| l.lower_tensormap_create(o)),
+        ("ttng.tensormap_fenceproxy_acquire", |l, o| {
+            l.lower_tensormap_fence_acquire(o)
+        }),
+        ("ttng.reinterpret_tensor_descriptor", |l, o| {
+            l.lower_reinterpret_descriptor(o)
+        }),
+        ("ttg.global_scratch_alloc", |l, o| {
+            l.lower_global_scratch_alloc(o)
+        }),
         // ops/casts.rs
         ("tt.fp_to_fp", |l, o| {
             l.lower_float_cast(o.op, &o.name, &o.ins, &o.outs)
@@ -300,6 +324,7 @@ fn scratch_table() -> Vec<(&'static str, ScratchFn)> {
         ("tt.reduce", reduce::reduce_scratch),
         ("tt.scan", scan::scan_scratch),
         ("ttg.convert_layout", movement::movement_scratch),
+        ("ttng.tensormap_create", tma::tensormap_scratch),
     ];
     for name in DATA_MOVEMENT {
         t.push((name, movement::movement_scratch));

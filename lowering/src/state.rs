@@ -225,6 +225,11 @@ pub struct FuncLowering<'a> {
     /// top of a region body, which a loop's back edge also reaches): a write to shared memory
     /// needs a barrier first, as Triton's membar analysis places one for write-after-read.
     pub shared_read_since_barrier: bool,
+    /// Offsets of this function's `ttg.global_scratch_alloc` buffers in a program's slice of
+    /// the global scratch (by op), the slice's bytes, and the scratch parameter (when any).
+    pub global_scratch_offsets: HashMap<usize, u64>,
+    pub global_scratch_size: u64,
+    pub global_scratch_base: Option<Value>,
 }
 
 impl FuncLowering<'_> {

@@ -20,6 +20,10 @@ use tritium_passes::ir_util::*;
 pub struct Lowered {
     /// Dynamic shared memory a launch must provide, in bytes.
     pub shared_bytes: u64,
+    /// Global scratch bytes per program (0: the kernel has no scratch parameter) and their
+    /// alignment.
+    pub global_scratch_size: u64,
+    pub global_scratch_align: u64,
 }
 
 /// Target options of the lowering.
@@ -48,6 +52,7 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
     let module_body = unsafe { mlirModuleGetBody(mlirModuleFromOperation(module)) };
     let ctx = context_of(module);
     let mut shared_bytes = 0u64;
+    let (mut global_scratch_size, mut global_scratch_align) = (0u64, 1u64);
     let mut defined = HashSet::new();
     let funcs: Vec<MlirOperation> = collect_ops(module)
         .into_iter()
@@ -85,10 +90,17 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
             shared_read_since_barrier: false,
             scratch: Vec::new(),
             buffers: HashMap::new(),
+            global_scratch_offsets: HashMap::new(),
+            global_scratch_size: 0,
+            global_scratch_base: None,
         };
         lowering.lower_func(func)?;
         defined = std::mem::take(&mut lowering.defined);
         shared_bytes = shared_bytes.max(lowering.shared_bytes);
+        if lowering.global_scratch_size > 0 {
+            global_scratch_size = global_scratch_size.max(lowering.global_scratch_size);
+            global_scratch_align = global_scratch_align.max(global_scratch_alignment(func));
+        }
         // SAFETY: the kernel replaced it; nothing refers to the TTGIR function any more.
         unsafe {
             mlirOperationRemoveFromParent(func);
@@ -99,7 +111,40 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
     if let Some(allocated) = int_attr(module, "ttg.shared") {
         shared_bytes = shared_bytes.max(allocated.max(0) as u64);
     }
-    Ok(Lowered { shared_bytes })
+    Ok(Lowered {
+        shared_bytes,
+        global_scratch_size,
+        global_scratch_align,
+    })
+}
+
+/// Offsets of a function's `ttg.global_scratch_alloc` buffers in one program's slice (each at
+/// its alignment, in program order) and the slice's size, rounded up to the largest alignment.
+fn global_scratch_layout(func: MlirOperation) -> (HashMap<usize, u64>, u64) {
+    let mut offsets = HashMap::new();
+    let mut end = 0u64;
+    for op in collect_ops(func) {
+        if op_name(op) != "ttg.global_scratch_alloc" {
+            continue;
+        }
+        let bytes = int_attr(op, "nbytes").unwrap_or(0).max(0) as u64;
+        let align = int_attr(op, "alignment").unwrap_or(1).max(1) as u64;
+        let at = end.div_ceil(align) * align;
+        offsets.insert(op.ptr as usize, at);
+        end = at + bytes;
+    }
+    let align = global_scratch_alignment(func);
+    (offsets, end.div_ceil(align) * align)
+}
+
+/// The largest alignment of a function's global scratch buffers (1 without any).
+fn global_scratch_alignment(func: MlirOperation) -> u64 {
+    collect_ops(func)
+        .into_iter()
+        .filter(|&op| op_name(op) == "ttg.global_scratch_alloc")
+        .map(|op| int_attr(op, "alignment").unwrap_or(1).max(1) as u64)
+        .max()
+        .unwrap_or(1)
 }
 
 impl FuncLowering<'_> {
@@ -110,27 +155,58 @@ impl FuncLowering<'_> {
             return err(func, "a kernel needs a body");
         };
         let mut param_types = Vec::new();
+        // Per parameter: whether it is a host-side TMA descriptor (a 128-byte `CUtensorMap`
+        // passed by value, as Triton passes `tensordesc` arguments).
+        let mut descriptors = Vec::new();
         for arg in block_args(entry) {
             let ty = value_type(arg);
             if is_tensor(ty) {
                 return err(func, "kernel arguments must be scalars or pointers");
             }
-            param_types.push(self.llvm_type(ty));
+            // SAFETY: type query on a live type.
+            let is_desc = unsafe { tritium_dialects::ffi::tritiumTypeIsTensorDesc(ty) };
+            if is_desc && self.capability < 90 {
+                return err(
+                    func,
+                    "tensor descriptor arguments (host-side TMA descriptors) need sm_90",
+                );
+            }
+            param_types.push(if is_desc {
+                self.b.ptr_type(0)
+            } else {
+                self.llvm_type(ty)
+            });
+            descriptors.push(is_desc);
         }
+        let (scratch_offsets, scratch_size) = global_scratch_layout(func);
+        if scratch_size > 0 {
+            // Triton's global scratch parameter, after the arguments.
+            param_types.push(self.b.ptr_type(1));
+            descriptors.push(false);
+        }
+        self.global_scratch_offsets = scratch_offsets;
+        self.global_scratch_size = scratch_size;
         let threads = (self.num_warps * self.threads_per_warp) as i32;
         let (region, body) = self.b.region_with_block(&param_types);
         let void = self.b.void_type();
         let func_type = self.b.func_type(void, &param_types, false);
-        let attrs = [
+        let mut attrs = vec![
             ("sym_name", self.b.string_attr(&name)),
             ("function_type", self.b.type_attr(func_type)),
             ("nvvm.kernel", self.b.unit_attr()),
             ("nvvm.reqntid", self.b.i32_array(&[threads])),
         ];
+        if descriptors.iter().any(|&d| d) {
+            attrs.push(("arg_attrs", self.descriptor_arg_attrs(&descriptors)));
+        }
         self.b.set_before(func);
         self.b.create("llvm.func", &[], &[], &attrs, vec![region]);
-        for (arg, param) in block_args(entry).into_iter().zip(block_args(body)) {
+        let params = block_args(body);
+        for (arg, &param) in block_args(entry).into_iter().zip(&params) {
             self.set(arg, vec![param]);
+        }
+        if scratch_size > 0 {
+            self.global_scratch_base = params.last().copied();
         }
         // Thread ids first, then the prologue anchor: prologue ops go before it, the body after.
         self.b.set_end(body);
@@ -150,6 +226,35 @@ impl FuncLowering<'_> {
             mlirOperationDestroy(anchor);
         }
         Ok(())
+    }
+
+    /// `arg_attrs` of the kernel: a host-side TMA descriptor parameter is the address of a
+    /// 128-byte, 64-byte-aligned `byval` grid constant (`.param .align 64 .b8 P[128]`).
+    fn descriptor_arg_attrs(&self, descriptors: &[bool]) -> MlirAttribute {
+        let ctx = self.ctx();
+        let byval_type = self.b.array_type(self.b.i8(), 128);
+        let named = |name: &str, attr: MlirAttribute| {
+            // SAFETY: an identifier and attribute of the live context.
+            unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), attr) }
+        };
+        let dicts: Vec<MlirAttribute> = descriptors
+            .iter()
+            .map(|&is_desc| {
+                let entries: Vec<MlirNamedAttribute> = if is_desc {
+                    vec![
+                        named("llvm.align", self.b.i64_attr(64)),
+                        named("llvm.byval", self.b.type_attr(byval_type)),
+                        named("nvvm.grid_constant", self.b.unit_attr()),
+                    ]
+                } else {
+                    Vec::new()
+                };
+                // SAFETY: the entries are live attributes of the context; the call copies them.
+                unsafe { mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr()) }
+            })
+            .collect();
+        // SAFETY: the dictionaries are live attributes of the context; the call copies them.
+        unsafe { mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr()) }
     }
 
     /// Lowers the ops of a block in order, at the builder's insertion point.
@@ -272,7 +377,14 @@ impl FuncLowering<'_> {
 fn is_async_shared_write(name: &str) -> bool {
     matches!(
         name,
-        "ttg.async_copy_global_to_local" | "ttg.async_commit_group" | "ttg.async_wait"
+        "ttg.async_copy_global_to_local"
+            | "ttg.async_commit_group"
+            | "ttg.async_wait"
+            | "ttng.async_tma_copy_global_to_local"
+            | "ttng.barrier_expect"
+            | "ttng.arrive_barrier"
+            | "ttng.tensormap_fenceproxy_acquire"
+            | "ttng.reinterpret_tensor_descriptor"
     )
 }
 
@@ -292,6 +404,10 @@ fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
             | "ttg.memdesc_subslice"
             | "ttg.memdesc_trans"
             | "ttg.memdesc_reshape"
+            // Global memory and address arithmetic only.
+            | "ttng.tensormap_fenceproxy_acquire"
+            | "ttng.reinterpret_tensor_descriptor"
+            | "ttg.global_scratch_alloc"
     ) {
         return false;
     }

@@ -22,6 +22,7 @@ pub mod pipelines;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod test_passes;
+pub mod tma;
 pub mod ttir;
 
 use tritium_dialects::pass::{PassEntry, PipelineDef};

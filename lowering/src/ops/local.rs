@@ -425,6 +425,10 @@ fn alloc_is_forwarded(op: MlirOperation) -> bool {
 /// repeats every 8 rows of `swizzlingByteWidth` bytes and is read by wgmma from the address
 /// bits, so its buffer starts on a multiple of that; everything else is 16-byte aligned.
 pub fn buffer_alignment(op: MlirOperation) -> u64 {
+    // `tensormap.replace` works on a 128-byte aligned descriptor.
+    if op_name(op) == "ttng.tensormap_create" {
+        return 128;
+    }
     if op_name(op) != "ttg.local_alloc" {
         return 16;
     }

@@ -18,4 +18,5 @@ pub mod movement;
 pub mod program;
 pub mod reduce;
 pub mod scan;
+pub mod tma;
 pub mod wgmma;

@@ -506,6 +506,9 @@ pub fn kernel_metadata(
             .filter_map(|ty| ty.parse().ok())
             .collect(),
         arg_names: compiled.arg_names.clone(),
+        global_scratch_size: compiled.global_scratch_size as u32,
+        global_scratch_align: compiled.global_scratch_align.max(1) as u32,
+        tensordesc_meta: compiled.tensordesc_meta.clone(),
         ..KernelMetadata::for_cuda(&compiled.name, compiled.num_warps, compiled.arch.capability)
     }
 }
