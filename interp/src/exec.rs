@@ -58,6 +58,9 @@ pub(crate) struct Machine<'m> {
     pub limits: Limits,
     /// Lines `tt.print` wrote.
     pub printed: Vec<String>,
+    /// TMA descriptors `ttng.tensormap_create` wrote, by address (their pointee and block
+    /// come from the `ttng.reinterpret_tensor_descriptor` that reads them).
+    pub tensormaps: HashMap<u64, TensorDesc>,
     depth: usize,
 }
 
@@ -81,6 +84,7 @@ impl<'m> Machine<'m> {
             elements: 0,
             limits,
             printed: Vec::new(),
+            tensormaps: HashMap::new(),
             depth: 0,
         }
     }
@@ -847,6 +851,94 @@ impl<'m> Machine<'m> {
                 }))])
             }
             "tt.descriptor_load" => one(self.descriptor_load(op, &operands, env)?),
+            // ---- TMA (the copies complete at once; barriers and fences do nothing) ----
+            "ttg.global_scratch_alloc" => {
+                let bytes = ir::int_attr(op, "nbytes").unwrap_or(0).max(0) as usize;
+                let addr = self.mem.add(crate::memory::Buffer {
+                    name: "global scratch".into(),
+                    bytes: vec![0; bytes],
+                });
+                let elem = result_elem.ok_or_else(|| fail(op, "bad result type"))?;
+                one(Tensor::scalar_int(elem, addr as i64))
+            }
+            "ttng.tensormap_create" => {
+                let segments = ir::i32_array_attr(op, "operandSegmentSizes").unwrap_or_default();
+                let rank = segments.get(2).copied().unwrap_or(0).max(0) as usize;
+                if segments.len() != 6 || operands.len() != 1 + 4 * rank {
+                    return Err(fail(op, "bad operand segments"));
+                }
+                let at = scalar_int(op, &arg(0)?)? as u64;
+                let base = scalar_int(op, &arg(1)?)? as u64;
+                let ints = |from: usize, n: usize| -> R<Vec<i64>> {
+                    (from..from + n).map(|i| scalar_int(op, &arg(i)?)).collect()
+                };
+                // Innermost first in the op, outermost first in a descriptor; strides in bytes.
+                let mut shape = ints(2 + rank, rank)?;
+                shape.reverse();
+                let mut strides = ints(2 + 2 * rank, rank - 1)?;
+                strides.reverse();
+                self.tensormaps.insert(
+                    at,
+                    TensorDesc {
+                        base,
+                        pointee: Num::Int(8),
+                        shape,
+                        strides,
+                        block: Vec::new(),
+                        pad_nan: ir::int_attr(op, "fill_mode") == Some(1),
+                    },
+                );
+                Ok(Vec::new())
+            }
+            "ttng.reinterpret_tensor_descriptor" => {
+                let TypeKind::Desc(pointee, block) = result_kind(op)? else {
+                    return Err(fail(op, "result is not a tensor descriptor"));
+                };
+                let at = scalar_int(op, &arg(0)?)? as u64;
+                let Some(written) = self.tensormaps.get(&at) else {
+                    return Err(fail(op, "no ttng.tensormap_create wrote a descriptor there"));
+                };
+                let size = pointee.bytes() as i64;
+                let mut strides: Vec<i64> = written.strides.iter().map(|s| s / size).collect();
+                strides.push(1);
+                Ok(vec![Val::Desc(Rc::new(TensorDesc {
+                    pointee,
+                    strides,
+                    block,
+                    ..written.clone()
+                }))])
+            }
+            "ttng.async_tma_copy_global_to_local" => {
+                // desc, coord..., barrier, result, pred
+                let n = operands.len();
+                if n < 4 {
+                    return Err(fail(op, "missing operands"));
+                }
+                if scalar_int(op, &arg(n - 1)?)? != 0 {
+                    let dst = view(n - 2)?;
+                    let loaded = self.descriptor_read(op, &operands[..n - 3], env, dst.elem, dst.shape.clone())?;
+                    dst.write(&loaded, None);
+                }
+                Ok(Vec::new())
+            }
+            "ttng.async_tma_copy_local_to_global" | "ttng.async_tma_reduce" => {
+                let n = operands.len();
+                let value = view(n - 1)?.read();
+                let kind = if name == "ttng.async_tma_reduce" {
+                    ir::int_attr(op, "kind").unwrap_or(0)
+                } else {
+                    0
+                };
+                self.descriptor_write(op, &operands[..n - 1], &value, kind, env)?;
+                Ok(Vec::new())
+            }
+            "ttng.init_barrier"
+            | "ttng.inval_barrier"
+            | "ttng.barrier_expect"
+            | "ttng.arrive_barrier"
+            | "ttng.wait_barrier"
+            | "ttng.async_tma_store_wait"
+            | "ttng.tensormap_fenceproxy_acquire" => Ok(Vec::new()),
             "tt.descriptor_gather" | "tt.descriptor_scatter" => {
                 self.descriptor_rows(op, name, &operands, env)
             }
@@ -1362,6 +1454,24 @@ impl<'m> Machine<'m> {
         operands: &[MlirValue],
         env: &mut Env,
     ) -> R<Tensor> {
+        let (elem, shape) = result_block(op, 0);
+        let Val::Desc(desc) = get(env, op, operands[0])? else {
+            return Err(fail(op, "operand 0 is not a tensor descriptor"));
+        };
+        let elem = elem.unwrap_or(Elem::Num(desc.pointee));
+        self.descriptor_read(op, operands, env, elem, shape)
+    }
+
+    /// The block of descriptor `operands[0]` at indices `operands[1..]`, out-of-bounds elements
+    /// zero (or NaN).
+    fn descriptor_read(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        env: &mut Env,
+        elem: Elem,
+        shape: Vec<usize>,
+    ) -> R<Tensor> {
         let Val::Desc(desc) = get(env, op, operands[0])? else {
             return Err(fail(op, "operand 0 is not a tensor descriptor"));
         };
@@ -1370,8 +1480,6 @@ impl<'m> Machine<'m> {
             .map(|v| scalar_int(op, &get(env, op, *v)?))
             .collect::<R<Vec<_>>>()?;
         let num = desc.pointee;
-        let (elem, shape) = result_block(op, 0);
-        let elem = elem.unwrap_or(Elem::Num(num));
         let mut bits = Vec::new();
         let mut on = Vec::new();
         for (i, (addr, inside)) in Self::descriptor_view(op, &desc, &indices)?
@@ -1470,20 +1578,35 @@ impl<'m> Machine<'m> {
         operands: &[MlirValue],
         env: &mut Env,
     ) -> R<()> {
-        let Val::Desc(desc) = get(env, op, operands[0])? else {
-            return Err(fail(op, "operand 0 is not a tensor descriptor"));
-        };
         let value = tensor_of(op, get(env, op, operands[1])?)?;
-        let indices = operands[2..]
-            .iter()
-            .map(|v| scalar_int(op, &get(env, op, *v)?))
-            .collect::<R<Vec<_>>>()?;
-        let num = desc.pointee;
         let kind = if name == "tt.descriptor_reduce" {
             ir::int_attr(op, "kind").unwrap_or(0)
         } else {
             0
         };
+        let mut desc_and_indices = vec![operands[0]];
+        desc_and_indices.extend_from_slice(&operands[2..]);
+        self.descriptor_write(op, &desc_and_indices, &value, kind, env)
+    }
+
+    /// Stores (`kind` 0) or reduces `value` into the block of descriptor `operands[0]` at
+    /// indices `operands[1..]`; out-of-bounds elements are dropped.
+    fn descriptor_write(
+        &mut self,
+        op: MlirOperation,
+        operands: &[MlirValue],
+        value: &Tensor,
+        kind: i64,
+        env: &mut Env,
+    ) -> R<()> {
+        let Val::Desc(desc) = get(env, op, operands[0])? else {
+            return Err(fail(op, "operand 0 is not a tensor descriptor"));
+        };
+        let indices = operands[1..]
+            .iter()
+            .map(|v| scalar_int(op, &get(env, op, *v)?))
+            .collect::<R<Vec<_>>>()?;
+        let num = desc.pointee;
         for (i, (addr, inside)) in Self::descriptor_view(op, &desc, &indices)?
             .into_iter()
             .enumerate()
@@ -1491,7 +1614,7 @@ impl<'m> Machine<'m> {
             if !inside {
                 continue;
             }
-            let new = element_bits(&value, i);
+            let new = element_bits(value, i);
             let bits = if kind == 0 {
                 new
             } else {

@@ -16,6 +16,7 @@ pub mod fence_insertion;
 pub mod ir_util;
 pub mod optimize_accumulator_init;
 pub mod optimize_dot_operands;
+pub mod optimize_descriptor_encoding;
 pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipelines;
@@ -23,6 +24,7 @@ pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod test_passes;
 pub mod tma;
+pub mod tma_lowering;
 pub mod ttir;
 
 use tritium_dialects::pass::{PassEntry, PipelineDef};
@@ -184,6 +186,30 @@ pub static PASSES: &[PassEntry] = &[
             ttg.local_alloc of a tensor or a buffer a ttg.local_store writes, through memdesc \
             views. wgmma reads through the async proxy, which needs the fence to see those \
             generic-proxy writes. Nothing is inserted below compute capability 90.",
+    },
+    PassEntry {
+        pass: &optimize_descriptor_encoding::PASS,
+        description: "Gives each tensor descriptor whose block TMA can move (rank 1 to 5, \
+            power-of-two dims, rows of at least 32 bytes) the #ttg.nvmma_shared layout Triton \
+            picks for it: not transposed, the widest swizzle (128, 64 or 32 bytes) its rows \
+            fill; on tt.make_tensor_descriptor results and kernel arguments (the function type \
+            follows). Descriptors with a layout, or used other than by loads, stores and \
+            reductions of their block, are left alone.",
+    },
+    PassEntry {
+        pass: &tma_lowering::PASS,
+        description: "On sm_90: tt.make_tensor_descriptor becomes a 128-byte \
+            ttg.global_scratch_alloc written by ttng.tensormap_create (box, dims and byte \
+            strides innermost first, the block's swizzle, NaN fill for padding = nan), \
+            ttng.tensormap_fenceproxy_acquire and ttng.reinterpret_tensor_descriptor; \
+            tt.descriptor_load becomes a shared buffer filled by \
+            ttng.async_tma_copy_global_to_local and waited on a one-arrival mbarrier \
+            (init_barrier, barrier_expect of the block's bytes, wait_barrier, inval_barrier), \
+            then ttg.local_load; tt.descriptor_store / descriptor_reduce become ttg.local_alloc \
+            of the value, ttng.fence_async_shared, async_tma_copy_local_to_global / \
+            async_tma_reduce and async_tma_store_wait. Descriptors TMA cannot take (see \
+            -triton-nvidia-optimize-descriptor-encoding, a last stride other than 1, control \
+            flow) keep the per-element lowering.",
     },
     PassEntry {
         pass: &test_passes::op_count::PASS,

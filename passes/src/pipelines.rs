@@ -46,7 +46,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let stages = options.num_stages;
     check_launch_options(warps as i64, THREADS_PER_WARP, 1, stages as i64)?;
     parse_target(&format!("cuda:{}", options.capability))?;
-    Ok(vec![
+    let mut passes = vec![
         PassSpec::new("convert-triton-to-tritongpu")
             .option("num-warps", warps)
             .option("num-stages", stages)
@@ -59,18 +59,28 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("cse"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-optimize-dot-operands"),
+        PassSpec::new("triton-nvidia-optimize-descriptor-encoding"),
         PassSpec::new("tritongpu-optimize-accumulator-init"),
         PassSpec::new("tritongpu-combine-tensor-select-and-if"),
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
         PassSpec::new("canonicalize"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
+    ];
+    if options.capability >= 90 {
+        passes.push(
+            PassSpec::new("triton-nvidia-tma-lowering")
+                .option("compute-capability", options.capability),
+        );
+    }
+    passes.extend([
         PassSpec::new("triton-nvidia-gpu-fence-insertion")
             .option("compute-capability", options.capability),
         PassSpec::new("canonicalize"),
         PassSpec::new("cse"),
         PassSpec::new("symbol-dce"),
-    ])
+    ]);
+    Ok(passes)
 }
 
 pub static TTIR: PipelineDef = PipelineDef {
