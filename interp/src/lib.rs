@@ -62,6 +62,13 @@ pub enum Arg {
     Float(f64),
     /// A tensor parameter (of a helper function or a test case), exactly of its type.
     Block(Tensor),
+    /// A host-side tensor descriptor (`!tt.tensordesc` parameter) of a row-major tensor in
+    /// `buffer`: its shape and strides in elements, outermost first.
+    Desc {
+        buffer: Buffer,
+        shape: Vec<i64>,
+        strides: Vec<i64>,
+    },
 }
 
 /// What to run: the grid, the arguments in parameter order, the limits.
@@ -181,10 +188,29 @@ pub fn run_module(
                         Arg::Int(v) => format!("integer {v}"),
                         Arg::Float(v) => format!("float {v}"),
                         Arg::Block(t) => format!("a block of shape {:?}", t.shape),
+                        Arg::Desc { buffer, .. } => format!("a descriptor of `{}`", buffer.name),
                     }
                 ),
             )
         };
+        if let (Some(TypeKind::Desc(pointee, block)), Arg::Desc { buffer, shape, strides }) =
+            (&kind, arg)
+        {
+            if shape.len() != block.len() || strides.len() != block.len() {
+                return Err(bad());
+            }
+            buffer_slots.push(i);
+            let base = memory.add(buffer.clone());
+            values.push(Val::Desc(std::rc::Rc::new(value::TensorDesc {
+                base,
+                pointee: *pointee,
+                shape: shape.clone(),
+                strides: strides.clone(),
+                block: block.clone(),
+                pad_nan: false,
+            })));
+            continue;
+        }
         let value = match (kind, arg) {
             (Some(TypeKind::Block(elem @ Elem::Ptr(_), shape)), Arg::Buffer(b))
                 if shape.is_empty() =>
@@ -249,7 +275,15 @@ pub fn run_module(
         .enumerate()
         .map(|(i, arg)| {
             if buffer_slots.contains(&i) {
-                buffers.next().map(Arg::Buffer).unwrap_or(arg)
+                match (buffers.next(), arg) {
+                    (Some(buffer), Arg::Desc { shape, strides, .. }) => Arg::Desc {
+                        buffer,
+                        shape,
+                        strides,
+                    },
+                    (Some(buffer), _) => Arg::Buffer(buffer),
+                    (None, arg) => arg,
+                }
             } else {
                 arg
             }

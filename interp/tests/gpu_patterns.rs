@@ -22,6 +22,34 @@ fn check_pattern(pattern: &patterns::Pattern, seed: u64) -> Result<(), String> {
             .args
             .iter()
             .map(|(name, arg)| match arg {
+                CaseArg::Desc {
+                    buffer,
+                    shape,
+                    strides,
+                } => {
+                    let bytes = match &**buffer {
+                        CaseArg::In(data) => data.to_bytes(),
+                        CaseArg::Out(out) => {
+                            let size = out.want.len() * out.want.elem().size_bytes().unwrap_or(1);
+                            let mut bytes = vec![poison; size + GUARD_BYTES];
+                            if let Some(init) = &out.init {
+                                let init = init.to_bytes();
+                                bytes[..init.len()].copy_from_slice(&init);
+                            }
+                            before.push(bytes.clone());
+                            bytes
+                        }
+                        _ => Vec::new(),
+                    };
+                    Arg::Desc {
+                        buffer: Buffer {
+                            name: name.to_string(),
+                            bytes,
+                        },
+                        shape: shape.iter().map(|&d| d as i64).collect(),
+                        strides: strides.iter().map(|&d| d as i64).collect(),
+                    }
+                }
                 CaseArg::In(data) => Arg::Buffer(Buffer {
                     name: name.to_string(),
                     bytes: data.to_bytes(),
@@ -55,8 +83,11 @@ fn check_pattern(pattern: &patterns::Pattern, seed: u64) -> Result<(), String> {
         let mut problems = Vec::new();
         let mut k = 0;
         for ((name, arg), got) in case.args.iter().zip(&outcome.args) {
-            let Arg::Buffer(got) = got else { continue };
-            match arg {
+            let got = match got {
+                Arg::Buffer(got) | Arg::Desc { buffer: got, .. } => got,
+                _ => continue,
+            };
+            match arg.buffer() {
                 CaseArg::Out(out) => {
                     if let Err(e) = check_output(out, &got.bytes, &before[k]) {
                         problems.push(format!("{name}: {e}"));

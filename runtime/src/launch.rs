@@ -164,6 +164,8 @@ pub enum KernelArg<'a> {
     F32(f32),
     /// `f64`.
     F64(f64),
+    /// A host-side TMA descriptor (`nvTmaDesc`), passed by value.
+    TensorMap(&'a crate::tensormap::TensorMap),
 }
 
 impl KernelArg<'_> {
@@ -177,6 +179,7 @@ impl KernelArg<'_> {
             KernelArg::I64(_) => ArgKind::I64,
             KernelArg::F32(_) => ArgKind::F32,
             KernelArg::F64(_) => ArgKind::F64,
+            KernelArg::TensorMap(_) => ArgKind::TensorDesc,
         }
     }
 
@@ -191,6 +194,8 @@ impl KernelArg<'_> {
             KernelArg::I64(v) => v as u64,
             KernelArg::F32(v) => v.to_bits() as u64,
             KernelArg::F64(v) => v.to_bits(),
+            // Passed through its own address (see `Kernel::launch`).
+            KernelArg::TensorMap(_) => 0,
         }
     }
 }
@@ -214,6 +219,9 @@ pub struct Kernel {
     func: sys::CUfunction,
     metadata: KernelMetadata,
     attributes: KernelAttributes,
+    /// The global scratch of kernels that need it (`global_scratch_size` bytes per program),
+    /// grown to the largest grid launched so far and shared by all their launches.
+    global_scratch: std::sync::Mutex<Option<DeviceBuffer>>,
 }
 
 // SAFETY: function handles are usable from any thread once their context is current; the
@@ -306,6 +314,7 @@ impl Kernel {
             func,
             metadata,
             attributes,
+            global_scratch: std::sync::Mutex::new(None),
         })
     }
 
@@ -371,9 +380,28 @@ impl Kernel {
         }
         device.bind()?;
         let mut slots: Vec<u64> = args.iter().map(KernelArg::slot).collect();
+        // Triton's global scratch parameter follows the arguments when the kernel has one.
+        let mut scratch = self
+            .global_scratch
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.metadata.global_scratch_size > 0 {
+            let programs = grid.0 as usize * grid.1 as usize * grid.2 as usize;
+            let bytes = programs * self.metadata.global_scratch_size as usize;
+            if scratch.as_ref().is_none_or(|b| b.len_bytes() < bytes) {
+                // Earlier launches may still use the old buffer.
+                device.synchronize()?;
+                *scratch = Some(device.alloc(bytes)?);
+            }
+            slots.push(scratch.as_ref().map_or(0, DeviceBuffer::device_ptr));
+        }
         let mut params: Vec<*mut c_void> = slots
             .iter_mut()
-            .map(|s| s as *mut u64 as *mut c_void)
+            .zip(args.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(s, arg)| match arg {
+                Some(KernelArg::TensorMap(map)) => map.words.as_ptr() as *mut c_void,
+                _ => s as *mut u64 as *mut c_void,
+            })
             .collect();
         let params_ptr = if params.is_empty() {
             std::ptr::null_mut()
@@ -381,9 +409,11 @@ impl Kernel {
             params.as_mut_ptr()
         };
         let block = self.metadata.threads_per_block();
-        // SAFETY: the function is loaded; every parameter pointer points to an 8-byte slot that
-        // outlives the call (the driver copies parameters before returning); the argument
-        // count and kinds were checked against the signature when one is recorded.
+        // SAFETY: the function is loaded; every parameter pointer points to an 8-byte slot (or a
+        // 128-byte descriptor) that outlives the call (the driver copies parameters before
+        // returning); the argument count and kinds were checked against the signature when one
+        // is recorded, and the scratch buffer stays alive in `self` (grown only after a device
+        // synchronization).
         let res = unsafe {
             sys::cuLaunchKernel(
                 self.func,

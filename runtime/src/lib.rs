@@ -49,6 +49,7 @@ pub mod metadata;
 pub mod patterns;
 pub mod reference;
 pub mod suite;
+pub mod tensormap;
 
 pub use cache::{Cache, CacheEntry};
 pub use device::{
@@ -58,3 +59,4 @@ pub use device::{
 pub use error::{Result, RuntimeError};
 pub use launch::{Kernel, KernelArg, KernelAttributes, Module};
 pub use metadata::{ArgKind, ElemType, GpuTarget, KernelMetadata, ParamType};
+pub use tensormap::{TensorDescMeta, TensorMap};

@@ -161,6 +161,9 @@ pub enum ParamType {
     F32,
     /// `f64`.
     F64,
+    /// `nvTmaDesc`: a host-side TMA descriptor (`CUtensorMap`, 128 bytes) passed by value, as
+    /// Triton passes `tensordesc` arguments on sm_90; see [`crate::TensorMap`].
+    TensorDesc,
 }
 
 impl ParamType {
@@ -176,7 +179,8 @@ impl ParamType {
             | (ParamType::I32, ArgKind::I32)
             | (ParamType::I64, ArgKind::I64)
             | (ParamType::F32, ArgKind::F32)
-            | (ParamType::F64, ArgKind::F64) => true,
+            | (ParamType::F64, ArgKind::F64)
+            | (ParamType::TensorDesc, ArgKind::TensorDesc) => true,
             _ => false,
         }
     }
@@ -192,6 +196,7 @@ impl fmt::Display for ParamType {
             ParamType::I64 => f.write_str("i64"),
             ParamType::F32 => f.write_str("f32"),
             ParamType::F64 => f.write_str("f64"),
+            ParamType::TensorDesc => f.write_str("nvTmaDesc"),
         }
     }
 }
@@ -216,9 +221,10 @@ impl FromStr for ParamType {
             "i64" => ParamType::I64,
             "f32" | "fp32" => ParamType::F32,
             "f64" | "fp64" => ParamType::F64,
+            "nvTmaDesc" => ParamType::TensorDesc,
             other => {
                 return Err(RuntimeError::Metadata(format!(
-                    "unknown parameter type `{other}` (expected ptr, *ELEM, i1, i32, i64, f32 or f64)"
+                    "unknown parameter type `{other}` (expected ptr, *ELEM, i1, i32, i64, f32, f64 or nvTmaDesc)"
                 )));
             }
         })
@@ -253,6 +259,8 @@ pub enum ArgKind {
     F32,
     /// `f64`.
     F64,
+    /// A host-side TMA descriptor.
+    TensorDesc,
 }
 
 impl fmt::Display for ArgKind {
@@ -265,6 +273,7 @@ impl fmt::Display for ArgKind {
             ArgKind::I64 => f.write_str("i64"),
             ArgKind::F32 => f.write_str("f32"),
             ArgKind::F64 => f.write_str("f64"),
+            ArgKind::TensorDesc => f.write_str("a TMA descriptor"),
         }
     }
 }

@@ -256,12 +256,32 @@ pub enum Arg {
     I64(i64),
     /// `f32` scalar.
     F32(f32),
+    /// A host-side TMA descriptor (`nvTmaDesc`) of `buffer` (an [`Arg::In`] or [`Arg::Out`],
+    /// checked like one): a row-major tensor of `shape` with `strides` in elements, outermost
+    /// first. The kernel's next parameters take the shape and strides again as scalars.
+    Desc {
+        /// The tensor's buffer.
+        buffer: Box<Arg>,
+        /// Its dims, outermost first.
+        shape: Vec<u64>,
+        /// Its strides in elements, outermost first (the last 1).
+        strides: Vec<u64>,
+    },
 }
 
 impl Arg {
+    /// The buffer argument itself, or a descriptor's buffer.
+    pub fn buffer(&self) -> &Arg {
+        match self {
+            Arg::Desc { buffer, .. } => buffer,
+            other => other,
+        }
+    }
+
     /// The parameter type this argument needs.
     pub fn param_type(&self) -> ParamType {
         match self {
+            Arg::Desc { .. } => ParamType::TensorDesc,
             Arg::In(d) => ParamType::Ptr(Some(d.elem())),
             Arg::Out(o) => ParamType::Ptr(Some(o.want.elem())),
             Arg::I32(_) => ParamType::I32,
@@ -286,7 +306,7 @@ impl Case {
     /// Checks the case's own consistency: output lengths match `keep` and `init`.
     pub fn validate(&self) -> Result<(), String> {
         for (name, a) in &self.args {
-            if let Arg::Out(o) = a {
+            if let Arg::Out(o) = a.buffer() {
                 if o.want.is_empty() {
                     return Err(format!("{name}: empty output"));
                 }
@@ -550,7 +570,7 @@ pub fn run_pattern(
     // Device buffers, one per pointer argument (None for scalars).
     let mut bufs: Vec<Option<DeviceBuffer>> = Vec::with_capacity(case.args.len());
     for (_, a) in &case.args {
-        bufs.push(match a {
+        bufs.push(match a.buffer() {
             Arg::In(d) => {
                 let b = dev
                     .alloc(d.len() * d.elem_size())
@@ -566,13 +586,29 @@ pub fn run_pattern(
             _ => None,
         });
     }
+    // The descriptors of descriptor arguments, with the K.json entries of their parameters.
+    let mut maps: Vec<Option<crate::TensorMap>> = vec![None; case.args.len()];
+    let mut next_meta = 0;
+    for &i in &order {
+        if let (Arg::Desc { shape, strides, .. }, Some(b)) = (&case.args[i].1, &bufs[i]) {
+            let meta = kernel.metadata().tensordesc_meta.get(next_meta).ok_or_else(|| {
+                "K.json has fewer tensordesc_meta entries than descriptor parameters".to_string()
+            })?;
+            next_meta += 1;
+            let meta = crate::TensorDescMeta::from_json(meta).map_err(err)?;
+            maps[i] = Some(
+                crate::TensorMap::encode(dev, b.device_ptr(), shape, strides, &meta, false)
+                    .map_err(err)?,
+            );
+        }
+    }
     let mut approx: Vec<String> = Vec::new();
     let mut outputs = 0;
     for (run, &poison) in POISONS.iter().enumerate() {
         // Outputs: poison everything (guard included), then the initial contents if any.
         let mut before: Vec<Vec<u8>> = Vec::new();
         for ((_, a), b) in case.args.iter().zip(&bufs) {
-            if let (Arg::Out(o), Some(b)) = (a, b) {
+            if let (Arg::Out(o), Some(b)) = (a.buffer(), b) {
                 b.fill_bytes(poison).map_err(err)?;
                 let mut bytes = vec![poison; b.len_bytes()];
                 if let Some(init) = &o.init {
@@ -586,6 +622,10 @@ pub fn run_pattern(
         let args: Vec<KernelArg> = order
             .iter()
             .map(|&i| match (&case.args[i].1, &bufs[i]) {
+                (Arg::Desc { .. }, Some(_)) => match &maps[i] {
+                    Some(map) => KernelArg::TensorMap(map),
+                    None => unreachable!("descriptor arguments have descriptors"),
+                },
                 (_, Some(b)) => KernelArg::Buffer(b),
                 (Arg::I32(v), None) => KernelArg::I32(*v),
                 (Arg::I64(v), None) => KernelArg::I64(*v),
@@ -601,7 +641,7 @@ pub fn run_pattern(
         let mut k = 0;
         for ((name, a), b) in case.args.iter().zip(&bufs) {
             let Some(b) = b else { continue };
-            match a {
+            match a.buffer() {
                 Arg::Out(o) => {
                     let got = b.download::<u8>().map_err(err)?;
                     match check_output(o, &got, &before[k]) {

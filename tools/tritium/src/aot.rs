@@ -119,6 +119,7 @@ fn params(metadata: &KernelMetadata) -> Result<Vec<Param<'_>>, AotError> {
                 ParamType::I64 => ("int64_t", "i64", "I64", true),
                 ParamType::F32 => ("float", "f32", "F32", false),
                 ParamType::F64 => ("double", "f64", "F64", false),
+                ParamType::TensorDesc => ("CUtensorMap", "&TensorMap", "TensorMap", false),
             };
             Ok(Param {
                 name,
