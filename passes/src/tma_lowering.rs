@@ -404,9 +404,33 @@ fn lower_load(op: MlirOperation) {
         &[value_type(out)],
         &[],
     ));
+    // A `ttg.local_alloc` of the loaded tensor in the buffer's own layout (a wgmma operand) reads
+    // the TMA buffer itself, as Triton's lowering does: no copy through registers.
+    for user in users(out) {
+        if op_name(user) != "ttg.local_alloc" {
+            continue;
+        }
+        let Some(&staged) = results(user).first() else {
+            continue;
+        };
+        let ty = value_type(staged);
+        let same = memdesc_encoding_of(ty).as_ref() == Some(&encoding)
+            // SAFETY: memdesc accessors on a live memdesc type.
+            && unsafe { ffi::ttg::tritiumMemDescTypeGetElementType(ty).ptr == elem.ptr }
+            && memdesc_dims(ty) == block_shape;
+        if same {
+            // SAFETY: both values are live memdescs of one buffer shape and layout; the alloc
+            // has no uses left.
+            unsafe { mlirValueReplaceAllUsesOfWith(staged, buffer) };
+            erase(user);
+        }
+    }
     // SAFETY: both values are live; the load has no uses left.
     unsafe { mlirValueReplaceAllUsesOfWith(out, loaded) };
     erase(op);
+    if users(loaded).is_empty() {
+        erase(defining_op(loaded).unwrap_or(op));
+    }
 }
 
 /// `tt.descriptor_store` / `tt.descriptor_reduce` → the value staged in shared memory, then a
@@ -480,4 +504,32 @@ fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     let attr =
         unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// The ops using a value (once per use).
+fn users(value: MlirValue) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(value);
+        while !user.ptr.is_null() {
+            out.push(mlirOpOperandGetOwner(user));
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    out
+}
+
+/// The shape of a `!ttg.memdesc` type.
+fn memdesc_dims(ty: MlirType) -> Vec<i64> {
+    // SAFETY: `ty` is a memdesc (the caller read its encoding); the first call asks the rank,
+    // the second writes at most that many entries.
+    unsafe {
+        let rank = ffi::ttg::tritiumMemDescTypeGetShape(ty, std::ptr::null_mut(), 0).max(0);
+        let mut dims = vec![0i64; rank as usize];
+        if rank > 0 {
+            ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), rank);
+        }
+        dims
+    }
 }

@@ -126,6 +126,21 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: matmul_loop,
     },
     Pattern {
+        name: "tma_copy",
+        what: "device-side TMA descriptors (tensormap_create in global scratch): descriptor load, store and reduce add of 64x64 f32 tiles, ragged edges",
+        build: tma_copy,
+    },
+    Pattern {
+        name: "tma_host",
+        what: "host-side TMA descriptors (cuTensorMapEncodeTiled, passed by value): descriptor load and store of 64x64 f16 tiles",
+        build: tma_host,
+    },
+    Pattern {
+        name: "tma_matmul",
+        what: "tensor-descriptor f16 matmul: TMA tiles into wgmma, scf.for over K, TMA store of the f16 result",
+        build: tma_matmul,
+    },
+    Pattern {
         name: "dot_block_ptr",
         what: "tiled f16 matmul through block pointers (transposed B, boundary checks), wgmma on sm_90",
         build: dot_block_ptr,
@@ -1127,6 +1142,117 @@ fn matmul_loop(r: &mut Rng) -> Case {
         n + int_in(r, 0, 8) as usize,
         n + int_in(r, 1, 8) as usize,
     );
+    let a = f16_ints(r, m * sa, 4);
+    let b = f16_ints(r, k * sb, 4);
+    let dense = |src: &[u16], rows: usize, cols: usize, stride: usize| -> Vec<f32> {
+        (0..rows * cols)
+            .map(|e| f16_to_f32(src[(e / cols) * stride + e % cols]))
+            .collect()
+    };
+    let cf = matmul_ref(&dense(&a, m, k, sa), &dense(&b, k, n, sb), None, m, n, k);
+    let (c, keep) = strided_f16_output(&cf, m, n, sc);
+    Case {
+        grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
+        args: vec![
+            ("a", Arg::In(Data::F16(a))),
+            ("b", Arg::In(Data::F16(b))),
+            ("c", Arg::Out(Output::exact(Data::F16(c)).keeping(keep))),
+            ("M", Arg::I32(m as i32)),
+            ("N", Arg::I32(n as i32)),
+            ("K", Arg::I32(k as i32)),
+            ("sa", Arg::I32(sa as i32)),
+            ("sb", Arg::I32(sb as i32)),
+            ("sc", Arg::I32(sc as i32)),
+        ],
+        note: format!("M={m} N={n} K={k}"),
+    }
+}
+
+/// A row stride of at least `n` elements whose bytes are a multiple of 16 (TMA's rule), with
+/// some padding.
+fn tma_stride(r: &mut Rng, n: usize, elem_bytes: usize) -> usize {
+    let unit = 16 / elem_bytes;
+    n.div_ceil(unit) * unit + unit * int_in(r, 0, 2) as usize
+}
+
+fn tma_copy(r: &mut Rng) -> Case {
+    let m = ragged(r, 65, 300, 64);
+    let n = ragged(r, 65, 300, 64);
+    let ld = tma_stride(r, n, 4);
+    let x = eighths(r, m * ld, 800);
+    let init = eighths(r, m * ld, 800);
+    let mut out = vec![0f32; m * ld];
+    let mut acc = init.clone();
+    let mut keep = vec![true; m * ld];
+    for i in 0..m {
+        for j in 0..n {
+            let e = i * ld + j;
+            out[e] = 2.0 * x[e];
+            acc[e] += x[e];
+            keep[e] = false;
+        }
+    }
+    Case {
+        grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
+        args: vec![
+            ("x", Arg::In(Data::F32(x))),
+            ("out", Arg::Out(f32s(out).keeping(keep.clone()))),
+            (
+                "acc",
+                Arg::Out(f32s(acc).keeping(keep).starting_from(Data::F32(init))),
+            ),
+            ("M", Arg::I32(m as i32)),
+            ("N", Arg::I32(n as i32)),
+            ("ld", Arg::I32(ld as i32)),
+        ],
+        note: format!("M={m} N={n} ld={ld}"),
+    }
+}
+
+fn tma_host(r: &mut Rng) -> Case {
+    let m = ragged(r, 65, 300, 64);
+    let n = ragged(r, 65, 300, 64);
+    let (sx, so) = (tma_stride(r, n, 2), tma_stride(r, n, 2));
+    let x = f16_ints(r, m * sx, 1000);
+    let mut out = vec![0u16; m * so];
+    let mut keep = vec![true; m * so];
+    for i in 0..m {
+        for j in 0..n {
+            out[i * so + j] = f32_to_f16(f16_to_f32(x[i * sx + j]) + 1.0);
+            keep[i * so + j] = false;
+        }
+    }
+    let desc = |buffer: Arg, stride: usize| Arg::Desc {
+        buffer: Box::new(buffer),
+        shape: vec![m as u64, n as u64],
+        strides: vec![stride as u64, 1],
+    };
+    Case {
+        grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
+        args: vec![
+            ("xd", desc(Arg::In(Data::F16(x)), sx)),
+            ("xd_m", Arg::I32(m as i32)),
+            ("xd_n", Arg::I32(n as i32)),
+            ("xd_sm", Arg::I64(sx as i64)),
+            ("xd_sn", Arg::I64(1)),
+            (
+                "od",
+                desc(Arg::Out(Output::exact(Data::F16(out)).keeping(keep)), so),
+            ),
+            ("od_m", Arg::I32(m as i32)),
+            ("od_n", Arg::I32(n as i32)),
+            ("od_sm", Arg::I64(so as i64)),
+            ("od_sn", Arg::I64(1)),
+        ],
+        note: format!("M={m} N={n} sx={sx} so={so}"),
+    }
+}
+
+fn tma_matmul(r: &mut Rng) -> Case {
+    let m = ragged(r, 65, 300, 64);
+    let n = ragged(r, 65, 300, 64);
+    let k = ragged(r, 65, 260, 64);
+    let (sa, sb, sc) = (tma_stride(r, k, 2), tma_stride(r, n, 2), tma_stride(r, n, 2));
     let a = f16_ints(r, m * sa, 4);
     let b = f16_ints(r, k * sb, 4);
     let dense = |src: &[u16], rows: usize, cols: usize, stride: usize| -> Vec<f32> {

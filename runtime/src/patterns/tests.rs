@@ -70,6 +70,8 @@ fn ttir_signature(text: &str) -> (String, Vec<(String, ParamType)>) {
                 .and_then(|e| e.strip_suffix('>'))
             {
                 ParamType::Ptr(Some(ElemType::parse(e)))
+            } else if ty.starts_with("!tt.tensordesc<") {
+                ParamType::TensorDesc
             } else {
                 ty.parse().unwrap_or_else(|e| panic!("{ty}: {e}"))
             };
