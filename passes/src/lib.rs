@@ -43,6 +43,17 @@ pub static PASSES: &[PassEntry] = &[
             crossing a function boundary or an scf.while are errors.",
     },
     PassEntry {
+        pass: &ttir::rewrite_tensor_descriptor::PASS,
+        description: "Replaces tensor descriptors made in the kernel (tt.make_tensor_descriptor) \
+            by tensors of pointers and masks, for targets without TMA: tt.descriptor_load \
+            becomes a tt.load of splat(base) + sum(extsi(index_d + range_d) * stride_d) masked by \
+            0 <= index_d < shape_d in every dimension (other zero, NaN for padding = nan), \
+            tt.descriptor_store a masked tt.store, tt.descriptor_reduce a masked relaxed \
+            tt.atomic_rmw (add is fadd on floats; inc and dec are errors). Descriptors passed \
+            as arguments or through control flow are errors. Not in the pipelines: the \
+            lowering also takes descriptors per element.",
+    },
+    PassEntry {
         pass: &ttir::combine::PASS,
         description: "Triton's peephole combines, with MLIR's greedy driver: add(dot(a, b, 0), c) \
             becomes dot(a, b, c); addptr(addptr(p, a), b) becomes addptr(p, a + b); a select of a \

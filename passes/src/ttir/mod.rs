@@ -8,5 +8,6 @@ pub mod licm;
 pub mod loop_aware_cse;
 pub mod loop_unroll;
 pub mod reorder_broadcast;
+pub mod rewrite_tensor_descriptor;
 pub mod rewrite_tensor_pointer;
 pub mod util;
