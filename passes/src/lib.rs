@@ -19,6 +19,7 @@ pub mod optimize_dot_operands;
 pub mod optimize_descriptor_encoding;
 pub mod optimize_thread_locality;
 pub mod pipeline;
+pub mod pipeline_tma;
 pub mod pipelines;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;

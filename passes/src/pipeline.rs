@@ -994,6 +994,8 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
         return Ok(());
     }
     let module = module.to_raw();
+    // sm_90: loads from tensor descriptors become multi-buffered TMA copies (pipeline_tma.rs).
+    crate::pipeline_tma::run(module, stages);
     // Innermost loops only: a loop containing another loop is left alone.
     let loops: Vec<MlirOperation> = collect_ops(module)
         .into_iter()

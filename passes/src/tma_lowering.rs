@@ -44,14 +44,14 @@ pub static PASS: PassDef = PassDef {
 };
 
 /// Builds ops right before `at`.
-struct At {
-    at: MlirOperation,
-    loc: MlirLocation,
-    ctx: MlirContext,
+pub(crate) struct At {
+    pub(crate) at: MlirOperation,
+    pub(crate) loc: MlirLocation,
+    pub(crate) ctx: MlirContext,
 }
 
 impl At {
-    fn new(at: MlirOperation) -> At {
+    pub(crate) fn new(at: MlirOperation) -> At {
         // SAFETY: `at` is a live op.
         let loc = unsafe { mlirOperationGetLocation(at) };
         At {
@@ -60,37 +60,37 @@ impl At {
             ctx: context_of(at),
         }
     }
-    fn insert_op(&self, op: MlirOperation) -> MlirOperation {
+    pub(crate) fn insert_op(&self, op: MlirOperation) -> MlirOperation {
         // SAFETY: `at` is live in a block, which takes ownership of the new op.
         unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(self.at), self.at, op) };
         op
     }
-    fn insert(&self, op: MlirOperation) -> MlirValue {
+    pub(crate) fn insert(&self, op: MlirOperation) -> MlirValue {
         let op = self.insert_op(op);
         // SAFETY: every op inserted through this has a result.
         unsafe { mlirOperationGetResult(op, 0) }
     }
-    fn int_type(&self, bits: u32) -> MlirType {
+    pub(crate) fn int_type(&self, bits: u32) -> MlirType {
         // SAFETY: a builtin type of the live context.
         unsafe { mlirIntegerTypeGet(self.ctx, bits) }
     }
-    fn int_attr(&self, bits: u32, v: i64) -> MlirAttribute {
+    pub(crate) fn int_attr(&self, bits: u32, v: i64) -> MlirAttribute {
         // SAFETY: an integer attribute of the live context.
         unsafe { mlirIntegerAttrGet(self.int_type(bits), v) }
     }
-    fn constant(&self, bits: u32, v: i64) -> MlirValue {
+    pub(crate) fn constant(&self, bits: u32, v: i64) -> MlirValue {
         self.insert(constant(self.loc, self.int_attr(bits, v)))
     }
-    fn bool_attr(&self, v: bool) -> MlirAttribute {
+    pub(crate) fn bool_attr(&self, v: bool) -> MlirAttribute {
         // SAFETY: a bool attribute of the live context.
         unsafe { mlirBoolAttrGet(self.ctx, v as i32) }
     }
-    fn segments(&self, sizes: &[i32]) -> MlirAttribute {
+    pub(crate) fn segments(&self, sizes: &[i32]) -> MlirAttribute {
         // SAFETY: a dense array attribute of the live context; `sizes` outlives the call.
         unsafe { mlirDenseI32ArrayGet(self.ctx, sizes.len() as isize, sizes.as_ptr()) }
     }
     /// `!ttg.memdesc<shape x elem, encoding, #smem[, mutable]>`.
-    fn memdesc(&self, shape: &[i64], elem: MlirType, encoding: &Encoding, mutable: bool) -> MlirType {
+    pub(crate) fn memdesc(&self, shape: &[i64], elem: MlirType, encoding: &Encoding, mutable: bool) -> MlirType {
         let enc = encoding_to_attr(self.ctx, encoding);
         // SAFETY: constructors on live handles of one context; `shape` outlives the call.
         unsafe {
@@ -109,7 +109,7 @@ impl At {
 }
 
 /// The compute capability from the option, else the module's `ttg.target` (`cuda:NN`).
-fn capability(module: MlirOperation, options: &Options) -> i64 {
+pub(crate) fn capability_of(module: MlirOperation, options: &Options) -> i64 {
     match options.int("compute-capability") {
         0 => string_attr(module, "ttg.target")
             .and_then(|t| t.strip_prefix("cuda:").and_then(|c| c.parse().ok()))
@@ -120,7 +120,7 @@ fn capability(module: MlirOperation, options: &Options) -> i64 {
 
 fn run(module: OperationRef, options: &Options) -> PassResult {
     let module = module.to_raw();
-    if capability(module, options) < 90 {
+    if capability_of(module, options) < 90 {
         return Ok(());
     }
     crate::optimize_descriptor_encoding::assign_encodings(module);
@@ -160,7 +160,7 @@ pub(crate) fn block_of(desc_type: MlirType) -> Option<MlirType> {
 
 /// Whether a descriptor value is a TMA descriptor: a kernel argument or a
 /// `ttng.reinterpret_tensor_descriptor`, whose block has a layout TMA can move.
-fn is_tma_descriptor(desc: MlirValue) -> bool {
+pub(crate) fn is_tma_descriptor(desc: MlirValue) -> bool {
     let from_tma = match defining_op(desc) {
         Some(def) => op_name(def) == "ttng.reinterpret_tensor_descriptor",
         // A block argument: a kernel's (control flow carrying descriptors is left alone).
@@ -183,7 +183,7 @@ fn is_kernel_argument(value: MlirValue) -> bool {
 }
 
 /// The `#ttg.nvmma_shared` layout of a descriptor type's block, when TMA can move it.
-fn tma_layout(desc_type: MlirType) -> Option<Encoding> {
+pub(crate) fn tma_layout(desc_type: MlirType) -> Option<Encoding> {
     let block = block_of(desc_type)?;
     let dims: Vec<u32> = shape(block).iter().map(|&d| d as u32).collect();
     let elem = element_type(block);
@@ -222,6 +222,8 @@ pub(crate) fn only_block_accesses(desc: MlirValue, block: MlirType) -> bool {
                     "tt.descriptor_store" | "tt.descriptor_reduce" => operands(owner)
                         .get(1)
                         .is_some_and(|&v| shape(value_type(v)) == block_shape),
+                    // Copies the pipeliner made (-tritongpu-pipeline on sm_90).
+                    "ttng.async_tma_copy_global_to_local" => true,
                     _ => false,
                 };
             if !ok {
@@ -490,7 +492,7 @@ fn lower_store(op: MlirOperation, reduce: bool) {
 }
 
 /// Removes an op without uses from its block and destroys it.
-fn erase(op: MlirOperation) {
+pub(crate) fn erase(op: MlirOperation) {
     // SAFETY: `op` is live, in a block, and nothing uses its results any more.
     unsafe {
         mlirOperationRemoveFromParent(op);
@@ -507,7 +509,7 @@ fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
 }
 
 /// The ops using a value (once per use).
-fn users(value: MlirValue) -> Vec<MlirOperation> {
+pub(crate) fn users(value: MlirValue) -> Vec<MlirOperation> {
     let mut out = Vec::new();
     // SAFETY: use-list traversal of a live value.
     unsafe {
@@ -521,7 +523,7 @@ fn users(value: MlirValue) -> Vec<MlirOperation> {
 }
 
 /// The shape of a `!ttg.memdesc` type.
-fn memdesc_dims(ty: MlirType) -> Vec<i64> {
+pub(crate) fn memdesc_dims(ty: MlirType) -> Vec<i64> {
     // SAFETY: `ty` is a memdesc (the caller read its encoding); the first call asks the rank,
     // the second writes at most that many entries.
     unsafe {

@@ -1,0 +1,378 @@
+//! The TMA part of `-tritongpu-pipeline` (sm_90): in an innermost `scf.for` with an i32
+//! induction variable and no `tt.load`, a `tt.descriptor_load` of a loop-invariant TMA
+//! descriptor whose only use is a `ttg.local_alloc` in the descriptor's own `#ttg.nvmma_shared`
+//! layout read only by `ttng.warp_group_dot`s is turned into TMA copies into a
+//! `num-stages`-deep ring of buffers, `num-stages - 1` iterations ahead, each slot with its own
+//! mbarrier:
+//!
+//! * before the loop: the ring (`ttg.local_alloc` of `num-stages x block`), the barriers
+//!   (`num-stages x 1 x i64`, each `ttng.init_barrier` to one arrival) and the copies of the
+//!   first `num-stages - 1` iterations (`barrier_expect` of the block's bytes and
+//!   `async_tma_copy_global_to_local`, predicated off past the loop's end);
+//! * at the top of iteration `k` (counted from 0): `ttng.wait_barrier` on slot `k mod S` with
+//!   phase `(k / S) mod 2`, then the copy of iteration `k + S - 1` into slot `(k + S - 1) mod S`
+//!   — the slot iteration `k - 1` read, whose (synchronous) dots are done — and the dots read
+//!   `ttg.memdesc_index` of slot `k mod S`;
+//! * after the loop: `ttng.inval_barrier` of every slot.
+//!
+//! The copies' coordinates are the load's, recomputed for the prefetched iteration from the
+//! induction variable and loop invariants by pure ops (a coordinate read from another
+//! loop-carried value leaves the load alone). Loops that also hold `tt.load`s are left to the
+//! `cp.async` pipelining.
+
+use crate::ir_util::*;
+use crate::tma_lowering::{At, block_of, erase, memdesc_dims, tma_layout, users};
+use mlir_sys::*;
+use std::collections::HashMap;
+use tritium_dialects::build::{build, clone_with};
+use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
+
+/// A descriptor load to pipeline: the load, its staging alloc, the descriptor and its layout.
+struct Candidate {
+    load: MlirOperation,
+    alloc: MlirOperation,
+    encoding: Encoding,
+}
+
+/// Pipelines the descriptor loads of every innermost loop of `module` (sm_90 modules only).
+pub fn run(module: MlirOperation, stages: i64) {
+    let target = string_attr(module, "ttg.target").unwrap_or_default();
+    let capability: i64 = target
+        .strip_prefix("cuda:")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    if capability < 90 || stages < 2 {
+        return;
+    }
+    let loops: Vec<MlirOperation> = collect_ops(module)
+        .into_iter()
+        .filter(|op| op_name(*op) == "scf.for")
+        .filter(|op| {
+            collect_ops(*op)
+                .iter()
+                .skip(1)
+                .all(|inner| !matches!(op_name(*inner).as_str(), "scf.for" | "tt.load"))
+        })
+        .collect();
+    for for_op in loops {
+        pipeline_loop(for_op, stages);
+    }
+}
+
+/// Whether `value` is defined outside `for_op` (so it is loop-invariant).
+fn outside(value: MlirValue, for_op: MlirOperation) -> bool {
+    // SAFETY: queries on a live value, its owner block and their parent ops.
+    unsafe {
+        let parent = if mlirValueIsABlockArgument(value) {
+            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value))
+        } else {
+            mlirOperationGetParentOperation(mlirOpResultGetOwner(value))
+        };
+        let mut at = parent;
+        while !at.ptr.is_null() {
+            if at.ptr == for_op.ptr {
+                return false;
+            }
+            at = mlirOperationGetParentOperation(at);
+        }
+        true
+    }
+}
+
+fn is_pure_index_op(op: MlirOperation) -> bool {
+    // SAFETY: region count of a live op.
+    if unsafe { mlirOperationGetNumRegions(op) } != 0 {
+        return false;
+    }
+    let name = op_name(op);
+    name.starts_with("arith.")
+}
+
+/// Whether `value` is computed from `iv` and loop invariants by pure ops.
+fn recomputable(value: MlirValue, iv: MlirValue, for_op: MlirOperation, depth: usize) -> bool {
+    if value.ptr == iv.ptr || outside(value, for_op) {
+        return true;
+    }
+    if depth > 64 {
+        return false;
+    }
+    match defining_op(value) {
+        Some(op) if is_pure_index_op(op) => operands(op)
+            .into_iter()
+            .all(|v| recomputable(v, iv, for_op, depth + 1)),
+        _ => false,
+    }
+}
+
+/// `value` recomputed with `iv` replaced by `new_iv`, the new ops built at `at`.
+fn recompute(
+    value: MlirValue,
+    iv: MlirValue,
+    new_iv: MlirValue,
+    for_op: MlirOperation,
+    at: &At,
+    memo: &mut HashMap<usize, MlirValue>,
+) -> MlirValue {
+    if value.ptr == iv.ptr {
+        return new_iv;
+    }
+    if outside(value, for_op) {
+        return value;
+    }
+    if let Some(&v) = memo.get(&key(value)) {
+        return v;
+    }
+    // `recomputable` held: an op result of pure ops.
+    let Some(op) = defining_op(value) else {
+        return value;
+    };
+    let ins: Vec<MlirValue> = operands(op)
+        .into_iter()
+        .map(|v| recompute(v, iv, new_iv, for_op, at, memo))
+        .collect();
+    let types: Vec<MlirType> = results(op).into_iter().map(value_type).collect();
+    let copy = at.insert_op(clone_with(op, &ins, &types));
+    for (i, r) in results(op).into_iter().enumerate() {
+        // SAFETY: the clone has the original's results.
+        memo.insert(key(r), unsafe { mlirOperationGetResult(copy, i as isize) });
+    }
+    memo.get(&key(value)).copied().unwrap_or(value)
+}
+
+/// The loop's candidates (see the module docs).
+fn candidates(for_op: MlirOperation, body: MlirBlock, iv: MlirValue) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // SAFETY: iteration over the live body's ops.
+    let mut op = unsafe { mlirBlockGetFirstOperation(body) };
+    while !op.ptr.is_null() {
+        if op_name(op) == "tt.descriptor_load" {
+            if let Some(c) = candidate(op, for_op, iv) {
+                out.push(c);
+            }
+        }
+        // SAFETY: `op` is a live op of the body.
+        op = unsafe { mlirOperationGetNextInBlock(op) };
+    }
+    out
+}
+
+fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Option<Candidate> {
+    let ins = operands(load);
+    let desc = *ins.first()?;
+    if !outside(desc, for_op) {
+        return None;
+    }
+    let encoding = tma_layout(value_type(desc))?;
+    // A descriptor -triton-nvidia-tma-lowering will write on the device, or a kernel argument.
+    match defining_op(desc) {
+        Some(def) if op_name(def) == "tt.make_tensor_descriptor" => {
+            let d = operands(def);
+            let rank = d.len().saturating_sub(1) / 2;
+            if rank == 0 || constant_int(d[2 * rank]) != Some(1) {
+                return None;
+            }
+        }
+        Some(_) => return None,
+        None => {}
+    }
+    if !ins[1..].iter().all(|&v| recomputable(v, iv, for_op, 0)) {
+        return None;
+    }
+    let out = *results(load).first()?;
+    let [alloc] = users(out)[..] else {
+        return None;
+    };
+    if op_name(alloc) != "ttg.local_alloc" {
+        return None;
+    }
+    let staged = *results(alloc).first()?;
+    let block = block_of(value_type(desc))?;
+    if memdesc_encoding_of(value_type(staged)).as_ref() != Some(&encoding)
+        || memdesc_dims(value_type(staged)) != shape(block)
+    {
+        return None;
+    }
+    if !users(staged)
+        .iter()
+        .all(|&u| op_name(u) == "ttng.warp_group_dot")
+    {
+        return None;
+    }
+    Some(Candidate {
+        load,
+        alloc,
+        encoding,
+    })
+}
+
+/// `ttg.memdesc_index %ring[%slot]` of a ring of `view` buffers.
+fn index(at: &At, ring: MlirValue, slot: MlirValue, view: MlirType) -> MlirValue {
+    at.insert(build("ttg.memdesc_index", at.loc, &[ring, slot], &[view], &[]))
+}
+
+/// The expect and the copy of `load` for the iteration whose coordinates are `coords`.
+fn issue(
+    at: &At,
+    load: MlirOperation,
+    coords: &[MlirValue],
+    buffer: MlirValue,
+    barrier: MlirValue,
+    bytes: i64,
+    pred: MlirValue,
+) {
+    at.insert_op(build(
+        "ttng.barrier_expect",
+        at.loc,
+        &[barrier, pred],
+        &[],
+        &[("size", at.int_attr(32, bytes))],
+    ));
+    let mut ins = vec![operands(load)[0]];
+    ins.extend_from_slice(coords);
+    ins.extend([barrier, buffer, pred]);
+    at.insert_op(build(
+        "ttng.async_tma_copy_global_to_local",
+        at.loc,
+        &ins,
+        &[],
+        &[],
+    ));
+}
+
+fn pipeline_loop(for_op: MlirOperation, stages: i64) {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return;
+    };
+    let Some(&iv) = block_args(body).first() else {
+        return;
+    };
+    // SAFETY: type query on a live type.
+    if unsafe { !mlirTypeIsAInteger(value_type(iv)) || mlirIntegerTypeGetWidth(value_type(iv)) != 32 }
+    {
+        return;
+    }
+    let loop_ins = operands(for_op);
+    let (lb, ub, step) = (loop_ins[0], loop_ins[1], loop_ins[2]);
+    let found = candidates(for_op, body, iv);
+    if found.is_empty() {
+        return;
+    }
+    let pre = At::new(for_op);
+    // SAFETY: the loop is live in a block; the op after it (a terminator at least) anchors the
+    // ops built after the loop.
+    let after = At::new(unsafe { mlirOperationGetNextInBlock(for_op) });
+    // SAFETY: `body` is the loop's live body; it has at least its terminator.
+    let top = At::new(unsafe { mlirBlockGetFirstOperation(body) });
+    let s = stages;
+    let i64t = pre.int_type(64);
+    let barrier_encoding = Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, vec![0]));
+    let barrier_ring_type = pre.memdesc(&[s, 1], i64t, &barrier_encoding, true);
+    let barrier_type = pre.memdesc(&[1], i64t, &barrier_encoding, true);
+    let cmp_slt = |at: &At, a: MlirValue, b: MlirValue| {
+        at.insert(build(
+            "arith.cmpi",
+            at.loc,
+            &[a, b],
+            &[at.int_type(1)],
+            &[("predicate", at.int_attr(64, 2))],
+        ))
+    };
+    let bin = |at: &At, name: &str, a: MlirValue, b: MlirValue| {
+        at.insert(build(name, at.loc, &[a, b], &[value_type(a)], &[]))
+    };
+    // The iteration number and its slot and phase, at the top of the body.
+    let k = {
+        let d = bin(&top, "arith.subi", iv, lb);
+        bin(&top, "arith.divsi", d, step)
+    };
+    let cs = top.constant(32, s);
+    let slot = bin(&top, "arith.remsi", k, cs);
+    let round = bin(&top, "arith.divsi", k, cs);
+    let one = top.constant(32, 1);
+    let phase = bin(&top, "arith.andi", round, one);
+    let ahead = top.constant(32, s - 1);
+    let k_next = bin(&top, "arith.addi", k, ahead);
+    let slot_next = bin(&top, "arith.remsi", k_next, cs);
+    let skip = bin(&top, "arith.muli", step, ahead);
+    let iv_next = bin(&top, "arith.addi", iv, skip);
+    let pred_next = cmp_slt(&top, iv_next, ub);
+    let mut dead = Vec::new();
+    for c in found {
+        let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
+        let dims = shape(block);
+        let elem = element_type(block);
+        let bytes = dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
+        let mut ring_dims = vec![s];
+        ring_dims.extend_from_slice(&dims);
+        let ring_type = pre.memdesc(&ring_dims, elem, &c.encoding, true);
+        let view_type = pre.memdesc(&dims, elem, &c.encoding, true);
+        let ring = pre.insert(build("ttg.local_alloc", pre.loc, &[], &[ring_type], &[]));
+        let bars = pre.insert(build(
+            "ttg.local_alloc",
+            pre.loc,
+            &[],
+            &[barrier_ring_type],
+            &[],
+        ));
+        for i in 0..s {
+            let ci = pre.constant(32, i);
+            let bar = index(&pre, bars, ci, barrier_type);
+            pre.insert_op(build(
+                "ttng.init_barrier",
+                pre.loc,
+                &[bar],
+                &[],
+                &[("count", pre.int_attr(32, 1))],
+            ));
+        }
+        let coords: Vec<MlirValue> = operands(c.load)[1..].to_vec();
+        // The prologue: iterations 0 .. S - 2.
+        for i in 0..s - 1 {
+            let ci = pre.constant(32, i);
+            let offset = bin(&pre, "arith.muli", step, ci);
+            let iv_i = bin(&pre, "arith.addi", lb, offset);
+            let pred = cmp_slt(&pre, iv_i, ub);
+            let mut memo = HashMap::new();
+            let at_i: Vec<MlirValue> = coords
+                .iter()
+                .map(|&v| recompute(v, iv, iv_i, for_op, &pre, &mut memo))
+                .collect();
+            let buf = index(&pre, ring, ci, view_type);
+            let bar = index(&pre, bars, ci, barrier_type);
+            issue(&pre, c.load, &at_i, buf, bar, bytes, pred);
+        }
+        // This iteration's slot, then the prefetch S - 1 ahead.
+        let bar = index(&top, bars, slot, barrier_type);
+        top.insert_op(build(
+            "ttng.wait_barrier",
+            top.loc,
+            &[bar, phase],
+            &[],
+            &[("operandSegmentSizes", top.segments(&[1, 1, 0, 0]))],
+        ));
+        let buf = index(&top, ring, slot, view_type);
+        let mut memo = HashMap::new();
+        let next: Vec<MlirValue> = coords
+            .iter()
+            .map(|&v| recompute(v, iv, iv_next, for_op, &top, &mut memo))
+            .collect();
+        let buf_next = index(&top, ring, slot_next, view_type);
+        let bar_next = index(&top, bars, slot_next, barrier_type);
+        issue(&top, c.load, &next, buf_next, bar_next, bytes, pred_next);
+        let staged = results(c.alloc)[0];
+        // SAFETY: both are live memdescs of the same block shape and layout.
+        unsafe { mlirValueReplaceAllUsesOfWith(staged, buf) };
+        // Erased once every candidate is done: the first may be what `top` is anchored on.
+        dead.push(c.alloc);
+        dead.push(c.load);
+        for i in 0..s {
+            let ci = after.constant(32, i);
+            let bar = index(&after, bars, ci, barrier_type);
+            after.insert_op(build("ttng.inval_barrier", after.loc, &[bar], &[], &[]));
+        }
+    }
+    // The allocs (no uses left), then the loads (used only by their allocs).
+    for op in dead {
+        erase(op);
+    }
+}
