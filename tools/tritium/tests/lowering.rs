@@ -11,11 +11,16 @@ fn inputs() -> PathBuf {
 
 /// Compiles `path` with 4 warps for sm_90a; returns the PTX.
 fn compile(path: &Path) -> String {
+    compile_for(path, "sm_90a")
+}
+
+/// Compiles `path` with 4 warps for `arch`; returns the PTX.
+fn compile_for(path: &Path, arch: &str) -> String {
     let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
     let out = std::env::temp_dir().join(format!("tritium-lowering-{}-{stem}", std::process::id()));
     let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
         .args(["compile", path.to_str().unwrap(), "--num-warps", "4"])
-        .args(["--arch", "sm_90a", "-o", out.to_str().unwrap()])
+        .args(["--arch", arch, "-o", out.to_str().unwrap()])
         .output()
         .expect("run tritium");
     assert!(
@@ -143,8 +148,21 @@ fn inline_asm() {
 
 #[test]
 fn descriptors() {
+    // sm_90: TMA (a descriptor written on the device, bulk copies and reductions).
     let ptx = lowering("descriptor");
+    expect(
+        &ptx,
+        "descriptor",
+        &[
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+        ],
+    );
+    // sm_80: per-element accesses.
+    let ptx = compile_for(&inputs().join("lowering/descriptor.ttir"), "sm_80");
     expect(&ptx, "descriptor", &["red.relaxed.gpu.global.add.f32"]);
+    assert!(!ptx.contains("cp.async.bulk"), "descriptor on sm_80: no TMA");
 }
 
 /// Triton's syntax-sampler kernels (every TTIR op family in one place) all compile.
