@@ -896,7 +896,10 @@ impl<'m> Machine<'m> {
                 };
                 let at = scalar_int(op, &arg(0)?)? as u64;
                 let Some(written) = self.tensormaps.get(&at) else {
-                    return Err(fail(op, "no ttng.tensormap_create wrote a descriptor there"));
+                    return Err(fail(
+                        op,
+                        "no ttng.tensormap_create wrote a descriptor there",
+                    ));
                 };
                 let size = pointee.bytes() as i64;
                 let mut strides: Vec<i64> = written.strides.iter().map(|s| s / size).collect();
@@ -916,7 +919,13 @@ impl<'m> Machine<'m> {
                 }
                 if scalar_int(op, &arg(n - 1)?)? != 0 {
                     let dst = view(n - 2)?;
-                    let loaded = self.descriptor_read(op, &operands[..n - 3], env, dst.elem, dst.shape.clone())?;
+                    let loaded = self.descriptor_read(
+                        op,
+                        &operands[..n - 3],
+                        env,
+                        dst.elem,
+                        dst.shape.clone(),
+                    )?;
                     dst.write(&loaded, None);
                 }
                 Ok(Vec::new())

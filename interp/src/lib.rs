@@ -193,8 +193,14 @@ pub fn run_module(
                 ),
             )
         };
-        if let (Some(TypeKind::Desc(pointee, block)), Arg::Desc { buffer, shape, strides }) =
-            (&kind, arg)
+        if let (
+            Some(TypeKind::Desc(pointee, block)),
+            Arg::Desc {
+                buffer,
+                shape,
+                strides,
+            },
+        ) = (&kind, arg)
         {
             if shape.len() != block.len() || strides.len() != block.len() {
                 return Err(bad());

@@ -651,8 +651,9 @@ fn tensordesc_meta(func: MlirOperation) -> Result<Vec<serde_json::Value>, String
         };
         let dims: Vec<u32> = shape(block).iter().map(|&d| d as u32).collect();
         let elem = element_type(block);
-        let kind = tritium_passes::tma::elem_kind(elem)
-            .ok_or_else(|| "a tensor descriptor argument's element type is not one TMA moves".to_owned())?;
+        let kind = tritium_passes::tma::elem_kind(elem).ok_or_else(|| {
+            "a tensor descriptor argument's element type is not one TMA moves".to_owned()
+        })?;
         let encoding = encoding_of(block).ok_or_else(|| {
             "a tensor descriptor argument has no shared layout (run -triton-nvidia-optimize-descriptor-encoding)"
                 .to_owned()

@@ -106,7 +106,10 @@ fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
         if lowered.global_scratch_size > 0 {
             // Triton's module attributes for the global scratch a launch provides per program.
             for (name, value) in [
-                ("ttg.global_scratch_memory_size", lowered.global_scratch_size),
+                (
+                    "ttg.global_scratch_memory_size",
+                    lowered.global_scratch_size,
+                ),
                 (
                     "ttg.global_scratch_memory_alignment",
                     lowered.global_scratch_align,

@@ -262,7 +262,9 @@ fn table() -> Vec<(&'static str, LowerFn)> {
             l.lower_tma_store(o, false)
         }),
         ("ttng.async_tma_reduce", |l, o| l.lower_tma_store(o, true)),
-        ("ttng.async_tma_store_wait", |l, o| l.lower_tma_store_wait(o)),
+        ("ttng.async_tma_store_wait", |l, o| {
+            l.lower_tma_store_wait(o)
+        }),
         ("ttng.tensormap_create", |l, o| l.lower_tensormap_create(o)),
         ("ttng.tensormap_fenceproxy_acquire", |l, o| {
             l.lower_tensormap_fence_acquire(o)

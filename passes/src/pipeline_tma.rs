@@ -207,7 +207,13 @@ fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Optio
 
 /// `ttg.memdesc_index %ring[%slot]` of a ring of `view` buffers.
 fn index(at: &At, ring: MlirValue, slot: MlirValue, view: MlirType) -> MlirValue {
-    at.insert(build("ttg.memdesc_index", at.loc, &[ring, slot], &[view], &[]))
+    at.insert(build(
+        "ttg.memdesc_index",
+        at.loc,
+        &[ring, slot],
+        &[view],
+        &[],
+    ))
 }
 
 /// The expect and the copy of `load` for the iteration whose coordinates are `coords`.
@@ -247,8 +253,9 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
         return;
     };
     // SAFETY: type query on a live type.
-    if unsafe { !mlirTypeIsAInteger(value_type(iv)) || mlirIntegerTypeGetWidth(value_type(iv)) != 32 }
-    {
+    if unsafe {
+        !mlirTypeIsAInteger(value_type(iv)) || mlirIntegerTypeGetWidth(value_type(iv)) != 32
+    } {
         return;
     }
     let loop_ins = operands(for_op);
@@ -301,7 +308,8 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
         let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
         let dims = shape(block);
         let elem = element_type(block);
-        let bytes = dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
+        let bytes =
+            dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
         let mut ring_dims = vec![s];
         ring_dims.extend_from_slice(&dims);
         let ring_type = pre.memdesc(&ring_dims, elem, &c.encoding, true);

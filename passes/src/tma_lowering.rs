@@ -90,7 +90,13 @@ impl At {
         unsafe { mlirDenseI32ArrayGet(self.ctx, sizes.len() as isize, sizes.as_ptr()) }
     }
     /// `!ttg.memdesc<shape x elem, encoding, #smem[, mutable]>`.
-    pub(crate) fn memdesc(&self, shape: &[i64], elem: MlirType, encoding: &Encoding, mutable: bool) -> MlirType {
+    pub(crate) fn memdesc(
+        &self,
+        shape: &[i64],
+        elem: MlirType,
+        encoding: &Encoding,
+        mutable: bool,
+    ) -> MlirType {
         let enc = encoding_to_attr(self.ctx, encoding);
         // SAFETY: constructors on live handles of one context; `shape` outlives the call.
         unsafe {
@@ -503,8 +509,7 @@ pub(crate) fn erase(op: MlirOperation) {
 /// An attribute of `op` by name, if present.
 fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.
-    let attr =
-        unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
+    let attr = unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
 }
 

@@ -54,7 +54,11 @@ impl TensorDescMeta {
             .and_then(|v| v.as_array())
             .ok_or_else(|| bad("no `block_size` list"))?
             .iter()
-            .map(|v| v.as_u64().map(|v| v as u32).ok_or_else(|| bad("a box dim is not an integer")))
+            .map(|v| {
+                v.as_u64()
+                    .map(|v| v as u32)
+                    .ok_or_else(|| bad("a box dim is not an integer"))
+            })
             .collect::<Result<Vec<u32>>>()?;
         if block_size.is_empty() || block_size.len() > 5 {
             return Err(bad("the box has 1 to 5 dims"));

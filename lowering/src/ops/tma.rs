@@ -42,7 +42,12 @@ fn descriptor_block(op: MlirOperation, desc: MlirValue) -> LResult<MlirType> {
 }
 
 /// The TMA box of the descriptor's block, from the shared layout of the buffer it moves.
-fn box_of(op: MlirOperation, block: &[u32], elem: MlirType, buffer_type: MlirType) -> LResult<TmaBox> {
+fn box_of(
+    op: MlirOperation,
+    block: &[u32],
+    elem: MlirType,
+    buffer_type: MlirType,
+) -> LResult<TmaBox> {
     let Some(encoding) = memdesc_encoding_of(buffer_type) else {
         return err(op, "the TMA buffer has no shared-memory layout");
     };
@@ -231,7 +236,10 @@ impl FuncLowering<'_> {
             );
         }
         let Addressing::Linear { .. } = buffer.addressing else {
-            return err(op, "a TMA buffer needs a swizzled (#ttg.nvmma_shared) layout");
+            return err(
+                op,
+                "a TMA buffer needs a swizzled (#ttg.nvmma_shared) layout",
+            );
         };
         let box_elems: u32 = tma.box_dims.iter().product();
         // Inside one box the layout must keep elements within the box's own span: TMA writes
@@ -242,7 +250,10 @@ impl FuncLowering<'_> {
             while bit < extent {
                 unit[d] = bit;
                 if buffer.addressing.offset_of(&unit) >= box_elems {
-                    return err(op, "the buffer's layout does not store a TMA box contiguously");
+                    return err(
+                        op,
+                        "the buffer's layout does not store a TMA box contiguously",
+                    );
                 }
                 bit <<= 1;
             }
@@ -330,7 +341,10 @@ impl FuncLowering<'_> {
         let op = o.op;
         // Operands: desc, coord..., src (a reduction's kind is an attribute).
         if o.ins.len() < 3 {
-            return err(op, "a TMA store needs a descriptor, coordinates and a buffer");
+            return err(
+                op,
+                "a TMA store needs a descriptor, coordinates and a buffer",
+            );
         }
         let (desc, coords, src) = (o.ins[0], &o.ins[1..o.ins.len() - 1], o.ins[o.ins.len() - 1]);
         let block_type = descriptor_block(op, desc)?;
@@ -358,9 +372,15 @@ impl FuncLowering<'_> {
             if float && !matches!(kind, "add" | "min" | "max") {
                 return err(op, format!("a TMA {kind} reduction needs integer elements"));
             }
-            format!("cp.reduce.async.bulk.tensor.{}d.global.shared::cta.{kind}.tile.bulk_group", block.len())
+            format!(
+                "cp.reduce.async.bulk.tensor.{}d.global.shared::cta.{kind}.tile.bulk_group",
+                block.len()
+            )
         } else {
-            format!("cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group", block.len())
+            format!(
+                "cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group",
+                block.len()
+            )
         };
         let tmap = self.descriptor_address(op, desc)?;
         let pred = self.is_thread0();
@@ -456,8 +476,7 @@ impl FuncLowering<'_> {
             None,
             true,
         );
-        self.b
-            .inline_asm("bar.warp.sync -1;", "", &[], None, true);
+        self.b.inline_asm("bar.warp.sync -1;", "", &[], None, true);
         let field = |name: &str, bits: u32| {
             format!("@$0 tensormap.replace.tile.{name}.shared::cta.b1024.b{bits} [$1], $2;")
         };
@@ -498,9 +517,18 @@ impl FuncLowering<'_> {
                 );
             }
         }
-        for name in ["elem_type", "interleave_layout", "swizzle_mode", "fill_mode"] {
+        for name in [
+            "elem_type",
+            "interleave_layout",
+            "swizzle_mode",
+            "fill_mode",
+        ] {
             let value = int_attr(op, name).unwrap_or(0);
-            let ptx_name = if name == "elem_type" { "elemtype" } else { name };
+            let ptx_name = if name == "elem_type" {
+                "elemtype"
+            } else {
+                name
+            };
             replace_imm(self, ptx_name, value);
         }
         let desc_int = self.b.cast(CastOp::PtrToInt, desc_ptr, i64t);
@@ -551,10 +579,16 @@ impl FuncLowering<'_> {
     /// programs in linear order x, then y, then z), at the op's offset in the slice.
     pub fn lower_global_scratch_alloc(&mut self, o: &OpLowering) -> LResult<()> {
         let Some(&offset) = self.global_scratch_offsets.get(&(o.op.ptr as usize)) else {
-            return err(o.op, "internal error: a global scratch buffer has no offset");
+            return err(
+                o.op,
+                "internal error: a global scratch buffer has no offset",
+            );
         };
         let Some(base) = self.global_scratch_base else {
-            return err(o.op, "internal error: the kernel has no global scratch parameter");
+            return err(
+                o.op,
+                "internal error: the kernel has no global scratch parameter",
+            );
         };
         let x = self.b.special_register("ctaid.x");
         let y = self.b.special_register("ctaid.y");
@@ -567,7 +601,9 @@ impl FuncLowering<'_> {
         let program = self.b.add(zyx, x);
         let i64t = self.b.i64();
         let program = self.b.zext(program, i64t);
-        let slice = self.b.bin_imm(BinOp::Mul, program, self.global_scratch_size as i64);
+        let slice = self
+            .b
+            .bin_imm(BinOp::Mul, program, self.global_scratch_size as i64);
         let at = self.b.bin_imm(BinOp::Add, slice, offset as i64);
         let i8t = self.b.i8();
         let ptr = self.b.gep(base, at, i8t);

@@ -1252,7 +1252,11 @@ fn tma_matmul(r: &mut Rng) -> Case {
     let m = ragged(r, 65, 300, 64);
     let n = ragged(r, 65, 300, 64);
     let k = ragged(r, 65, 260, 64);
-    let (sa, sb, sc) = (tma_stride(r, k, 2), tma_stride(r, n, 2), tma_stride(r, n, 2));
+    let (sa, sb, sc) = (
+        tma_stride(r, k, 2),
+        tma_stride(r, n, 2),
+        tma_stride(r, n, 2),
+    );
     let a = f16_ints(r, m * sa, 4);
     let b = f16_ints(r, k * sb, 4);
     let dense = |src: &[u16], rows: usize, cols: usize, stride: usize| -> Vec<f32> {

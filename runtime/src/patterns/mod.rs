@@ -591,9 +591,14 @@ pub fn run_pattern(
     let mut next_meta = 0;
     for &i in &order {
         if let (Arg::Desc { shape, strides, .. }, Some(b)) = (&case.args[i].1, &bufs[i]) {
-            let meta = kernel.metadata().tensordesc_meta.get(next_meta).ok_or_else(|| {
-                "K.json has fewer tensordesc_meta entries than descriptor parameters".to_string()
-            })?;
+            let meta = kernel
+                .metadata()
+                .tensordesc_meta
+                .get(next_meta)
+                .ok_or_else(|| {
+                    "K.json has fewer tensordesc_meta entries than descriptor parameters"
+                        .to_string()
+                })?;
             next_meta += 1;
             let meta = crate::TensorDescMeta::from_json(meta).map_err(err)?;
             maps[i] = Some(

@@ -162,7 +162,10 @@ fn descriptors() {
     // sm_80: per-element accesses.
     let ptx = compile_for(&inputs().join("lowering/descriptor.ttir"), "sm_80");
     expect(&ptx, "descriptor", &["red.relaxed.gpu.global.add.f32"]);
-    assert!(!ptx.contains("cp.async.bulk"), "descriptor on sm_80: no TMA");
+    assert!(
+        !ptx.contains("cp.async.bulk"),
+        "descriptor on sm_80: no TMA"
+    );
 }
 
 /// Triton's syntax-sampler kernels (every TTIR op family in one place) all compile.

@@ -1,0 +1,67 @@
+// RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
+// RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+
+// On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, each slot
+// with its own mbarrier: two iterations issued before the loop (predicated on the trip count),
+// each iteration waits on slot k mod 3 with phase (k / 3) mod 2, issues iteration k + 2 into
+// slot (k + 2) mod 3, and the dot reads slot k mod 3; the barriers are invalidated after the
+// loop. With one stage nothing changes.
+// CHECK-LABEL: tt.func public @tma_matmul
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>
+// CHECK-COUNT-3: ttng.init_barrier
+// CHECK: ttng.barrier_expect %{{.*}}, 8192, %[[P0:.*]] :
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %[[P0]]
+// CHECK: ttng.barrier_expect %{{.*}}, 8192, %[[P1:.*]] :
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %[[P1]]
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} iter_args
+// CHECK: %[[K:.*]] = arith.divsi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[SLOT:.*]] = arith.remsi %[[K]], %{{.*}} : i32
+// CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[SLOT]]]
+// CHECK: ttng.wait_barrier %[[BAR]], %{{.*}} :
+// CHECK: %[[A:.*]] = ttg.memdesc_index %[[RING]][%[[SLOT]]]
+// CHECK: ttng.barrier_expect
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.warp_group_dot %[[A]], %{{.*}}, %{{.*}} :
+// CHECK-NOT: tt.descriptor_load
+// CHECK: scf.yield
+// CHECK-COUNT-6: ttng.inval_barrier
+// CHECK: tt.descriptor_store
+// OFF-LABEL: tt.func public @tma_matmul
+// OFF-NOT: ttng.async_tma_copy_global_to_local
+// OFF: tt.descriptor_load
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32, %N: i32, %K: i32, %sa: i32, %sb: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %0 = arith.extsi %sa : i32 to i64
+    %1 = arith.extsi %sb : i32 to i64
+    %3 = tt.make_tensor_descriptor %a, [%M, %K], [%0, %c1_i64] : <f16>, <tensor<64x64xf16, #shared>>
+    %4 = tt.make_tensor_descriptor %b, [%K, %N], [%1, %c1_i64] : <f16>, <tensor<64x64xf16, #shared>>
+    %6 = tt.get_program_id x : i32
+    %7 = tt.get_program_id y : i32
+    %8 = arith.muli %6, %c64_i32 : i32
+    %9 = arith.muli %7, %c64_i32 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %10 = scf.for %k = %c0_i32 to %K step %c64_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %13 = tt.descriptor_load %3[%8, %k] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %14 = ttg.local_alloc %13 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %15 = tt.descriptor_load %4[%k, %9] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %16 = ttg.local_alloc %15 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %17 = ttng.warp_group_dot %14, %16, %acc : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %17 : tensor<64x64xf32, #mma>
+    }
+    %5 = tt.make_tensor_descriptor %a, [%M, %N], [%0, %c1_i64] : <f16>, <tensor<64x64xf16, #shared>>
+    %t = tt.descriptor_load %5[%8, %9] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+    tt.descriptor_store %5[%8, %9], %t : !tt.tensordesc<tensor<64x64xf16, #shared>>, tensor<64x64xf16, #blocked>
+    tt.return %10 : tensor<64x64xf32, #mma>
+  }
+}
