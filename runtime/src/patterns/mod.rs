@@ -558,11 +558,15 @@ pub fn run_pattern(
     let order = launch_order(&case, &md)?;
     let declared = crate::suite::ptx_param_count(&ptx, &md.name)
         .ok_or_else(|| format!("{}: no `.entry {}(`", ptx_path.display(), md.name))?;
-    if declared != order.len() {
+    // Kernels with global scratch take Triton's scratch pointer after their arguments; the
+    // launch appends it.
+    let scratch = usize::from(md.global_scratch_size > 0);
+    if declared != order.len() + scratch {
         return Err(format!(
-            "PTX entry `{}` declares {declared} parameters; the suite passes {}",
+            "PTX entry `{}` declares {declared} parameters; the suite passes {}{}",
             md.name,
-            order.len()
+            order.len(),
+            if scratch == 1 { " and the global scratch" } else { "" }
         ));
     }
     let kernel = Kernel::from_ptx(dev, &ptx, md).map_err(err)?;
