@@ -145,10 +145,10 @@ fn candidates(for_op: MlirOperation, body: MlirBlock, iv: MlirValue) -> Vec<Cand
     // SAFETY: iteration over the live body's ops.
     let mut op = unsafe { mlirBlockGetFirstOperation(body) };
     while !op.ptr.is_null() {
-        if op_name(op) == "tt.descriptor_load" {
-            if let Some(c) = candidate(op, for_op, iv) {
-                out.push(c);
-            }
+        if op_name(op) == "tt.descriptor_load"
+            && let Some(c) = candidate(op, for_op, iv)
+        {
+            out.push(c);
         }
         // SAFETY: `op` is a live op of the body.
         op = unsafe { mlirOperationGetNextInBlock(op) };

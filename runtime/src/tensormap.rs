@@ -135,7 +135,11 @@ impl TensorMap {
             ));
         }
         let elem = meta.elem_size as u64;
-        if base % 16 != 0 || strides[..rank - 1].iter().any(|s| (s * elem) % 16 != 0) {
+        if !base.is_multiple_of(16)
+            || strides[..rank - 1]
+                .iter()
+                .any(|s| !(s * elem).is_multiple_of(16))
+        {
             return Err(RuntimeError::InvalidArgument(
                 "TMA needs a 16-byte aligned base and strides of multiples of 16 bytes".into(),
             ));

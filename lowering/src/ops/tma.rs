@@ -270,7 +270,7 @@ impl FuncLowering<'_> {
                 rest /= messages[d];
             }
             let offset = buffer.addressing.offset_at(&coord);
-            if offset % box_elems != 0 {
+            if !offset.is_multiple_of(box_elems) {
                 return err(op, "the buffer's layout does not align a TMA box");
             }
             out.push((coord, offset as u64 * bytes));

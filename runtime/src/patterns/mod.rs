@@ -566,7 +566,11 @@ pub fn run_pattern(
             "PTX entry `{}` declares {declared} parameters; the suite passes {}{}",
             md.name,
             order.len(),
-            if scratch == 1 { " and the global scratch" } else { "" }
+            if scratch == 1 {
+                " and the global scratch"
+            } else {
+                ""
+            }
         ));
     }
     let kernel = Kernel::from_ptx(dev, &ptx, md).map_err(err)?;
