@@ -10,9 +10,12 @@
 //!   first `num-stages - 1` iterations (`barrier_expect` of the block's bytes and
 //!   `async_tma_copy_global_to_local`, predicated off past the loop's end);
 //! * at the top of iteration `k` (counted from 0): `ttng.wait_barrier` on slot `k mod S` with
-//!   phase `(k / S) mod 2`, then the copy of iteration `k + S - 1` into slot `(k + S - 1) mod S`
-//!   — the slot iteration `k - 1` read, whose (synchronous) dots are done — and the dots read
-//!   `ttg.memdesc_index` of slot `k mod S`;
+//!   phase `(k / S) mod 2`; the dots read `ttg.memdesc_index` of slot `k mod S`; the copy of
+//!   iteration `k + S - 1` goes into slot `(k + S - 1) mod S`, the slot iteration `k - 1` read:
+//!   a single accumulating dot stays in flight as in Triton (asynchronous, a
+//!   `ttng.warp_group_dot_wait {pendings = 1}` after it, `{pendings = 0}` after the loop) and
+//!   the copy follows that wait, after which iteration `k - 1`'s dot is done; otherwise the dots
+//!   are synchronous and the copy goes at the top;
 //! * after the loop: `ttng.inval_barrier` of every slot.
 //!
 //! The copies' coordinates are the load's, recomputed for the prefetched iteration from the
@@ -137,6 +140,73 @@ fn recompute(
         memo.insert(key(r), unsafe { mlirOperationGetResult(copy, i as isize) });
     }
     memo.get(&key(value)).copied().unwrap_or(value)
+}
+
+/// `ttng.warp_group_dot_wait %value {pendings}` at `at` (not inserted).
+fn dot_wait(at: MlirOperation, value: MlirValue, pendings: i64) -> MlirOperation {
+    // SAFETY: attributes of the live context; a location of the live op.
+    unsafe {
+        let ctx = context_of(at);
+        build(
+            "ttng.warp_group_dot_wait",
+            mlirOperationGetLocation(at),
+            &[value],
+            &[value_type(value)],
+            &[(
+                "pendings",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), pendings),
+            )],
+        )
+    }
+}
+
+/// When the body has exactly one `ttng.warp_group_dot`, accumulating into an iter arg it only
+/// yields back: makes it asynchronous with a `warp_group_dot_wait {pendings = 1}` right after
+/// it (the previous iteration's dot is then complete), and a `{pendings = 0}` wait of the loop
+/// result after the loop. Returns the wait in the body.
+fn keep_dot_in_flight(for_op: MlirOperation, body: MlirBlock) -> Option<MlirOperation> {
+    let dots: Vec<MlirOperation> = collect_ops(for_op)
+        .into_iter()
+        .filter(|&op| op_name(op) == "ttng.warp_group_dot")
+        .collect();
+    let [dot] = dots[..] else {
+        return None;
+    };
+    // SAFETY: parent query on a live op.
+    if unsafe { mlirOperationGetBlock(dot).ptr } != body.ptr
+        || bool_attr(dot, "isAsync") == Some(true)
+    {
+        return None;
+    }
+    let out = *results(dot).first()?;
+    let [yield_op] = users(out)[..] else {
+        return None;
+    };
+    if op_name(yield_op) != "scf.yield" {
+        return None;
+    }
+    let index = operands(yield_op).iter().position(|v| v.ptr == out.ptr)?;
+    let acc = *operands(dot).get(2)?;
+    if block_args(body).get(1 + index).is_none_or(|arg| arg.ptr != acc.ptr) {
+        return None;
+    }
+    // SAFETY: the dot, the yield and the loop are live; the waits are inserted into the blocks,
+    // which own them, and take over the uses of the values they wait for.
+    unsafe {
+        mlirOperationSetAttributeByName(
+            dot,
+            mlirStringRefCreateFromCString(c"isAsync".as_ptr()),
+            mlirBoolAttrGet(context_of(dot), 1),
+        );
+        let wait = dot_wait(dot, out, 1);
+        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
+        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+        let loop_result = mlirOperationGetResult(for_op, index as isize);
+        let mut drain = dot_wait(dot, loop_result, 0);
+        mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, drain);
+        mlirValueReplaceAllUsesExcept(loop_result, mlirOperationGetResult(drain, 0), 1, &mut drain);
+        Some(wait)
+    }
 }
 
 /// The loop's candidates (see the module docs).
@@ -303,6 +373,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
     let skip = bin(&top, "arith.muli", step, ahead);
     let iv_next = bin(&top, "arith.addi", iv, skip);
     let pred_next = cmp_slt(&top, iv_next, ub);
+    // With one accumulating dot, it stays in flight into the next iteration and the prefetch
+    // goes after its wait (the previous iteration's dot, which read the slot, is then done).
+    let in_flight = keep_dot_in_flight(for_op, body);
+    let prefetch = match in_flight {
+        // SAFETY: the wait is live in the body, before its terminator.
+        Some(wait) => At::new(unsafe { mlirOperationGetNextInBlock(wait) }),
+        None => At::new(top.at),
+    };
     let mut dead = Vec::new();
     for c in found {
         let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
@@ -362,11 +440,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
         let mut memo = HashMap::new();
         let next: Vec<MlirValue> = coords
             .iter()
-            .map(|&v| recompute(v, iv, iv_next, for_op, &top, &mut memo))
+            .map(|&v| recompute(v, iv, iv_next, for_op, &prefetch, &mut memo))
             .collect();
-        let buf_next = index(&top, ring, slot_next, view_type);
-        let bar_next = index(&top, bars, slot_next, barrier_type);
-        issue(&top, c.load, &next, buf_next, bar_next, bytes, pred_next);
+        let buf_next = index(&prefetch, ring, slot_next, view_type);
+        let bar_next = index(&prefetch, bars, slot_next, barrier_type);
+        issue(&prefetch, c.load, &next, buf_next, bar_next, bytes, pred_next);
         let staged = results(c.alloc)[0];
         // SAFETY: both are live memdescs of the same block shape and layout.
         unsafe { mlirValueReplaceAllUsesOfWith(staged, buf) };

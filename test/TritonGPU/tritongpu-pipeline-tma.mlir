@@ -4,8 +4,9 @@
 // On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, each slot
 // with its own mbarrier: two iterations issued before the loop (predicated on the trip count),
 // each iteration waits on slot k mod 3 with phase (k / 3) mod 2, issues iteration k + 2 into
-// slot (k + 2) mod 3, and the dot reads slot k mod 3; the barriers are invalidated after the
-// loop. With one stage nothing changes.
+// slot (k + 2) mod 3 once the in-flight dot of iteration k - 1 is done (the dot is
+// asynchronous, waited with pendings = 1 after it and 0 after the loop), and the dot reads slot
+// k mod 3; the barriers are invalidated after the loop. With one stage nothing changes.
 // CHECK-LABEL: tt.func public @tma_matmul
 // CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
 // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>
@@ -21,13 +22,16 @@
 // CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[SLOT]]]
 // CHECK: ttng.wait_barrier %[[BAR]], %{{.*}} :
 // CHECK: %[[A:.*]] = ttg.memdesc_index %[[RING]][%[[SLOT]]]
+// CHECK: ttng.wait_barrier
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %{{.*}}, %{{.*}} {isAsync = true} :
+// CHECK-NEXT: %[[W:.*]] = ttng.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
 // CHECK: ttng.barrier_expect
 // CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: ttng.wait_barrier
+// CHECK: ttng.barrier_expect
 // CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: ttng.warp_group_dot %[[A]], %{{.*}}, %{{.*}} :
 // CHECK-NOT: tt.descriptor_load
-// CHECK: scf.yield
+// CHECK: scf.yield %[[W]]
+// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // CHECK-COUNT-6: ttng.inval_barrier
 // CHECK: tt.descriptor_store
 // OFF-LABEL: tt.func public @tma_matmul
