@@ -144,6 +144,41 @@ pub fn make_args(params: &[tritium_interp::Param], ints: i64, seed: u64) -> Opti
                 };
                 Some(Arg::Block(Tensor::new(Elem::Num(num), shape, data)))
             }
+            ParamKind::Desc(num, block) => {
+                // A row-major tensor a little larger than the block along every dim (so the
+                // block at the origin is in bounds and one at the edge is partly out).
+                let shape: Vec<usize> = block.iter().map(|&d| d + 3).collect();
+                let n: usize = shape.iter().product();
+                if n > 1 << 20 {
+                    return None;
+                }
+                let size = num.bytes() as usize;
+                let mut bytes = Vec::with_capacity(n * size);
+                for _ in 0..n {
+                    let bits = if num.is_float() {
+                        float_to_bits(num, round(num, rng.gen_range(-1.0..1.0)))
+                    } else {
+                        rng.gen_range(0..8u64)
+                    };
+                    bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
+                }
+                let mut strides = vec![1i64; shape.len()];
+                for d in (0..shape.len().saturating_sub(1)).rev() {
+                    strides[d] = strides[d + 1] * shape[d + 1] as i64;
+                }
+                Some(Arg::Desc {
+                    buffer: Buffer {
+                        name: if p.name.is_empty() {
+                            format!("arg{i}")
+                        } else {
+                            p.name.clone()
+                        },
+                        bytes,
+                    },
+                    shape: shape.iter().map(|&d| d as i64).collect(),
+                    strides,
+                })
+            }
             ParamKind::Other => None,
         })
         .collect()
@@ -166,8 +201,12 @@ pub fn compare(
         }
     }
     for (param, (a, b)) in params.iter().zip(before.args.iter().zip(&after.args)) {
-        let (Arg::Buffer(a), Arg::Buffer(b), ParamKind::Pointer(num)) = (a, b, &param.kind) else {
-            continue;
+        let (a, b, num) = match (a, b, &param.kind) {
+            (Arg::Buffer(a), Arg::Buffer(b), ParamKind::Pointer(num))
+            | (Arg::Desc { buffer: a, .. }, Arg::Desc { buffer: b, .. }, ParamKind::Desc(num, _)) => {
+                (a, b, num)
+            }
+            _ => continue,
         };
         let num = *num;
         if a.bytes == b.bytes {

@@ -381,6 +381,7 @@ pub fn kernel_params(
                     ParamKind::Scalar(n)
                 }
                 Some(TypeKind::Block(Elem::Num(n), shape)) => ParamKind::Block(n, shape),
+                Some(TypeKind::Desc(n, block)) => ParamKind::Desc(n, block),
                 _ => ParamKind::Other,
             };
             Param {
@@ -407,6 +408,8 @@ pub enum ParamKind {
     Scalar(Num),
     /// A tensor of numbers of this shape.
     Block(Num, Vec<usize>),
+    /// A tensor descriptor (`!tt.tensordesc`) of blocks of this shape (an [`Arg::Desc`]).
+    Desc(Num, Vec<usize>),
     /// Anything else (the interpreter cannot be handed one).
     Other,
 }

@@ -187,7 +187,10 @@ fn keep_dot_in_flight(for_op: MlirOperation, body: MlirBlock) -> Option<MlirOper
     }
     let index = operands(yield_op).iter().position(|v| v.ptr == out.ptr)?;
     let acc = *operands(dot).get(2)?;
-    if block_args(body).get(1 + index).is_none_or(|arg| arg.ptr != acc.ptr) {
+    if block_args(body)
+        .get(1 + index)
+        .is_none_or(|arg| arg.ptr != acc.ptr)
+    {
         return None;
     }
     // SAFETY: the dot, the yield and the loop are live; the waits are inserted into the blocks,
@@ -444,7 +447,9 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
             .collect();
         let buf_next = index(&prefetch, ring, slot_next, view_type);
         let bar_next = index(&prefetch, bars, slot_next, barrier_type);
-        issue(&prefetch, c.load, &next, buf_next, bar_next, bytes, pred_next);
+        issue(
+            &prefetch, c.load, &next, buf_next, bar_next, bytes, pred_next,
+        );
         let staged = results(c.alloc)[0];
         // SAFETY: both are live memdescs of the same block shape and layout.
         unsafe { mlirValueReplaceAllUsesOfWith(staged, buf) };
