@@ -179,13 +179,12 @@ impl FuncLowering<'_> {
                 t += run;
                 continue;
             }
-            let place = bits[t];
+            let (bit_index, place) = (t, bits[t]);
             t += 1;
-            let t = t - 1;
             let Some(place) = place else {
                 return err(
                     op,
-                    format!("tt.scan: axis bit {t} is not held by the layout"),
+                    format!("tt.scan: axis bit {bit_index} is not held by the layout"),
                 );
             };
             let (partner_totals, source, bit) = match place {
