@@ -13,7 +13,8 @@
 //! Bounds: a factor above a constant trip count is lowered to the trip count (the same loop,
 //! unrolled completely; MLIR would emit `factor` copies of the body in a loop that never runs).
 //! A factor still above [`MAX_UNROLL_FACTOR`], or one that would make the unrolled body larger
-//! than [`MAX_UNROLLED_OPS`] ops, is an error at the loop.
+//! than [`MAX_UNROLLED_OPS`] ops or [`MAX_UNROLLED_ELEMENTS`] tensor elements, is an error at the
+//! loop.
 
 use super::util::*;
 use crate::ir_util::*;
@@ -48,6 +49,12 @@ pub const MAX_UNROLL_FACTOR: i64 = 1024;
 /// lower, most of it in LLVM), so this keeps any accepted factor within seconds.
 pub const MAX_UNROLLED_OPS: i64 = 1 << 11;
 
+/// The most tensor elements the ops of an unrolled body may produce (each op's results summed,
+/// a scalar counting one): what the lowering's code size, and LLVM's time on the one long block,
+/// follow. A 128x256 matmul body (123k elements) compiles in about a second; eight copies of it
+/// took 14 s in NVPTX alone (the time grows faster than the block), four are within the limit.
+pub const MAX_UNROLLED_ELEMENTS: i64 = 1 << 19;
+
 fn run(module: OperationRef, options: &Options) -> PassResult {
     let clamp = options.bool("clamp-trip-count");
     // Inner loops first: unrolling an outer loop copies its inner loops.
@@ -75,7 +82,16 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
                 ),
             ));
         }
-        let body_ops = body_op_count(op);
+        let (body_ops, body_elements) = body_size(op);
+        if body_elements.saturating_mul(factor) > MAX_UNROLLED_ELEMENTS {
+            return Err(fail(
+                location_ref(op),
+                &format!(
+                    "{FACTOR} = {factor} would make a body whose ops produce {body_elements} tensor elements produce {}; at most {MAX_UNROLLED_ELEMENTS} are supported",
+                    body_elements.saturating_mul(factor)
+                ),
+            ));
+        }
         if body_ops.saturating_mul(factor) > MAX_UNROLLED_OPS {
             return Err(fail(
                 location_ref(op),
@@ -96,12 +112,23 @@ fn location_ref<'c>(op: MlirOperation) -> tritium_dialects::melior::ir::Location
     unsafe { tritium_dialects::melior::ir::Location::from_raw(location(op)) }
 }
 
-/// The ops nested in the body of `op`, its terminator excluded.
-fn body_op_count(op: MlirOperation) -> i64 {
-    let mut count = 0i64;
-    walk(op, &mut |_| count += 1);
+/// The ops nested in the body of `op`, its terminator excluded, and the elements their results
+/// hold (a scalar counting one).
+fn body_size(op: MlirOperation) -> (i64, i64) {
+    let (mut count, mut elements) = (0i64, 0i64);
+    walk(op, &mut |inner| {
+        count += 1;
+        if inner.ptr != op.ptr {
+            for result in results(inner) {
+                let size = shape(value_type(result))
+                    .iter()
+                    .fold(1i64, |n, &d| n.saturating_mul(d.max(1)));
+                elements = elements.saturating_add(size);
+            }
+        }
+    });
     // `op` itself and the body's terminator are not copied.
-    (count - 2).max(1)
+    ((count - 2).max(1), elements)
 }
 
 /// The trip count of a loop with constant bounds and a positive step (signed comparison).
