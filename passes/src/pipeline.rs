@@ -39,21 +39,12 @@ pub static PASS: PassDef = PassDef {
     argument: "tritongpu-pipeline",
     summary: "Software-pipeline the loads feeding tensor-core dots (cp.async into a ring of buffers)",
     anchor: Some("builtin.module"),
-    options: &[
-        PassOption {
-            name: "num-stages",
-            description: "Pipeline depth (buffers per load); below 2 nothing is pipelined",
-            kind: OptionKind::Int,
-            default: "3",
-        },
-        PassOption {
-            name: "use-tma",
-            description: "sm_90: pipeline tensor-descriptor loads feeding wgmma as TMA copies \
-                          with mbarriers (off by default until validated on the GPU)",
-            kind: OptionKind::Bool,
-            default: "false",
-        },
-    ],
+    options: &[PassOption {
+        name: "num-stages",
+        description: "Pipeline depth (buffers per load); below 2 nothing is pipelined",
+        kind: OptionKind::Int,
+        default: "3",
+    }],
     dependent_dialects: || vec![dialects::ttg(), dialects::arith(), dialects::tt()],
     run,
 };
@@ -1003,11 +994,8 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
         return Ok(());
     }
     let module = module.to_raw();
-    // sm_90: loads from tensor descriptors become multi-buffered TMA copies (pipeline_tma.rs),
-    // when asked: the TMA patterns do not pass on the H200 yet (docs/lowering.md, "TMA").
-    if options.bool("use-tma") {
-        crate::pipeline_tma::run(module, stages);
-    }
+    // sm_90: loads from tensor descriptors become multi-buffered TMA copies (pipeline_tma.rs).
+    crate::pipeline_tma::run(module, stages);
     // Innermost loops only: a loop containing another loop is left alone.
     let loops: Vec<MlirOperation> = collect_ops(module)
         .into_iter()

@@ -67,9 +67,12 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
     ];
-    // `-triton-nvidia-tma-lowering` (and the pipeliner's `use-tma`) stay out of the stage until
-    // the TMA patterns pass on the H200: their stores write past the tensor's last column there
-    // (docs/lowering.md, "TMA"). Descriptors take the per-element lowering meanwhile.
+    if options.capability >= 90 {
+        passes.push(
+            PassSpec::new("triton-nvidia-tma-lowering")
+                .option("compute-capability", options.capability),
+        );
+    }
     passes.extend([
         PassSpec::new("triton-nvidia-gpu-fence-insertion")
             .option("compute-capability", options.capability),

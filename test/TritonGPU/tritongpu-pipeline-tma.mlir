@@ -1,4 +1,4 @@
-// RUN: triton-opt %s --split-input-file --tritongpu-pipeline="num-stages=3 use-tma=true" | FileCheck %s
+// RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 
 // On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, each slot

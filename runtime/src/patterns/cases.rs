@@ -1175,6 +1175,19 @@ fn tma_stride(r: &mut Rng, n: usize, elem_bytes: usize) -> usize {
     n.div_ceil(unit) * unit + unit * int_in(r, 0, 2) as usize
 }
 
+/// The elements a TMA store may write past the last column `n` of an `m`-row tensor of row
+/// stride `ld`: the rest of the 16-byte chunk the row ends in (the hardware stores whole
+/// chunks; Triton documents the same limitation). The kernels write there what they compute
+/// for the zeros TMA loads read out of bounds.
+fn tma_chunk_tail(m: usize, n: usize, ld: usize, elem_bytes: usize) -> Vec<bool> {
+    let end = n.next_multiple_of(16 / elem_bytes).min(ld);
+    let mut tail = vec![false; m * ld];
+    for i in 0..m {
+        tail[i * ld + n..i * ld + end].fill(true);
+    }
+    tail
+}
+
 fn tma_copy(r: &mut Rng) -> Case {
     let m = ragged(r, 65, 300, 64);
     let n = ragged(r, 65, 300, 64);
@@ -1192,14 +1205,26 @@ fn tma_copy(r: &mut Rng) -> Case {
             keep[e] = false;
         }
     }
+    let tail = tma_chunk_tail(m, n, ld, 4);
+    for (e, _) in tail.iter().enumerate().filter(|(_, t)| **t) {
+        (out[e], keep[e]) = (0.0, false);
+    }
     Case {
         grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
         args: vec![
             ("x", Arg::In(Data::F32(x))),
-            ("out", Arg::Out(f32s(out).keeping(keep.clone()))),
+            (
+                "out",
+                Arg::Out(f32s(out).keeping(keep.clone()).or_untouched(tail.clone())),
+            ),
             (
                 "acc",
-                Arg::Out(f32s(acc).keeping(keep).starting_from(Data::F32(init))),
+                Arg::Out(
+                    f32s(acc)
+                        .keeping(keep)
+                        .or_untouched(tail)
+                        .starting_from(Data::F32(init)),
+                ),
             ),
             ("M", Arg::I32(m as i32)),
             ("N", Arg::I32(n as i32)),
@@ -1222,6 +1247,10 @@ fn tma_host(r: &mut Rng) -> Case {
             keep[i * so + j] = false;
         }
     }
+    let tail = tma_chunk_tail(m, n, so, 2);
+    for (e, _) in tail.iter().enumerate().filter(|(_, t)| **t) {
+        (out[e], keep[e]) = (f32_to_f16(1.0), false);
+    }
     let desc = |buffer: Arg, stride: usize| Arg::Desc {
         buffer: Box::new(buffer),
         shape: vec![m as u64, n as u64],
@@ -1237,7 +1266,14 @@ fn tma_host(r: &mut Rng) -> Case {
             ("xd_sn", Arg::I64(1)),
             (
                 "od",
-                desc(Arg::Out(Output::exact(Data::F16(out)).keeping(keep)), so),
+                desc(
+                    Arg::Out(
+                        Output::exact(Data::F16(out))
+                            .keeping(keep)
+                            .or_untouched(tail),
+                    ),
+                    so,
+                ),
             ),
             ("od_m", Arg::I32(m as i32)),
             ("od_n", Arg::I32(n as i32)),
@@ -1265,13 +1301,21 @@ fn tma_matmul(r: &mut Rng) -> Case {
             .collect()
     };
     let cf = matmul_ref(&dense(&a, m, k, sa), &dense(&b, k, n, sb), None, m, n, k);
-    let (c, keep) = strided_f16_output(&cf, m, n, sc);
+    let (c, mut keep) = strided_f16_output(&cf, m, n, sc);
+    // Past N the tiles of B read zeros: the chunk tail gets 0.
+    let tail = tma_chunk_tail(m, n, sc, 2);
+    for (e, _) in tail.iter().enumerate().filter(|(_, t)| **t) {
+        keep[e] = false;
+    }
     Case {
         grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
         args: vec![
             ("a", Arg::In(Data::F16(a))),
             ("b", Arg::In(Data::F16(b))),
-            ("c", Arg::Out(Output::exact(Data::F16(c)).keeping(keep))),
+            (
+                "c",
+                Arg::Out(Output::exact(Data::F16(c)).keeping(keep).or_untouched(tail)),
+            ),
             ("M", Arg::I32(m as i32)),
             ("N", Arg::I32(n as i32)),
             ("K", Arg::I32(k as i32)),

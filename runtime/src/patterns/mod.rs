@@ -208,6 +208,10 @@ pub struct Output {
     /// Elements the kernel must not write (`true`): they must keep their contents from before
     /// the launch, whatever `want` says there.
     pub keep: Option<Vec<bool>>,
+    /// Elements the kernel may leave alone or write (`true`): they hold either their contents
+    /// from before the launch or `want`. TMA stores write whole 16-byte chunks, so the elements
+    /// past a tensor's last column up to the next 16-byte boundary are such.
+    pub untouched_or_want: Option<Vec<bool>>,
 }
 
 impl Output {
@@ -217,6 +221,7 @@ impl Output {
             init: None,
             want,
             keep: None,
+            untouched_or_want: None,
         }
     }
 
@@ -233,6 +238,12 @@ impl Output {
     /// Marks elements the kernel must leave alone.
     pub fn keeping(mut self, keep: Vec<bool>) -> Output {
         self.keep = Some(keep);
+        self
+    }
+
+    /// Marks elements that may keep their contents or hold `want`.
+    pub fn or_untouched(mut self, elements: Vec<bool>) -> Output {
+        self.untouched_or_want = Some(elements);
         self
     }
 
@@ -310,14 +321,19 @@ impl Case {
                 if o.want.is_empty() {
                     return Err(format!("{name}: empty output"));
                 }
-                if let Some(k) = &o.keep
-                    && k.len() != o.want.len()
-                {
-                    return Err(format!(
-                        "{name}: keep mask of {} for {}",
-                        k.len(),
-                        o.want.len()
-                    ));
+                for (what, mask) in [
+                    ("keep", &o.keep),
+                    ("untouched-or-want", &o.untouched_or_want),
+                ] {
+                    if let Some(k) = mask
+                        && k.len() != o.want.len()
+                    {
+                        return Err(format!(
+                            "{name}: {what} mask of {} for {}",
+                            k.len(),
+                            o.want.len()
+                        ));
+                    }
                 }
                 if let Some(i) = &o.init
                     && (i.len() != o.want.len() || i.elem() != o.want.elem())
@@ -450,6 +466,9 @@ pub fn check_output(out: &Output, got: &[u8], before: &[u8]) -> Result<ErrorStat
                     format!("must stay {}, got {}", show(&elem, b), show(&elem, g)),
                 );
             }
+            continue;
+        }
+        if g == b && out.untouched_or_want.as_ref().is_some_and(|k| k[i]) {
             continue;
         }
         let ok = match (&out.want, &want_bits) {

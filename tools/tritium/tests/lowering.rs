@@ -148,13 +148,16 @@ fn inline_asm() {
 
 #[test]
 fn descriptors() {
-    // sm_90: per-element accesses too while TMA stays out of -tritium-ttgir (its stores write
-    // past the last column on the H200); the TMA ops' lowering has its own lit tests.
+    // sm_90: TMA (a descriptor written on the device, bulk copies and reductions).
     let ptx = lowering("descriptor");
-    expect(&ptx, "descriptor", &["red.relaxed.gpu.global.add.f32"]);
-    assert!(
-        !ptx.contains("cp.async.bulk"),
-        "descriptor on sm_90 by default: no TMA"
+    expect(
+        &ptx,
+        "descriptor",
+        &[
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+        ],
     );
     // sm_80: per-element accesses.
     let ptx = compile_for(&inputs().join("lowering/descriptor.ttir"), "sm_80");
