@@ -7,7 +7,7 @@ use crate::diag::{FrontendError, Source};
 use crate::ir::{self, Ir, Type, Value};
 use crate::semantic::{self, Bin, Num, Operand, S, TV};
 use crate::signature::{Entry, Literal};
-use crate::types::{Dt, I1, Ty};
+use crate::types::{Dt, I1, I32, I64, Ty};
 use mlir_sys::{MlirBlock, MlirModule};
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{BTreeSet, HashMap};
@@ -436,6 +436,19 @@ impl<'s> Gen<'s> {
                         arg_attrs.push(self.ir.dict(&[]));
                     }
                     locs.push(self.ir.name_loc(p.def.arg.as_str(), fn_loc));
+                    // A host-side descriptor is followed by its shape (i32) and strides (i64),
+                    // as Triton 3.6 passes them.
+                    if let Dt::Desc(block) = dt {
+                        let rank = block.shape.len();
+                        for (what, dt) in [("shape", I32), ("stride", I64)] {
+                            for i in 0..rank {
+                                types.push(Ty::scalar(dt.clone()));
+                                arg_attrs.push(self.ir.dict(&[]));
+                                let name = format!("{}_{what}{i}", p.def.arg);
+                                locs.push(self.ir.name_loc(&name, fn_loc));
+                            }
+                        }
+                    }
                 }
                 Entry::Literal(_) => {}
             }
@@ -449,12 +462,15 @@ impl<'s> Gen<'s> {
         let mut arg_index = 0;
         for (p, entry) in params.iter().zip(signature) {
             let value = match entry {
-                Entry::Type { .. } => {
+                Entry::Type { dt, .. } => {
                     let tv = TV {
                         v: ir::block_arg(block, arg_index),
                         ty: types[arg_index].clone(),
                     };
                     arg_index += 1;
+                    if let Dt::Desc(block) = dt {
+                        arg_index += 2 * block.shape.len();
+                    }
                     Val::T(tv)
                 }
                 Entry::Literal(l) => literal_val(l),

@@ -6,7 +6,7 @@
 //! it; that is the invariant each `unsafe` block below relies on.
 
 use mlir_sys::*;
-use tritium_dialects::ffi::tritiumPointerTypeGet;
+use tritium_dialects::ffi::{tritiumPointerTypeGet, tritiumTensorDescTypeGet};
 
 pub type Value = MlirValue;
 pub type Type = MlirType;
@@ -266,34 +266,10 @@ impl Ir {
     }
 }
 
-/// `!tt.tensordesc<block>`. The dialect's C API has no constructor for it, so this one type is
-/// made from its spelling (a type, not IR).
-pub fn tensor_desc_type(ir: &Ir, block: Type) -> Type {
-    let text = format!("!tt.tensordesc<{}>", type_text(block));
-    // SAFETY: live context; the text is borrowed for the call.
-    unsafe { mlirTypeParseGet(ir.ctx, sref(&text)) }
-}
-
-/// The printed form of a type.
-pub fn type_text(ty: Type) -> String {
-    unsafe extern "C" fn append(text: MlirStringRef, data: *mut std::ffi::c_void) {
-        // SAFETY: `data` is the `String` passed below and `text` a valid slice for this call.
-        unsafe {
-            let out = &mut *(data as *mut String);
-            let bytes = std::slice::from_raw_parts(text.data as *const u8, text.length);
-            out.push_str(&String::from_utf8_lossy(bytes));
-        }
-    }
-    let mut out = String::new();
-    // SAFETY: live type; the callback only appends to `out`, which outlives the call.
-    unsafe {
-        mlirTypePrint(
-            ty,
-            Some(append),
-            &mut out as *mut String as *mut std::ffi::c_void,
-        )
-    };
-    out
+/// `!tt.tensordesc<block>`.
+pub fn tensor_desc_type(block: Type) -> Type {
+    // SAFETY: `block` is a live ranked tensor type of the context the descriptor type is made in.
+    unsafe { tritiumTensorDescTypeGet(block) }
 }
 
 /// `dense<[values]> : tensor<N x i32>` (the form of Triton's `tt.divisibility`-style hints).

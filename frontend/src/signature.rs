@@ -1,9 +1,11 @@
 //! The `--signature` of Triton's ahead-of-time compiler: one entry per kernel parameter, in order:
 //! a type (`*fp16`, `i32`, `fp32`, `*f32`-style too) with an optional `:16` (divisible by 16) or
 //! `:1` (equal to 1) hint, or a literal for a `tl.constexpr` parameter (or an integer specialized
-//! to 1, which Triton 3.6 drops from the kernel's signature).
+//! to 1, which Triton 3.6 drops from the kernel's signature). A host-side tensor descriptor
+//! (`triton.tools.tensor_descriptor.TensorDescriptor`) is `tensordesc<fp16[64, 64]>`: its element
+//! type and block shape, as Triton's specialization spells it.
 
-use crate::types::Dt;
+use crate::types::{Dt, Ty};
 
 /// A literal value of the signature.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,12 +31,84 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    text.split(',').map(|e| parse_entry(e.trim())).collect()
+    split_top_level(text)
+        .into_iter()
+        .map(|e| parse_entry(e.trim()))
+        .collect()
+}
+
+/// The comma-separated entries of `text`, commas inside `<>` or `[]` (a descriptor's block shape)
+/// not splitting.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut entries = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '[' => depth += 1,
+            '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                entries.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    entries.push(&text[start..]);
+    entries
+}
+
+/// `tensordesc<fp16[64, 64]>`: the descriptor type of a block of that element type and shape.
+fn parse_descriptor(entry: &str) -> Option<Result<Dt, String>> {
+    let inner = entry.strip_prefix("tensordesc<")?;
+    let bad = || {
+        Err(format!(
+            "signature entry '{entry}': a tensor descriptor is tensordesc<DTYPE[D0, D1, ...]>, e.g. tensordesc<fp16[64, 64]>"
+        ))
+    };
+    let Some(inner) = inner.strip_suffix('>') else {
+        return Some(bad());
+    };
+    let Some((elem, dims)) = inner.split_once('[') else {
+        return Some(bad());
+    };
+    let Some(dims) = dims.trim().strip_suffix(']') else {
+        return Some(bad());
+    };
+    let Some(elem) = Dt::parse(elem.trim()).filter(|d| d.is_int() || d.is_float()) else {
+        return Some(Err(format!(
+            "signature entry '{entry}': '{}' is not an element type",
+            elem.trim()
+        )));
+    };
+    let mut shape = Vec::new();
+    for d in dims.split(',') {
+        match d.trim().parse::<i64>() {
+            Ok(n) if n > 0 && (n as u64).is_power_of_two() => shape.push(n),
+            _ => {
+                return Some(Err(format!(
+                    "signature entry '{entry}': block dims must be powers of two, got '{}'",
+                    d.trim()
+                )));
+            }
+        }
+    }
+    if !(1..=5).contains(&shape.len()) {
+        return Some(Err(format!(
+            "signature entry '{entry}': a tensor descriptor has 1 to 5 dims"
+        )));
+    }
+    Some(Ok(Dt::Desc(Box::new(Ty::block(elem, shape)))))
 }
 
 fn parse_entry(entry: &str) -> Result<Entry, String> {
     if entry.is_empty() {
         return Err("empty signature entry".into());
+    }
+    if let Some(desc) = parse_descriptor(entry) {
+        return desc.map(|dt| Entry::Type {
+            dt,
+            divisible16: false,
+        });
     }
     let (head, hint) = match entry.rsplit_once(':') {
         Some((head, hint)) if !head.is_empty() => (head.trim(), Some(hint.trim())),
@@ -109,6 +183,18 @@ mod tests {
         assert_eq!(entries[7], Entry::Literal(Literal::Float(0.5)));
         assert_eq!(entries[8], Entry::Literal(Literal::Bool(true)));
         assert!(parse("*fp33").is_err());
+        let entries = parse("tensordesc<fp16[64, 32]>, i32, tensordesc<fp32[16]>").unwrap();
+        assert_eq!(entries.len(), 3);
+        assert_eq!(
+            entries[0],
+            Entry::Type {
+                dt: Dt::Desc(Box::new(Ty::block(Dt::F16, vec![64, 32]))),
+                divisible16: false
+            }
+        );
+        assert!(parse("tensordesc<fp16[48, 64]>").is_err());
+        assert!(parse("tensordesc<fp16>").is_err());
+        assert!(parse("tensordesc<*fp16[64]>").is_err());
         assert!(parse("i32:8").is_err());
     }
 }

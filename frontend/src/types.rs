@@ -178,7 +178,7 @@ impl Dt {
             Dt::F64 => ir.f64(),
             Dt::Ptr(p) => ir.ptr(p.to_mlir(ir)),
             Dt::BlockPtr(t) => ir.ptr(t.to_mlir(ir)),
-            Dt::Desc(t) => crate::ir::tensor_desc_type(ir, t.to_mlir(ir)),
+            Dt::Desc(t) => crate::ir::tensor_desc_type(t.to_mlir(ir)),
             Dt::Void => ir.int(1),
         }
     }

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use tritium_lowering::compile::{CompileOptions, compile};
 use tritium_lowering::diagnostics::CompileError;
@@ -160,7 +160,8 @@ pub struct Config {
     pub seed: u64,
     /// Where findings (and the worker's scratch file) go.
     pub out: PathBuf,
-    /// An input that takes longer is a hang.
+    /// An input that keeps the worker busy longer (CPU time, so that a loaded machine does not
+    /// make slow inputs hangs; or ten times as long by the clock) is a hang.
     pub timeout: Duration,
     /// The `tritium-fuzz` binary (its `worker` mode).
     pub worker: PathBuf,
@@ -230,6 +231,38 @@ impl Worker {
         })
     }
 
+    /// The worker's reply to the input just sent, or a timeout once it has spent `limit` of CPU
+    /// time on it (where the OS reports it; else `limit` by the clock), or 10 × `limit` by the
+    /// clock (a worker stuck without computing).
+    fn reply_within(&self, limit: Duration) -> Result<String, RecvTimeoutError> {
+        let start_cpu = self.cpu_time();
+        let started = Instant::now();
+        loop {
+            match self.replies.recv_timeout(Duration::from_millis(200)) {
+                Err(RecvTimeoutError::Timeout) => {}
+                other => return other,
+            }
+            let busy = match (start_cpu, self.cpu_time()) {
+                (Some(a), Some(b)) => b.saturating_sub(a),
+                _ => started.elapsed(),
+            };
+            if busy > limit || started.elapsed() > limit * 10 {
+                return Err(RecvTimeoutError::Timeout);
+            }
+        }
+    }
+
+    /// User + system CPU time of the worker process (all its threads), from /proc on Linux.
+    fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // Fields after the parenthesised command name; utime and stime are the 12th and 13th,
+        // in clock ticks of the /proc ABI (USER_HZ, 100 per second).
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
+    }
+
     fn stop(mut self) {
         // The worker may already be gone; either way it is reaped here.
         let _ = self.child.kill();
@@ -287,8 +320,8 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
         let sent =
             writeln!(worker.stdin, "{}", current.display()).and_then(|()| worker.stdin.flush());
         let reply = match sent {
-            Ok(()) => worker.replies.recv_timeout(config.timeout),
-            Err(_) => Err(std::sync::mpsc::RecvTimeoutError::Disconnected),
+            Ok(()) => worker.reply_within(config.timeout),
+            Err(_) => Err(RecvTimeoutError::Disconnected),
         };
         let finding = match reply {
             Ok(class) => {
@@ -325,12 +358,15 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
                 }
                 class.find("BUG:").map(|at| class[at..].to_owned())
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Err(RecvTimeoutError::Timeout) => {
                 worker.stop();
                 worker = Worker::start(&config.worker, &log)?;
-                Some(format!("hang: no answer in {} s", config.timeout.as_secs()))
+                Some(format!(
+                    "hang: no answer within {} s of CPU time",
+                    config.timeout.as_secs()
+                ))
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(RecvTimeoutError::Disconnected) => {
                 worker.stop();
                 let stderr = std::fs::read_to_string(&log).unwrap_or_default();
                 let last = stderr

@@ -275,11 +275,22 @@ enum Kind {
     I64,
     F32,
     F64,
+    /// A host-side tensor descriptor (`tensordesc<fp16[64, 64]>`): passed from Python as
+    /// `(base address, shape, strides, nan_padding)`, encoded here with the `tensordesc_meta`
+    /// entry `meta` of the kernel, and launched as the `CUtensorMap` followed by the shape (i32)
+    /// and strides (i64), as Triton does.
+    Desc { meta: usize },
 }
 
 impl Kind {
-    fn parse(spelling: &str) -> PyResult<Kind> {
+    fn parse(spelling: &str, descriptors: &mut usize) -> PyResult<Kind> {
         Ok(match spelling {
+            s if s.starts_with("tensordesc<") => {
+                *descriptors += 1;
+                Kind::Desc {
+                    meta: *descriptors - 1,
+                }
+            }
             s if s.starts_with('*') => Kind::Ptr,
             "i1" => Kind::I1,
             "i32" => Kind::I32,
@@ -302,6 +313,8 @@ struct Kernel {
     device: tritium_runtime::Device,
     kinds: Vec<Kind>,
     arg_names: Vec<String>,
+    /// Per descriptor parameter, what its `CUtensorMap` is encoded for.
+    descriptor_meta: Vec<tritium_runtime::TensorDescMeta>,
 }
 
 #[pymethods]
@@ -318,12 +331,26 @@ impl Kernel {
         kinds: Vec<String>,
         arg_names: Vec<String>,
     ) -> PyResult<Kernel> {
+        let mut descriptors = 0;
         let kinds = kinds
             .iter()
-            .map(|k| Kind::parse(k))
+            .map(|k| Kind::parse(k, &mut descriptors))
             .collect::<PyResult<Vec<_>>>()?;
         let metadata =
             tritium_runtime::KernelMetadata::from_json(metadata_json).map_err(runtime_err)?;
+        if metadata.tensordesc_meta.len() != descriptors {
+            return Err(PyValueError::new_err(format!(
+                "kernel {}: {descriptors} tensor descriptor parameters but {} tensordesc_meta entries",
+                metadata.name,
+                metadata.tensordesc_meta.len()
+            )));
+        }
+        let descriptor_meta = metadata
+            .tensordesc_meta
+            .iter()
+            .map(tritium_runtime::TensorDescMeta::from_json)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(runtime_err)?;
         let dev = device.inner.clone();
         let inner = py
             .detach(|| tritium_runtime::Kernel::from_ptx(&dev, ptx, metadata))
@@ -333,6 +360,7 @@ impl Kernel {
             device: device.inner.clone(),
             kinds,
             arg_names,
+            descriptor_meta,
         })
     }
 
@@ -373,6 +401,32 @@ impl Kernel {
                 self.kinds.len()
             )));
         }
+        // The descriptors' tensor maps first: the argument list borrows them.
+        let mut maps = Vec::new();
+        for (i, (arg, kind)) in args.iter().zip(&self.kinds).enumerate() {
+            if let Kind::Desc { meta } = kind {
+                let arg_name = self.arg_names.get(i).map_or("?", String::as_str);
+                let (base, shape, strides, nan): (u64, Vec<u64>, Vec<u64>, bool) =
+                    arg.extract().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "kernel {name}: argument {arg_name}: expected a TensorDescriptor"
+                        ))
+                    })?;
+                let map = tritium_runtime::TensorMap::encode(
+                    &self.device,
+                    base,
+                    &shape,
+                    &strides,
+                    &self.descriptor_meta[*meta],
+                    nan,
+                )
+                .map_err(|e| {
+                    PyValueError::new_err(format!("kernel {name}: argument {arg_name}: {e}"))
+                })?;
+                maps.push((map, shape, strides));
+            }
+        }
+        let mut maps = maps.iter();
         let mut values = Vec::with_capacity(args.len());
         for (i, (arg, kind)) in args.iter().zip(&self.kinds).enumerate() {
             let bad = |want: &str| {
@@ -386,6 +440,21 @@ impl Kernel {
                 ))
             };
             let value = match kind {
+                Kind::Desc { .. } => {
+                    let (map, shape, strides) = maps.next().expect("one map per descriptor");
+                    values.push(KernelArg::TensorMap(map));
+                    for &d in shape {
+                        values.push(KernelArg::I32(
+                            i32::try_from(d).map_err(|_| bad("a shape of int32s"))?,
+                        ));
+                    }
+                    for &d in strides {
+                        values.push(KernelArg::I64(
+                            i64::try_from(d).map_err(|_| bad("strides of int64s"))?,
+                        ));
+                    }
+                    continue;
+                }
                 Kind::Ptr => KernelArg::Ptr(arg.extract::<u64>().map_err(|_| bad("a pointer"))?),
                 Kind::I1 => KernelArg::I1(arg.extract::<bool>().map_err(|_| bad("a bool"))?),
                 Kind::I32 => {

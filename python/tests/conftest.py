@@ -29,6 +29,11 @@ class FakeTensor:
     def data_ptr(self):
         return self.ptr
 
+    def element_size(self):
+        name = self.dtype.name
+        return 8 if name.endswith("64") else 4 if name.endswith("32") else \
+            2 if name.endswith("16") else 1
+
 
 @pytest.fixture
 def fake_tensor():

@@ -50,3 +50,10 @@ def tuned_kernel(x_ptr, n, BLOCK: tl.constexpr):
 def host_code_is_ignored():
     # Anything Python can run may sit beside the kernels.
     return [x ** 2 for x in range(3)]
+
+
+@triton.jit
+def descriptor_kernel(x_desc, out_desc, BLOCK: tl.constexpr):
+    pm = tl.program_id(0) * BLOCK
+    pn = tl.program_id(1) * BLOCK
+    out_desc.store([pm, pn], x_desc.load([pm, pn]) + 1)

@@ -216,6 +216,25 @@ def test_specialization_entries():
     assert entries[2:5] == ["i64:16", "i64:16", "fp32"] and entries[5] == "None"
 
 
+def test_tensor_descriptor_arguments():
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    x = FakeTensor(dtype="float16")
+    desc = TensorDescriptor(x, [100, 200], [208, 1], [64, 64])
+    _, entries, runtime, kinds = kernels.descriptor_kernel.specialize((desc, desc, 64))
+    assert entries == ["tensordesc<fp16[64, 64]>", "tensordesc<fp16[64, 64]>", "64"]
+    assert runtime == [0, 1] and kinds == entries[:2]
+    k = kernels.descriptor_kernel.warmup(desc, desc, BLOCK=64, grid=(2, 4))
+    # Each descriptor is followed by its shape (i32) and strides (i64), as in Triton's TTIR.
+    assert "%x_desc: !tt.tensordesc<tensor<64x64xf16>>" in k.asm["ttir"]
+    assert k.metadata.signature[:5] == ["nvTmaDesc", "i32", "i32", "i64", "i64"]
+    assert len(k.metadata.tensordesc_meta) == 2
+    assert "cp.async.bulk.tensor.2d" in k.asm["ptx"]
+    with pytest.raises(ValueError, match="16 bytes"):
+        TensorDescriptor(x, [100, 200], [201, 1], [64, 64])
+    with pytest.raises(ValueError, match="powers of two"):
+        TensorDescriptor(x, [100, 200], [208, 1], [64, 48])
+
+
 def test_do_not_specialize():
     src_kernel = tritium.jit(do_not_specialize=["n_elements"])(kernels.add_kernel.fn)
     _, entries, _, _ = src_kernel.specialize((FakeTensor(),) * 3 + (1, 64))

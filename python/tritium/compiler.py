@@ -9,7 +9,7 @@ from collections import namedtuple
 from . import _tritium
 from .runtime import gpu as _driver
 from .runtime.errors import CompilationError, OutOfResources
-from .runtime.jit import JITFunction, _base_jit, _literal, _module_text
+from .runtime.jit import JITFunction, _base_jit, _literal, _module_text, launch_values
 
 __all__ = ["ASTSource", "CompiledKernel", "compile", "source_text_of", "CompilationError"]
 
@@ -142,6 +142,7 @@ class CompiledKernel:
         self.kinds = kinds
         self.runtime_params = runtime_params
         self.num_params = num_params
+        self.has_descriptors = any(k.startswith("tensordesc<") for k in kinds)
         self._launchers = {}
 
     def __repr__(self):
@@ -193,6 +194,8 @@ class CompiledKernel:
             if g[0] * g[1] * g[2] == 0:
                 return
             values = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
+            if self.has_descriptors:
+                values = launch_values(values)
             kernel.launch(int(g[0]), int(g[1]), int(g[2]),
                           _driver.driver.active.get_current_stream(device), *values)
 

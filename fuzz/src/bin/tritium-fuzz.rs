@@ -26,7 +26,8 @@ struct Cli {
     /// Where findings are written (finding-N.ttir, the finding on its first line)
     #[arg(long, default_value = "target/fuzz")]
     out: std::path::PathBuf,
-    /// Seconds after which one input counts as a hang
+    /// Seconds of the worker's CPU time (or ten times that by the clock) after which one input
+    /// counts as a hang
     #[arg(long, default_value_t = 10)]
     timeout: u64,
 }

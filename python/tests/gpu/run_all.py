@@ -1,7 +1,7 @@
 """The GPU tests of `import tritium`: Triton's tutorials (vector add, fused softmax, matmul with
-autotuning, layer norm forward and backward, fused attention) with only the imports changed,
-each checked against PyTorch and, when `import triton` works, timed against Triton on the same
-GPU in the same run; plus the launch overhead of both.
+autotuning, layer norm forward and backward, fused attention, host-side tensor descriptors)
+with only the imports changed, each checked against PyTorch and, when `import triton` works,
+timed against Triton on the same GPU in the same run; plus the launch overhead of both.
 
     python3 python/tests/gpu/run_all.py [--only NAME] [--no-triton]
 
@@ -16,7 +16,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TUTORIALS = ["t01_vector_add", "t02_fused_softmax", "t03_matmul", "t05_layer_norm",
-             "t06_fused_attention", "launch_overhead"]
+             "t06_fused_attention", "t09_descriptors", "launch_overhead"]
 
 
 def run(name, backend, timeout):

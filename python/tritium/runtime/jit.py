@@ -67,6 +67,27 @@ def _pointer_type(kernel, name, dt):
     return t
 
 
+def _descriptor_type(kernel, name, desc):
+    """The signature entry of a host-side ``TensorDescriptor``: ``tensordesc<fp16[64, 64]>``."""
+    base = desc.base
+    if not getattr(base, "is_cuda", False):
+        raise ValueError(f"{kernel}: argument {name} is a descriptor of a tensor on "
+                         f"{getattr(base, 'device', 'cpu')}: kernels read GPU memory")
+    elem = TORCH_DTYPES.get(str(base.dtype))
+    if elem is None:
+        raise TypeError(f"{kernel}: argument {name}: tensor descriptors of {base.dtype} are not "
+                        "supported")
+    return f"tensordesc<{elem}[{', '.join(str(int(b)) for b in desc.block_shape)}]>"
+
+
+def launch_values(values):
+    """The launcher's form of descriptor arguments: ``(base address, shape, strides,
+    nan_padding)``; other values unchanged."""
+    return [(v.base.data_ptr(), [int(d) for d in v.shape], [int(s) for s in v.strides],
+             v.padding == "nan") if type(v).__name__ == "TensorDescriptor" else v
+            for v in values]
+
+
 class KernelParam:
     """One parameter of a kernel."""
 
@@ -398,7 +419,8 @@ class JITFunction(KernelInterface):
         kinds = []
         for p, entry in zip(self.params, entries):
             kind = entry.split(":")[0]
-            if not p.is_constexpr and (kind[0] == "*" or kind in _SCALAR_KINDS):
+            if not p.is_constexpr and (kind[0] == "*" or kind in _SCALAR_KINDS
+                                       or kind.startswith("tensordesc<")):
                 runtime.append(p.num)
                 kinds.append(kind)
         return key, entries, runtime, kinds
@@ -449,6 +471,8 @@ class JITFunction(KernelInterface):
                     add(kind)
                 else:
                     add(kind + ":16")
+            elif t.__name__ == "TensorDescriptor":
+                add(_descriptor_type(kernel, p.name, arg))
             elif isinstance(arg, _constexpr):
                 add(_literal(kernel, p.name, arg))
             elif isinstance(arg, _dtype):
@@ -550,6 +574,8 @@ class JITFunction(KernelInterface):
         launcher = kernel._launchers.get(device) or kernel._launcher(device)
         values = [a.data_ptr() if hasattr(a, "data_ptr") else a
                   for a in map(bound.__getitem__, kernel.runtime_params)]
+        if kernel.has_descriptors:
+            values = launch_values(values)
         launcher.launch(int(gx), int(gy), int(gz), active.get_current_stream(device), *values)
         return kernel
 

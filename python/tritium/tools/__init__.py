@@ -1,0 +1,1 @@
+"""Host-side helpers, as ``triton.tools``: ``tensor_descriptor.TensorDescriptor``."""
