@@ -259,6 +259,61 @@ impl FuncLowering<'_> {
         }
     }
 
+    /// The combination of the `warps` partials in shared memory (one per operand region, at
+    /// indices `0..warps`), in every thread. With many warps lane `l` reads partial `l % warps`
+    /// and a butterfly over those lanes combines them, as Triton does: reading every partial in
+    /// every thread holds `warps` registers per operand while the rest of the row is live
+    /// (softmax over 16 warps took 68 registers and one program per SM that way, Triton 55).
+    fn combine_partials(
+        &mut self,
+        op: MlirOperation,
+        elems: &[MlirType],
+        base: Value,
+        slot_bases: &[u64],
+        warps: u64,
+    ) -> LResult<Vec<Value>> {
+        if warps >= 8 {
+            let low = self.b.const_i32(warps as i64 - 1);
+            let index = self.b.and(self.lane, low);
+            let mut acc: Vec<Value> = elems
+                .iter()
+                .enumerate()
+                .map(|(i, elem)| {
+                    let region = self.region_base(base, slot_bases[i]);
+                    self.smem_load(region, index, *elem)
+                })
+                .collect();
+            let mut mask = 1u32;
+            while u64::from(mask) < warps {
+                let partner: Vec<Value> = acc
+                    .iter()
+                    .zip(elems)
+                    .map(|(v, elem)| self.shuffle_xor(*v, *elem, mask))
+                    .collect();
+                acc = self.combine(op, &acc, &partner)?;
+                mask <<= 1;
+            }
+            return Ok(acc);
+        }
+        let mut acc: Option<Vec<Value>> = None;
+        for w in 0..warps {
+            let index = self.b.const_i32(w as i64);
+            let loaded: Vec<Value> = elems
+                .iter()
+                .enumerate()
+                .map(|(i, elem)| {
+                    let region = self.region_base(base, slot_bases[i]);
+                    self.smem_load(region, index, *elem)
+                })
+                .collect();
+            acc = Some(match acc {
+                None => loaded,
+                Some(prev) => self.combine(op, &prev, &loaded)?,
+            });
+        }
+        Ok(acc.unwrap_or_default())
+    }
+
     pub(crate) fn lower_reduce(
         &mut self,
         op: MlirOperation,
@@ -351,23 +406,7 @@ impl FuncLowering<'_> {
                     self.smem_store(region, warp_index, values[i], *elem);
                 }
                 self.barrier();
-                let mut acc: Option<Vec<Value>> = None;
-                for w in 0..warps {
-                    let index = self.b.const_i32(w as i64);
-                    let loaded: Vec<Value> = elems
-                        .iter()
-                        .enumerate()
-                        .map(|(i, elem)| {
-                            let region = self.region_base(base, slot_bases[i]);
-                            self.smem_load(region, index, *elem)
-                        })
-                        .collect();
-                    acc = Some(match acc {
-                        None => loaded,
-                        Some(prev) => self.combine(op, &prev, &loaded)?,
-                    });
-                }
-                values = acc.unwrap_or_default();
+                values = self.combine_partials(op, &elems, base, &slot_bases, warps as u64)?;
             }
             for (out, value) in outs.iter().zip(values) {
                 self.set(*out, vec![value]);
@@ -432,6 +471,14 @@ impl FuncLowering<'_> {
             }
         }
         self.barrier();
+        if out_numel == 1 && !out_map.registers.is_empty() {
+            let acc = self.combine_partials(op, &elems, base, &slot_bases, warps)?;
+            let copies = out_map.registers.len();
+            for (out, v) in outs.iter().zip(acc) {
+                self.set(*out, vec![v; copies]);
+            }
+            return Ok(());
+        }
         let out_base = self.thread_base(op, out_type)?;
         let mut per_output: Vec<Vec<Value>> = vec![Vec::new(); outs.len()];
         for coord in &out_map.registers {
