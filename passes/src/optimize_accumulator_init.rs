@@ -1,10 +1,10 @@
 //! `-tritongpu-optimize-accumulator-init`: a `ttng.warp_group_dot` in an `scf.for` whose
-//! accumulator starts as zeros — a loop-carried value initialized to a zero constant, or reset by
-//! `arith.select %reset, %zeros, %acc` in the body — reads it through the dot's `useC` flag
-//! instead: the loop carries an `i1` "the accumulator holds data" (false at first when the init
-//! is zero, set after each dot), the dot gets `useC = flag` (and `and !reset` for a select, whose
-//! zeros then go), and the tensor cores start those tiles with scale-d = 0 rather than adding a
-//! register file of zeros.
+//! accumulator is reset to zeros in the body — `arith.select %reset, %zeros, %acc` of the
+//! loop-carried value — reads it through the dot's `useC` flag instead: the loop carries an `i1`
+//! "the accumulator holds data" (false at first when the init is zero too, set after each dot),
+//! the dot gets `useC = flag and !reset`, the select and its zeros go, and the tensor cores start
+//! those tiles with scale-d = 0 rather than adding a register file of zeros. A loop whose
+//! accumulator only starts as zeros is left alone, as Triton leaves it.
 
 use crate::ir_util::{blocks_of, collect_ops, defining_op, op_name, operands, results, value_type};
 use crate::ttir::util::{is_zero_constant, rebuild, rebuild_for, set_operands};
@@ -97,10 +97,14 @@ fn optimize_loop(for_op: MlirOperation) -> bool {
         let Some(index) = iter_arg_index(carried, body) else {
             continue;
         };
-        let zero_init = is_zero_constant(inits[index]);
-        if !zero_init && reset.is_none() {
+        // Only a reset in the body, as Triton 3.6: a flag for a zero init alone makes LLVM peel
+        // the first iteration (its flag a constant), and the peeled dot's accumulator reaches
+        // the loop through copies of every register, which ptxas must serialize against the
+        // asynchronous wgmma (154 registers and 0.63x Triton on a TMA matmul; 90 without).
+        if reset.is_none() {
             continue;
         }
+        let zero_init = is_zero_constant(inits[index]);
         // SAFETY: a location of the live loop.
         let loc = unsafe { mlirOperationGetLocation(for_op) };
         let flag_init = bool_constant(loc, !zero_init, for_op);
