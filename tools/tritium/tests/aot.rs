@@ -206,3 +206,39 @@ fn a_grid_over_a_pointer_is_refused() {
         "error: --grid 'x_ptr / 4': `x_ptr` is not an integer argument of the kernel (those are: n)\n"
     );
 }
+
+/// A kernel with global scratch (device-made TMA descriptors): the C launcher allocates
+/// `global_scratch_size` bytes per program on the stream, passes the base as the last argument
+/// and frees it on the stream; the source builds strictly.
+#[test]
+fn c_launcher_allocates_global_scratch() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
+        .arg("aot")
+        .arg(root().join("test/Inputs/gpu/tma_copy.ttir"))
+        .args(["--grid", "(M + 63) / 64, (N + 63) / 64", "-o"])
+        .arg(dir.path())
+        .env("TRITIUM_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let source = std::fs::read_to_string(dir.path().join("tma_copy.c")).unwrap();
+    let metadata: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("tma_copy.json")).unwrap())
+            .unwrap();
+    let per_program = metadata["global_scratch_size"].as_u64().unwrap();
+    assert!(per_program > 0);
+    assert!(source.contains("void *args[7] = {&x, &out, &acc, &M, &N, &ld, &global_scratch};"));
+    assert!(source.contains(&format!(
+        "cuMemAllocAsync(&global_scratch, (size_t){per_program} * gridX * gridY * gridZ, stream)"
+    )));
+    assert!(source.contains("cuMemFreeAsync(global_scratch, stream)"));
+    run_cc(
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "tma_copy.c"],
+        dir.path(),
+    );
+}
