@@ -126,9 +126,9 @@ tt.func @huge_body(%lb: i32, %ub: i32, %step: i32, %init: f32) -> f32 {
 // -----
 
 // So are the elements the unrolled body computes: eight copies of a body with three 256x256 ops
-// (196,608 elements) would be 1,572,864, past the limit of 2^19, however few the ops.
+// (196,608 elements) would be 1,572,864, past the limit of 2^18, however few the ops.
 tt.func @huge_tensors(%lb: i32, %ub: i32, %step: i32, %init: tensor<256x256xf32>) -> tensor<256x256xf32> {
-  // expected-error @below {{tt.loop_unroll_factor = 8 would make a body whose ops produce 196608 tensor elements produce 1572864; at most 524288 are supported}}
+  // expected-error @below {{tt.loop_unroll_factor = 8 would make a body whose ops produce 196608 tensor elements produce 1572864; at most 262144 are supported}}
   %r = scf.for %i = %lb to %ub step %step iter_args(%acc = %init) -> (tensor<256x256xf32>) : i32 {
     %a = arith.addf %acc, %acc : tensor<256x256xf32>
     %b = arith.mulf %a, %acc : tensor<256x256xf32>
