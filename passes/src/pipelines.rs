@@ -11,9 +11,11 @@ use tritium_dialects::pass::{
 };
 use tritium_dialects::verify::ttg::THREADS_PER_WARP;
 
-/// The TTIR stage: Triton's `make_ttir`.
+/// The TTIR stage: Triton's `make_ttir`. The unroller clamps the trip count: without it (Triton's
+/// behaviour, the pass's default) a loop with `ub < lb` and `step > 1` can run iterations after
+/// unrolling that it would not have run (found by the fuzzer's differential check).
 pub fn ttir_passes() -> Vec<PassSpec> {
-    [
+    let mut passes: Vec<PassSpec> = [
         "inline",
         "triton-rewrite-tensor-pointer",
         "canonicalize",
@@ -21,11 +23,12 @@ pub fn ttir_passes() -> Vec<PassSpec> {
         "triton-reorder-broadcast",
         "cse",
         "symbol-dce",
-        "triton-loop-unroll",
     ]
     .into_iter()
     .map(PassSpec::new)
-    .collect()
+    .collect();
+    passes.push(PassSpec::new("triton-loop-unroll").option("clamp-trip-count", true));
+    passes
 }
 
 /// What the TTGIR stage is compiled for.

@@ -279,7 +279,9 @@ enum Kind {
     /// `(base address, shape, strides, nan_padding)`, encoded here with the `tensordesc_meta`
     /// entry `meta` of the kernel, and launched as the `CUtensorMap` followed by the shape (i32)
     /// and strides (i64), as Triton does.
-    Desc { meta: usize },
+    Desc {
+        meta: usize,
+    },
 }
 
 impl Kind {

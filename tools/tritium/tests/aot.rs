@@ -238,7 +238,14 @@ fn c_launcher_allocates_global_scratch() {
     )));
     assert!(source.contains("cuMemFreeAsync(global_scratch, stream)"));
     run_cc(
-        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "tma_copy.c"],
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-c",
+            "tma_copy.c",
+        ],
         dir.path(),
     );
 }
