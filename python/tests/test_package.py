@@ -36,6 +36,7 @@ def test_names_of_triton_and_triton_language():
         assert hasattr(tritium, name), name
     assert tritium.compiler.ASTSource is tritium.ASTSource
     assert callable(tritium.testing.do_bench) and callable(tritium.testing.assert_close)
+    assert callable(tritium.testing.do_bench_cudagraph)
     for name in ["float16", "bfloat16", "float32", "float64", "int1", "int8", "int32", "int64",
                  "uint8", "float8e4nv", "float8e5", "constexpr", "pointer_type",
                  "program_id", "arange", "load", "store", "dot", "sum", "max", "where", "exp",

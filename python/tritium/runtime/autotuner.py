@@ -200,7 +200,12 @@ class Autotuner(KernelInterface):
                 self._post_hook(args)
 
         do_bench = self._do_bench
-        if do_bench is None:
+        if do_bench is None and self.use_cuda_graph:
+            from ..testing import do_bench_cudagraph
+
+            def do_bench(fn, quantiles):
+                return do_bench_cudagraph(fn, rep=self.num_reps, quantiles=quantiles)
+        elif do_bench is None:
             from ..testing import do_bench as _do_bench
 
             def do_bench(fn, quantiles):
