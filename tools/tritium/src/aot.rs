@@ -229,7 +229,7 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef unsigned long long CUdeviceptr;
-#endif
+{tensor_map_type}#endif
 
 /* Loads the embedded PTX into the current context (the launch does it on first use). */
 CUresult load_{name}(void);
@@ -250,6 +250,12 @@ CUresult {name}({signature});
         shared = metadata.shared,
         arch = metadata.arch,
         signature = c_signature(params, grid),
+        tensor_map_type = if params.iter().any(|p| p.c_type == "CUtensorMap") {
+            // As cuda.h: 128 bytes, 64-byte aligned (cuTensorMapEncodeTiled requires it).
+            "/* A host-side TMA descriptor, filled by cuTensorMapEncodeTiled. */\ntypedef struct CUtensorMap_st {\n    unsigned long long opaque[16];\n}\n#if defined(__GNUC__) || defined(__clang__)\n__attribute__((aligned(64)))\n#endif\nCUtensorMap;\n"
+        } else {
+            ""
+        },
     )
 }
 
@@ -356,7 +362,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gr
 #define TRITIUM_AOT_INVALID_VALUE 1
 #define TRITIUM_AOT_MAX_DYNAMIC_SHARED 8
 
-static const char {name}_ptx[] =
+static const {ptx_type} {name}_ptx[] =
 {ptx_literal};
 
 {cubin_array}static CUmodule {name}_module = NULL;
@@ -393,7 +399,14 @@ CUresult {name}({signature}) {{
 {launch}}}
 "#,
         kernel = metadata.name,
-        ptx_literal = c_string_literal(ptx).trim_end(),
+        // C99 compilers need only take string literals of up to 4095 characters (`-pedantic`
+        // says so): a longer PTX is embedded as bytes.
+        ptx_type = if ptx.len() <= 4095 { "char" } else { "unsigned char" },
+        ptx_literal = if ptx.len() <= 4095 {
+            c_string_literal(ptx).trim_end().to_owned()
+        } else {
+            format!("{{\n{}\n}}", c_byte_array(ptx.as_bytes()))
+        },
         cubin_array = match cubin {
             Some(cubin) => format!(
                 "/* The cubin ptxas assembled from it ({} bytes). */\nstatic const unsigned char {name}_cubin[] = {{\n{}\n}};\n\n",

@@ -249,3 +249,30 @@ fn c_launcher_allocates_global_scratch() {
         dir.path(),
     );
 }
+
+/// Host-side descriptor parameters are `CUtensorMap`s by value, a type the header declares
+/// (64-byte aligned) when cuda.h was not included; the source builds strictly.
+#[test]
+fn c_launcher_takes_tensor_maps() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
+        .arg("aot")
+        .arg(root().join("test/Inputs/gpu/tma_host.ttir"))
+        .arg("-o")
+        .arg(dir.path())
+        .env("TRITIUM_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let header = std::fs::read_to_string(dir.path().join("tma_host.h")).unwrap();
+    assert!(header.contains("typedef struct CUtensorMap_st {"));
+    assert!(header.contains("CUtensorMap xd, int32_t xd_m, int32_t xd_n, int64_t xd_sm, int64_t xd_sn"));
+    run_cc(
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", "tma_host.c"],
+        dir.path(),
+    );
+}
