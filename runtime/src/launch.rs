@@ -391,7 +391,11 @@ impl Kernel {
             if scratch.as_ref().is_none_or(|b| b.len_bytes() < bytes) {
                 // Earlier launches may still use the old buffer.
                 device.synchronize()?;
-                *scratch = Some(device.alloc(bytes)?);
+                // Zeroed once: the descriptor copy into it (`tensormap.cp_fenceproxy`, 4 bytes
+                // a lane) reads as uninitialized memory to compute-sanitizer's initcheck.
+                let buffer = device.alloc(bytes)?;
+                buffer.fill_bytes(0)?;
+                *scratch = Some(buffer);
             }
             slots.push(scratch.as_ref().map_or(0, DeviceBuffer::device_ptr));
         }
