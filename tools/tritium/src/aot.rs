@@ -401,7 +401,11 @@ CUresult {name}({signature}) {{
         kernel = metadata.name,
         // C99 compilers need only take string literals of up to 4095 characters (`-pedantic`
         // says so): a longer PTX is embedded as bytes.
-        ptx_type = if ptx.len() <= 4095 { "char" } else { "unsigned char" },
+        ptx_type = if ptx.len() <= 4095 {
+            "char"
+        } else {
+            "unsigned char"
+        },
         ptx_literal = if ptx.len() <= 4095 {
             c_string_literal(ptx).trim_end().to_owned()
         } else {

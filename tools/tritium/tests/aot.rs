@@ -270,9 +270,19 @@ fn c_launcher_takes_tensor_maps() {
     );
     let header = std::fs::read_to_string(dir.path().join("tma_host.h")).unwrap();
     assert!(header.contains("typedef struct CUtensorMap_st {"));
-    assert!(header.contains("CUtensorMap xd, int32_t xd_m, int32_t xd_n, int64_t xd_sm, int64_t xd_sn"));
+    assert!(
+        header.contains("CUtensorMap xd, int32_t xd_m, int32_t xd_n, int64_t xd_sm, int64_t xd_sn")
+    );
     run_cc(
-        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", "tma_host.c"],
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-c",
+            "tma_host.c",
+        ],
         dir.path(),
     );
 }
