@@ -259,11 +259,31 @@ impl FuncLowering<'_> {
         }
     }
 
-    /// The combination of the `warps` partials in shared memory (one per operand region, at
-    /// indices `0..warps`), in every thread. With many warps lane `l` reads partial `l % warps`
+    /// The partial of every operand at `index` of its shared-memory region.
+    fn load_partials(
+        &mut self,
+        elems: &[MlirType],
+        base: Value,
+        slot_bases: &[u64],
+        index: Value,
+    ) -> Vec<Value> {
+        elems
+            .iter()
+            .zip(slot_bases)
+            .map(|(elem, slot)| {
+                let region = self.region_base(base, *slot);
+                self.smem_load(region, index, *elem)
+            })
+            .collect()
+    }
+
+    /// The combination of the `warps` partials in shared memory of one output element (one per
+    /// operand region, warp `w`'s at `first + w * stride`). With many warps and a single output
+    /// (`first` = 0, `stride` = 1, the same in every thread) lane `l` reads partial `l % warps`
     /// and a butterfly over those lanes combines them, as Triton does: reading every partial in
     /// every thread holds `warps` registers per operand while the rest of the row is live
     /// (softmax over 16 warps took 68 registers and one program per SM that way, Triton 55).
+    #[allow(clippy::too_many_arguments)]
     fn combine_partials(
         &mut self,
         op: MlirOperation,
@@ -271,18 +291,13 @@ impl FuncLowering<'_> {
         base: Value,
         slot_bases: &[u64],
         warps: u64,
+        first: Option<Value>,
+        stride: u64,
     ) -> LResult<Vec<Value>> {
-        if warps >= 8 {
+        if first.is_none() && stride == 1 && warps >= 8 {
             let low = self.b.const_i32(warps as i64 - 1);
             let index = self.b.and(self.lane, low);
-            let mut acc: Vec<Value> = elems
-                .iter()
-                .enumerate()
-                .map(|(i, elem)| {
-                    let region = self.region_base(base, slot_bases[i]);
-                    self.smem_load(region, index, *elem)
-                })
-                .collect();
+            let mut acc = self.load_partials(elems, base, slot_bases, index);
             let mut mask = 1u32;
             while u64::from(mask) < warps {
                 let partner: Vec<Value> = acc
@@ -297,15 +312,12 @@ impl FuncLowering<'_> {
         }
         let mut acc: Option<Vec<Value>> = None;
         for w in 0..warps {
-            let index = self.b.const_i32(w as i64);
-            let loaded: Vec<Value> = elems
-                .iter()
-                .enumerate()
-                .map(|(i, elem)| {
-                    let region = self.region_base(base, slot_bases[i]);
-                    self.smem_load(region, index, *elem)
-                })
-                .collect();
+            let offset = self.b.const_i32((w * stride) as i64);
+            let index = match first {
+                Some(first) => self.b.add(first, offset),
+                None => offset,
+            };
+            let loaded = self.load_partials(elems, base, slot_bases, index);
             acc = Some(match acc {
                 None => loaded,
                 Some(prev) => self.combine(op, &prev, &loaded)?,
@@ -406,7 +418,8 @@ impl FuncLowering<'_> {
                     self.smem_store(region, warp_index, values[i], *elem);
                 }
                 self.barrier();
-                values = self.combine_partials(op, &elems, base, &slot_bases, warps as u64)?;
+                values =
+                    self.combine_partials(op, &elems, base, &slot_bases, warps as u64, None, 1)?;
             }
             for (out, value) in outs.iter().zip(values) {
                 self.set(*out, vec![value]);
@@ -472,7 +485,7 @@ impl FuncLowering<'_> {
         }
         self.barrier();
         if out_numel == 1 && !out_map.registers.is_empty() {
-            let acc = self.combine_partials(op, &elems, base, &slot_bases, warps)?;
+            let acc = self.combine_partials(op, &elems, base, &slot_bases, warps, None, 1)?;
             let copies = out_map.registers.len();
             for (out, v) in outs.iter().zip(acc) {
                 self.set(*out, vec![v; copies]);
@@ -484,24 +497,16 @@ impl FuncLowering<'_> {
         for coord in &out_map.registers {
             let c = self.runtime_coord(&out_base, coord);
             let inner = self.linear_index(&c, &out_dims);
-            let mut acc: Option<Vec<Value>> = None;
-            for w in 0..warps {
-                let offset = self.b.const_i32((w * out_numel) as i64);
-                let index = self.b.add(inner, offset);
-                let loaded: Vec<Value> = elems
-                    .iter()
-                    .enumerate()
-                    .map(|(i, elem)| {
-                        let region = self.region_base(base, slot_bases[i]);
-                        self.smem_load(region, index, *elem)
-                    })
-                    .collect();
-                acc = Some(match acc {
-                    None => loaded,
-                    Some(prev) => self.combine(op, &prev, &loaded)?,
-                });
-            }
-            for (i, v) in acc.unwrap_or_default().into_iter().enumerate() {
+            let acc = self.combine_partials(
+                op,
+                &elems,
+                base,
+                &slot_bases,
+                warps,
+                Some(inner),
+                out_numel,
+            )?;
+            for (i, v) in acc.into_iter().enumerate() {
                 per_output[i].push(v);
             }
         }
