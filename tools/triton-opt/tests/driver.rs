@@ -233,7 +233,8 @@ fn named_pipelines_are_the_compile_stages() {
     use tritium_dialects::pass::pipeline_text;
     use tritium_lowering::stage::Stage;
     use tritium_passes::pipelines::TtgirOptions;
-    let input = std::env::temp_dir().join(format!("tritium-empty-{}.mlir", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("empty.mlir");
     std::fs::write(&input, "module {}\n").unwrap();
     let input = input.to_str().unwrap().to_owned();
     let dump = |pipeline: &str| {
