@@ -340,10 +340,10 @@ pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 20;
 
 /// The most elements of one tensor each thread may hold. Past 255 (the registers per thread)
 /// values spill, which Triton compiles and some kernels accept (a 256x256 f32 accumulator over 4
-/// warps is 512); compile time grows faster than the registers (a 128x256 matmul unrolled 8
-/// times lowers in about 1 s at 256 per thread, 16 s at 512, 36 s at 1024, debug build), so
-/// beyond 1024 it is refused.
-pub const MAX_ELEMENTS_PER_THREAD: i64 = 1024;
+/// warps is 512); compile time grows faster than the registers (a 128x256 matmul lowers in
+/// under 1 s at 256 per thread, 5.5 s at 512 and 27 s at 1024, almost all of it in NVPTX), so
+/// beyond 512 it is refused.
+pub const MAX_ELEMENTS_PER_THREAD: i64 = 512;
 
 /// Every tensor that gets a layout must have a static, power-of-two shape of at least one
 /// dimension, at most [`MAX_TENSOR_ELEMENTS`] elements and at most [`MAX_ELEMENTS_PER_THREAD`]

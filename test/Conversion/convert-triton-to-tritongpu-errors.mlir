@@ -66,10 +66,10 @@ tt.func @rank_zero(%p: !tt.ptr<f32>) -> tensor<f32> {
 
 // -----
 
-// 512x512 over 4 warps is 2048 elements per thread (found by tritium-fuzz: a matmul with 1024
-// per thread took 36 s to compile once unrolled): more warps or a smaller block.
+// 512x512 over 4 warps is 2048 elements per thread (found by tritium-fuzz: a 128x256 matmul with
+// 1024 per thread, over one warp, took 27 s to compile): more warps or a smaller block.
 tt.func @too_many_per_thread(%p: !tt.ptr<f32>) {
-  // expected-error @below {{cannot lay out tensor<512x512xf32> (result #0 of 'arith.constant'): it has 2048 elements for each of 128 threads; at most 1024 are supported (use more warps or a smaller block)}}
+  // expected-error @below {{cannot lay out tensor<512x512xf32> (result #0 of 'arith.constant'): it has 2048 elements for each of 128 threads; at most 512 are supported (use more warps or a smaller block)}}
   %c = arith.constant dense<1.0> : tensor<512x512xf32>
   %s = tt.splat %p : !tt.ptr<f32> -> tensor<512x512x!tt.ptr<f32>>
   tt.store %s, %c : tensor<512x512x!tt.ptr<f32>>
