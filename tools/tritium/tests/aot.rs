@@ -23,6 +23,12 @@ fn aot(grid: Option<&str>) -> tempfile::TempDir {
 
 /// [`aot`] with `path` first on PATH.
 fn aot_with_path(grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
+    aot_of("examples/add.ttir", grid, path)
+}
+
+/// `tritium aot INPUT` (relative to the repository) into a fresh directory, with `--grid GRID`
+/// and `path` first on PATH when given.
+fn aot_of(input: &str, grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_tritium"));
     if let Some(path) = path {
@@ -33,7 +39,7 @@ fn aot_with_path(grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
     }
     command
         .arg("aot")
-        .arg(root().join("examples/add.ttir"))
+        .arg(root().join(input))
         .arg("-o")
         .arg(dir.path())
         .env("TRITIUM_CACHE_DIR", dir.path().join("cache"));
@@ -212,19 +218,10 @@ fn a_grid_over_a_pointer_is_refused() {
 /// and frees it on the stream; the source builds strictly.
 #[test]
 fn c_launcher_allocates_global_scratch() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
-        .arg("aot")
-        .arg(root().join("test/Inputs/gpu/tma_copy.ttir"))
-        .args(["--grid", "(M + 63) / 64, (N + 63) / 64", "-o"])
-        .arg(dir.path())
-        .env("TRITIUM_CACHE_DIR", dir.path().join("cache"))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let dir = aot_of(
+        "test/Inputs/gpu/tma_copy.ttir",
+        Some("(M + 63) / 64, (N + 63) / 64"),
+        None,
     );
     let source = std::fs::read_to_string(dir.path().join("tma_copy.c")).unwrap();
     let metadata: serde_json::Value =
@@ -254,20 +251,7 @@ fn c_launcher_allocates_global_scratch() {
 /// (64-byte aligned) when cuda.h was not included; the source builds strictly.
 #[test]
 fn c_launcher_takes_tensor_maps() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_tritium"))
-        .arg("aot")
-        .arg(root().join("test/Inputs/gpu/tma_host.ttir"))
-        .arg("-o")
-        .arg(dir.path())
-        .env("TRITIUM_CACHE_DIR", dir.path().join("cache"))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let dir = aot_of("test/Inputs/gpu/tma_host.ttir", None, None);
     let header = std::fs::read_to_string(dir.path().join("tma_host.h")).unwrap();
     assert!(header.contains("typedef struct CUtensorMap_st {"));
     assert!(
