@@ -742,9 +742,7 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             let n = x.ty.numel();
             reshape(g, &x, vec![n], reorder)
         }
-        "tl.dot_scaled" => Err(g.err(format!(
-            "{name} is not supported by Tritium's front end yet (see docs/frontend.md)"
-        ))),
+        "tl.dot_scaled" => dot_scaled(g, args),
         _ => Err(g.err(format!(
             "unknown function '{}'",
             path.replace("triton.language.", "tl.")
@@ -1538,6 +1536,173 @@ fn dot(g: &mut Gen, args: Args) -> R<Val> {
         ("maxNumImpreciseAcc", g.ir.i32_attr(max_imprecise)),
     ];
     Ok(t(op1(g, "tt.dot", &[a.v, b.v, acc.v], ret_ty, &attrs)))
+}
+
+/// The `tt.dot_scaled` element-type code of a format name (Triton's `ScaleDotElemType`) and the
+/// element type an operand in it holds: e2m1 stays packed in uint8, the others are bitcast from
+/// their unsigned integer of the same width when given as one.
+fn scaled_format(g: &Gen, format: &str, x: TV, side: &str) -> R<(i64, TV)> {
+    let unsigned = |bits| Dt::Int {
+        bits,
+        signed: false,
+    };
+    let (code, holds, raw) = match format {
+        "e4m3" => (0, Dt::F8E4, unsigned(8)),
+        "e5m2" => (1, Dt::F8E5, unsigned(8)),
+        "e2m1" => (4, unsigned(8), unsigned(8)),
+        "bf16" => (5, Dt::BF16, unsigned(16)),
+        "fp16" => (6, Dt::F16, unsigned(16)),
+        other => {
+            return Err(g.err(format!(
+                "tl.dot_scaled: {side}_format '{other}' is not one of e2m1, e4m3, e5m2, bf16, fp16"
+            )));
+        }
+    };
+    if x.ty.dt == holds {
+        return Ok((code, x));
+    }
+    if x.ty.dt != raw {
+        return Err(g.err(format!(
+            "tl.dot_scaled: {side} in format {format} must hold {} (or {}), got {}",
+            holds.name(),
+            raw.name(),
+            x.ty.dt.name()
+        )));
+    }
+    let cast = semantic::bitcast(&g.ir, &x, &holds).map_err(|e| g.err(e))?;
+    Ok((code, cast))
+}
+
+/// `tl.dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format, acc, fast_math,
+/// lhs_k_pack, rhs_k_pack, out_dtype)`: `tt.dot_scaled` with Triton 3.6's frontend checks.
+fn dot_scaled(g: &mut Gen, args: Args) -> R<Val> {
+    let lhs = block_arg(g, args.get(0, "lhs"), "lhs")?;
+    let lhs_scale = args.get(1, "lhs_scale").filter(|v| !matches!(v, Val::None));
+    let lhs_format = str_arg(g, args.get(2, "lhs_format"), "lhs_format")?
+        .ok_or_else(|| g.err("tl.dot_scaled needs lhs_format"))?;
+    let rhs = block_arg(g, args.get(3, "rhs"), "rhs")?;
+    let rhs_scale = args.get(4, "rhs_scale").filter(|v| !matches!(v, Val::None));
+    let rhs_format = str_arg(g, args.get(5, "rhs_format"), "rhs_format")?
+        .ok_or_else(|| g.err("tl.dot_scaled needs rhs_format"))?;
+    let acc = args.get(6, "acc").filter(|v| !matches!(v, Val::None));
+    let flag = |v: Option<Val>, default: bool| v.and_then(|v| v.truthy()).unwrap_or(default);
+    let fast_math = flag(args.get(7, "fast_math"), false);
+    let lhs_k_pack = flag(args.get(8, "lhs_k_pack"), true);
+    let rhs_k_pack = flag(args.get(9, "rhs_k_pack"), true);
+    let out_dtype = match args.get(10, "out_dtype") {
+        None | Some(Val::None) => Dt::F32,
+        v => dtype_arg(g, v, "out_dtype")?,
+    };
+    let (ra, rb) = (lhs.ty.shape.len(), rhs.ty.shape.len());
+    if ra != rb || !(2..=3).contains(&ra) {
+        return Err(g.err(format!(
+            "tl.dot_scaled needs two 2-D (or 3-D) blocks, got shapes {:?} and {:?}",
+            lhs.ty.shape, rhs.ty.shape
+        )));
+    }
+    let (a_code, lhs) = scaled_format(g, &lhs_format, lhs, "lhs")?;
+    let (b_code, rhs) = scaled_format(g, &rhs_format, rhs, "rhs")?;
+    for (format, k_pack, side) in [
+        (&lhs_format, lhs_k_pack, "lhs"),
+        (&rhs_format, rhs_k_pack, "rhs"),
+    ] {
+        if !k_pack && format != "e2m1" {
+            return Err(g.err(format!(
+                "tl.dot_scaled: only e2m1 operands can be packed along a dimension other than K \
+                 ({side}_k_pack=False with {side}_format '{format}')"
+            )));
+        }
+    }
+    if out_dtype != Dt::F32 {
+        return Err(g.err(format!(
+            "tl.dot_scaled accumulates in float32, got out_dtype {}",
+            out_dtype.name()
+        )));
+    }
+    let packing = |format: &str| if format == "e2m1" { 2 } else { 1 };
+    let (mut m, k_lhs) = (lhs.ty.shape[ra - 2], lhs.ty.shape[ra - 1]);
+    let (k_rhs, mut n) = (rhs.ty.shape[rb - 2], rhs.ty.shape[rb - 1]);
+    let k_a = if lhs_k_pack {
+        k_lhs * packing(&lhs_format)
+    } else {
+        k_lhs
+    };
+    let k_b = if rhs_k_pack {
+        k_rhs * packing(&rhs_format)
+    } else {
+        k_rhs
+    };
+    if k_a != k_b {
+        return Err(g.err(format!(
+            "tl.dot_scaled: the operands hold different numbers of K elements ({k_a} and {k_b}; \
+             shapes {:?} and {:?})",
+            lhs.ty.shape, rhs.ty.shape
+        )));
+    }
+    if !lhs_k_pack {
+        m *= packing(&lhs_format);
+    }
+    if !rhs_k_pack {
+        n *= packing(&rhs_format);
+    }
+    let mut shape = lhs.ty.shape[..ra - 2].to_vec();
+    shape.extend([m, n]);
+    let ret_ty = Ty::block(Dt::F32, shape);
+    let acc = match acc {
+        None => semantic::constant(&g.ir, Num::Float(0.0), &ret_ty).map_err(|e| g.err(e))?,
+        Some(v) => {
+            let acc = g.tensor(&v)?;
+            if acc.ty != ret_ty {
+                return Err(g.err(format!(
+                    "tl.dot_scaled's acc has type {} but the product has type {}",
+                    acc.ty.name(),
+                    ret_ty.name()
+                )));
+            }
+            acc
+        }
+    };
+    let mut operands = vec![lhs.v, rhs.v, acc.v];
+    let mut segments = vec![1, 1, 1, 0, 0];
+    for (index, (scale, rows, side)) in [(lhs_scale, m, "lhs"), (rhs_scale, n, "rhs")]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(scale) = scale else { continue };
+        let scale = g.tensor(&scale)?;
+        let groups = scale.ty.shape.last().copied().unwrap_or(0);
+        let batch = &ret_ty.shape[..ret_ty.shape.len() - 2];
+        let wanted_rank = batch.len() + 2;
+        if scale.ty.dt
+            != (Dt::Int {
+                bits: 8,
+                signed: false,
+            })
+            || scale.ty.shape.len() != wanted_rank
+            || scale.ty.shape[..batch.len()] != *batch
+            || scale.ty.shape[wanted_rank - 2] != rows
+            || groups < 1
+            || k_a % groups != 0
+        {
+            return Err(g.err(format!(
+                "tl.dot_scaled: {side}_scale must be a uint8 block of shape [{}{rows}, K / group] \
+                 (K = {k_a}), got {}",
+                batch.iter().map(|d| format!("{d}, ")).collect::<String>(),
+                scale.ty.name()
+            )));
+        }
+        operands.push(scale.v);
+        segments[3 + index] = 1;
+    }
+    let attrs = [
+        ("a_elem_type", g.ir.i32_attr(a_code)),
+        ("b_elem_type", g.ir.i32_attr(b_code)),
+        ("fastMath", g.ir.bool_attr(fast_math)),
+        ("lhs_k_pack", g.ir.bool_attr(lhs_k_pack)),
+        ("rhs_k_pack", g.ir.bool_attr(rhs_k_pack)),
+        ("operandSegmentSizes", g.ir.i32_array(&segments)),
+    ];
+    Ok(t(op1(g, "tt.dot_scaled", &operands, ret_ty, &attrs)))
 }
 
 fn cache_code(g: &Gen, v: Option<Val>) -> R<i64> {

@@ -154,11 +154,38 @@ fn type_errors_are_located() {
         "{e}"
     );
     let e = error(
-        "@triton.jit\ndef k(x):\n    tl.dot_scaled(x, None, 'e4m3', x, None, 'e4m3')\n",
+        "@triton.jit\ndef k(x):\n    a = tl.load(x + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])\n    tl.dot_scaled(a, None, 'e4m3', a, None, 'e4m3')\n",
         "k",
         "*fp32",
     );
-    assert!(e.contains("tl.dot_scaled is not supported"), "{e}");
+    assert!(
+        e.contains("k.py:6:5")
+            && e.contains("lhs in format e4m3 must hold fp8e4nv (or uint8), got fp32"),
+        "{e}"
+    );
+}
+
+/// `tl.dot_scaled` as Triton 3.6's frontend builds it: raw bytes bitcast to fp8, e2m1 kept
+/// packed, K of the packed operand doubled, absent scales absent from the operand list.
+#[test]
+fn dot_scaled_builds_the_scaled_dot() {
+    let text = ttir(
+        "@triton.jit\ndef k(a_ptr, b_ptr, s_ptr, out):\n    r = tl.arange(0, 64)\n    h = tl.arange(0, 32)\n    a = tl.load(a_ptr + r[:, None] * 32 + h[None, :])\n    b = tl.load(b_ptr + r[:, None] * 64 + r[None, :])\n    s = tl.load(s_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])\n    d = tl.dot_scaled(a, s, 'e2m1', b, None, 'e4m3', fast_math=True)\n    tl.store(out + r[:, None] * 64 + r[None, :], d)\n",
+        "k",
+        "*u8, *u8, *u8, *fp32",
+    );
+    assert!(
+        text.contains("tt.bitcast") && text.contains("tensor<64x64xi8> -> tensor<64x64xf8E4M3FN>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tt.dot_scaled")
+            && text.contains("lhs = e2m1 rhs = e4m3 {fastMath = true}")
+            && text.contains(
+                ": tensor<64x32xi8>, tensor<64x2xi8> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>"
+            ),
+        "{text}"
+    );
 }
 
 #[test]

@@ -179,6 +179,9 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             .clone()
     };
 
+    // No target Tritium supports has block-scaled tensor cores (sm_100): scaled dots become
+    // upcasts, scale multiplies and a plain dot before the layouts are assigned.
+    crate::decompose_dot_scaled::decompose_all(module);
     let ops = collect_ops(module);
     check_tensor_shapes(&ops, num_warps * threads * num_ctas)?;
     for &op in &ops {

@@ -11,6 +11,7 @@ pub mod axis_info;
 pub mod coalesce;
 pub mod combine_tensor_select_and_if;
 pub mod convert_to_gpu;
+pub mod decompose_dot_scaled;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod ir_util;
@@ -98,7 +99,10 @@ pub static PASSES: &[PassEntry] = &[
             for its shape. Operand/result layout relations are kept with ttg.convert_layout: a \
             tt.reduce result is a slice of its operand's layout, tt.expand_dims consumes a slice \
             of its result's, tt.dot takes dot_op operands of the accumulator's layout. Dense \
-            constants and function signatures are retyped; invalid options fail the pass.",
+            constants and function signatures are retyped; invalid options fail the pass. \
+            tt.dot_scaled is decomposed first, as no supported target has block-scaled tensor \
+            cores: operands upcast to bf16 (f16 with an fp16 operand), multiplied by their e8m0 \
+            scales broadcast along K (NaN for scale 0xFF unless fastMath), then a tt.dot.",
     },
     PassEntry {
         pass: &coalesce::PASS,

@@ -16,7 +16,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TUTORIALS = ["t01_vector_add", "t02_fused_softmax", "t03_matmul", "t05_layer_norm",
-             "t06_fused_attention", "t09_descriptors", "launch_overhead"]
+             "t06_fused_attention", "t09_descriptors", "t10_dot_scaled", "launch_overhead"]
 
 
 def run(name, backend, timeout):
