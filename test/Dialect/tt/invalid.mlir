@@ -89,6 +89,21 @@ tt.func @inline_asm_operand_number(%x: tensor<4xi32>) {
   tt.return
 }
 
+// -----
+// A '$' that is no operand reference (LLVM aborts with "Bad $ operand number": tritium-fuzz).
+tt.func @inline_asm_bad_dollar(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op asm_string "add.f32 $-1, $1, $1;" has a '$' that is not $N, ${N} (an operand number) or $$}}
+  %0 = tt.elementwise_inline_asm "add.f32 $-1, $1, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xf32> -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+tt.func @inline_asm_braced_operand(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op asm_string refers to $2, but the constraints "=r,r" declare 2 operands}}
+  %0 = tt.elementwise_inline_asm "mov.b32 ${0}, ${2}; // $$" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
+  tt.return
+}
+
 // ---- pointers, loads and stores ---------------------------------------------------------------
 
 // -----

@@ -114,20 +114,43 @@ pub fn inline_asm(op: &OperationRef) -> Rule {
         .split(',')
         .filter(|c| !c.trim().is_empty() && !c.trim().starts_with('~'))
         .count();
-    let mut rest = asm.as_str();
-    while let Some(at) = rest.find('$') {
-        let digits: String = rest[at + 1..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        rest = &rest[at + 1 + digits.len()..];
-        if let Ok(n) = digits.parse::<usize>() {
-            ensure(n < declared, || {
-                format!(
-                    "asm_string refers to ${n}, but the constraints \"{constraints}\" declare {declared} operands"
-                )
-            })?;
+    // LLVM's inline-asm printer aborts the process on any other `$` sequence.
+    let bad_dollar = || {
+        format!(
+            "asm_string \"{asm}\" has a '$' that is not $N, ${{N}} (an operand number) or $$"
+        )
+    };
+    let mut chars = asm.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            continue;
         }
+        let braced = match chars.peek() {
+            Some('$') => {
+                chars.next();
+                continue;
+            }
+            Some('{') => {
+                chars.next();
+                true
+            }
+            Some(d) if d.is_ascii_digit() => false,
+            _ => return Err(bad_dollar()),
+        };
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
+            digits.push(d);
+            chars.next();
+        }
+        if braced && (digits.is_empty() || chars.next() != Some('}')) {
+            return Err(bad_dollar());
+        }
+        let n = digits.parse::<usize>().unwrap_or(usize::MAX);
+        ensure(n < declared, || {
+            format!(
+                "asm_string refers to ${digits}, but the constraints \"{constraints}\" declare {declared} operands"
+            )
+        })?;
     }
     let packed = int_or(op, "packed_element", 1);
     ensure(packed >= 1, || {
