@@ -185,11 +185,13 @@ fn compare(file: &str, kernel: &str, signature: &str, reference: &str) -> Result
     );
     let (ours, our_lines) = ttir_ops(&context, &mut ours);
     assert!(ours.len() > 3, "{kernel}: no ops counted");
-    let text = std::fs::read_to_string(
-        inputs()
-            .join("kernels")
-            .join(format!("{reference}.source.ttir")),
-    )
+    let text = std::fs::read_to_string(inputs().join("kernels").join(
+        if reference.ends_with(".ttir") {
+            reference.to_string()
+        } else {
+            format!("{reference}.source.ttir")
+        },
+    ))
     .unwrap();
     let mut theirs = Module::parse(&context, &text).expect("Triton's TTIR parses");
     let (theirs, their_lines) = ttir_ops(&context, &mut theirs);
@@ -275,4 +277,18 @@ fn corpus_kernels_match_triton_op_multisets() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `tl.dot_scaled` (e4m3 operands given as raw bytes and as fp8, both scales): the same ops and
+/// lines as the TTIR Triton 3.6 compiled from the same source (its `asm["ttir"]`).
+#[test]
+fn dot_scaled_matches_triton() {
+    compare(
+        "../../../python/tests/gpu/t10_dot_scaled.py",
+        "scaled_matmul_kernel",
+        "*u8:16, *fp8e4nv:16, *u8:16, *u8:16, *fp32:16, i32:16, i32:16, i32:16, i32:16, i32:16, \
+         128, 128, 128, 'e4m3', 'e4m3', True, True, False, True",
+        "dot_scaled_e4m3.triton.ttir",
+    )
+    .unwrap();
 }

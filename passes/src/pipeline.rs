@@ -1,7 +1,10 @@
 //! `-tritongpu-pipeline{num-stages}`: software pipelining of the loads that feed tensor-core
 //! dots. In an `scf.for`, a global `tt.load` whose only use is a `ttg.local_alloc` read only by
-//! `ttng.warp_group_dot`s is turned into `cp.async` copies into a `num-stages`-deep ring of
-//! shared-memory buffers, issued `num-stages - 1` iterations ahead:
+//! `ttng.warp_group_dot`s, or whose value reaches a dot through register ops of the body (an
+//! operand upcast or scaled before it is staged, as tl.dot_scaled's are), is turned into
+//! `cp.async` copies into a `num-stages`-deep ring of shared-memory buffers, issued
+//! `num-stages - 1` iterations ahead; the second kind of load is replaced by a `ttg.local_load`
+//! of its slot, in its own layout, from an unswizzled buffer in that layout's order:
 //!
 //! * before the loop: one multi-buffered `ttg.local_alloc` per load, and the copies of the first
 //!   `num-stages - 1` iterations (each iteration's copies one commit group), masked off past the
@@ -12,7 +15,8 @@
 //!   replaced are dropped;
 //! * at the top of each iteration: `ttg.async_wait {num = num-stages - 2}` (this iteration's group
 //!   has landed); the dots read the read slot through `ttg.memdesc_index`;
-//! * a single accumulating dot stays in flight as in Triton: it becomes asynchronous and a
+//! * a single accumulating dot stays in flight as in Triton (unless it reads a buffer a
+//!   `ttg.local_alloc` of the body rewrites every iteration): it becomes asynchronous and a
 //!   `ttng.warp_group_dot_wait {pendings = 1}` follows it, after which the previous iteration's
 //!   dot is done with the slot the copies overwrite, so the copies of iteration
 //!   `i + num-stages - 1` go there; otherwise the dots are synchronous and the copies go at the top;
@@ -71,14 +75,20 @@ fn is_recomputable(op: MlirOperation) -> bool {
 /// A candidate: the load, its staging alloc, and the elements each cp.async moves.
 struct Staged {
     load: MlirOperation,
-    alloc: MlirOperation,
+    /// The `ttg.local_alloc` the loaded tensor is staged in for the dots; `None` when the
+    /// tensor is used in registers (upcast, scaled, ...) on its way to a dot: the copies then
+    /// go to a plain buffer the loop reads back with `ttg.local_load`, as Triton pipelines
+    /// mixed-precision operands.
+    alloc: Option<MlirOperation>,
+    /// One ring slot: a mutable memdesc of the loaded shape.
+    buffer: MlirType,
     vector: u64,
 }
 
 /// Elements per `cp.async` of a load into its buffer: what axis info proves contiguous and
 /// aligned along the pointers' fastest dim, the registers hold consecutively there, and the
 /// buffer stores contiguously — `None` unless that is 4, 8 or 16 bytes.
-fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, alloc: MlirOperation) -> Option<u64> {
+fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, buffer: MlirType) -> Option<u64> {
     let ins = operands(load);
     let pointers = *ins.first()?;
     let ty = value_type(pointers);
@@ -90,11 +100,12 @@ fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, alloc: MlirOperatio
         return None;
     };
     let fastest = *blocked.order.first()? as usize;
-    let Some(Encoding::NvmmaShared(shared)) = memdesc_encoding_of(value_type(results(alloc)[0]))
-    else {
-        return None;
+    let contiguous = match memdesc_encoding_of(buffer)? {
+        Encoding::NvmmaShared(shared) => shared.contiguous_dim(rank),
+        Encoding::SwizzledShared(shared) => *shared.order.first()? as usize,
+        _ => return None,
     };
-    if shared.contiguous_dim(rank) != fastest {
+    if contiguous != fastest {
         return None;
     }
     let mut vec = (16 / elem_bytes).max(1);
@@ -334,7 +345,7 @@ fn issue_copies(
             }
             None => splat_valid,
         };
-        let buffer = index_view(at, ring, slot, s.alloc);
+        let buffer = index_view(at, ring, slot, s.buffer);
         // SAFETY: the token type and attributes of the live context.
         let (token_type, contiguity) = unsafe {
             (
@@ -369,9 +380,8 @@ fn issue_copies(
 }
 
 /// `ttg.memdesc_index %ring[%slot]` with the staging alloc's (mutable) buffer type.
-fn index_view(at: &At, ring: MlirValue, slot: MlirValue, alloc: MlirOperation) -> MlirValue {
-    let single = results(alloc)[0];
-    let ty = value_type(single);
+fn index_view(at: &At, ring: MlirValue, slot: MlirValue, buffer: MlirType) -> MlirValue {
+    let ty = buffer;
     // SAFETY: memdesc accessors on the live alloc's type; `dims` outlives the call.
     let view_type = unsafe {
         let rank =
@@ -398,7 +408,9 @@ fn index_view(at: &At, ring: MlirValue, slot: MlirValue, alloc: MlirOperation) -
     ))
 }
 
-/// The staged loads of a loop body that can be pipelined.
+/// The staged loads of a loop body that can be pipelined: loads staged in shared memory for
+/// the dots (`only use a ttg.local_alloc read only by ttng.warp_group_dot`s), and loads whose
+/// values reach a dot through register ops (mixed-precision and scaled operands, their scales).
 fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
     let mut found = Vec::new();
     // SAFETY: iteration over the live body's ops and use lists.
@@ -410,15 +422,29 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                 let first = mlirValueGetFirstUse(loaded);
                 let single = !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null();
                 let zero_other = operands(op).get(2).is_none_or(|&o| is_zero_constant(o));
-                if single && zero_other && is_tensor(value_type(loaded)) {
-                    let alloc = mlirOpOperandGetOwner(first);
-                    let feeds_dots = op_name(alloc) == "ttg.local_alloc"
-                        && mlirOperationGetBlock(alloc).ptr == body.ptr
-                        && only_dot_users(results(alloc)[0]);
-                    if feeds_dots && let Some(vector) = copy_vector(axis, op, alloc) {
+                if zero_other && is_tensor(value_type(loaded)) {
+                    let user = (!first.ptr.is_null()).then(|| mlirOpOperandGetOwner(first));
+                    let staged_for_dots = single
+                        && user.is_some_and(|alloc| {
+                            op_name(alloc) == "ttg.local_alloc"
+                                && mlirOperationGetBlock(alloc).ptr == body.ptr
+                                && only_dot_users(results(alloc)[0])
+                        });
+                    let (alloc, buffer) = if staged_for_dots {
+                        let alloc = user.expect("checked above");
+                        (Some(alloc), Some(mutable(value_type(results(alloc)[0]))))
+                    } else if reaches_dot(loaded, body) {
+                        (None, register_buffer(value_type(loaded)))
+                    } else {
+                        (None, None)
+                    };
+                    if let Some(buffer) = buffer
+                        && let Some(vector) = copy_vector(axis, op, buffer)
+                    {
                         found.push(Staged {
                             load: op,
                             alloc,
+                            buffer,
                             vector,
                         });
                     }
@@ -428,6 +454,86 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
         }
     }
     found
+}
+
+/// Whether `value` flows, through ops of `body` (not around the loop), into a tensor-core dot
+/// or a buffer one reads.
+fn reaches_dot(value: MlirValue, body: MlirBlock) -> bool {
+    let mut seen = HashSet::new();
+    let mut work = vec![value];
+    while let Some(v) = work.pop() {
+        // SAFETY: use-list traversal of live values of the body.
+        unsafe {
+            let mut user = mlirValueGetFirstUse(v);
+            while !user.ptr.is_null() {
+                let owner = mlirOpOperandGetOwner(user);
+                user = mlirOpOperandGetNextUse(user);
+                if mlirOperationGetBlock(owner).ptr != body.ptr || !seen.insert(owner.ptr as usize)
+                {
+                    continue;
+                }
+                let name = op_name(owner);
+                if name == "ttng.warp_group_dot" || name == "tt.dot" {
+                    return true;
+                }
+                if name == "ttg.local_alloc" && only_dot_users(results(owner)[0]) {
+                    return true;
+                }
+                if name != "scf.yield" {
+                    work.extend(results(owner));
+                }
+            }
+        }
+    }
+    false
+}
+
+/// `ty` (a memdesc) made mutable.
+fn mutable(ty: MlirType) -> MlirType {
+    let dims = crate::tma_lowering::memdesc_dims(ty);
+    // SAFETY: memdesc accessors on a live type; `dims` outlives the call.
+    unsafe {
+        tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty),
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetMemorySpace(ty),
+            true,
+            dims.len() as isize,
+            dims.as_ptr(),
+        )
+    }
+}
+
+/// A buffer for a tensor the loop reads back into registers in its own (blocked) layout:
+/// unswizzled, in the layout's dimension order, so the copies and the reads of each thread are
+/// its own contiguous runs.
+fn register_buffer(ty: MlirType) -> Option<MlirType> {
+    let Some(Encoding::Blocked(blocked)) = encoding_of(ty) else {
+        return None;
+    };
+    let dims = shape(ty);
+    let shared = Encoding::SwizzledShared(tritium_layout::encoding::SwizzledSharedEncoding::new(
+        1,
+        1,
+        1,
+        blocked.order.clone(),
+    ));
+    // SAFETY: live handles of one context; `dims` outlives the call.
+    unsafe {
+        let ctx = mlirTypeGetContext(ty);
+        Some(tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            element_type(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            encoding_to_attr(ctx, &shared),
+            tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx),
+            true,
+            dims.len() as isize,
+            dims.as_ptr(),
+        ))
+    }
 }
 
 fn only_dot_users(value: MlirValue) -> bool {
@@ -486,7 +592,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let rings: Vec<MlirValue> = staged
         .iter()
         .map(|s| {
-            let ty = value_type(results(s.alloc)[0]);
+            let ty = s.buffer;
             // SAFETY: memdesc accessors on a live type; `dims` outlives the call.
             let ring_type = unsafe {
                 let rank = tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(
@@ -581,7 +687,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let carried: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
     // With the accumulating dot kept in flight, the copies go after its wait: the slot they
     // overwrite was read by the previous iteration's dot, complete only from there on.
-    let copies_at = match keep_dot_in_flight(body, for_op) {
+    let staged_allocs: HashSet<usize> = staged
+        .iter()
+        .filter_map(|s| s.alloc.map(|a| a.ptr as usize))
+        .collect();
+    let copies_at = match keep_dot_in_flight(body, for_op, &staged_allocs) {
         Some(after_wait) => At {
             at: after_wait,
             loc,
@@ -597,13 +707,38 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let valid = copies_at.lt(ahead_iv, ub);
     issue_copies(&copies_at, &staged, &rings, &map, insert_slot, valid);
     for (s, &ring) in staged.iter().zip(&rings) {
-        let view = index_view(&inside, ring, extract, s.alloc);
-        // SAFETY: the alloc and load are live ops of the body whose only uses are the alloc's
-        // dots (redirected to the view) and the alloc itself; both are destroyed once unused.
-        unsafe {
-            mlirValueReplaceAllUsesOfWith(results(s.alloc)[0], view);
-            mlirOperationDestroy(s.alloc);
-            mlirOperationDestroy(s.load);
+        let view = index_view(&inside, ring, extract, s.buffer);
+        match s.alloc {
+            // SAFETY: the alloc and load are live ops of the body whose only uses are the
+            // alloc's dots (redirected to the view) and the alloc itself; both are destroyed
+            // once unused.
+            Some(alloc) => unsafe {
+                mlirValueReplaceAllUsesOfWith(results(alloc)[0], view);
+                mlirOperationDestroy(alloc);
+                mlirOperationDestroy(s.load);
+            },
+            None => {
+                let loaded = results(s.load)[0];
+                let read = At {
+                    at: s.load,
+                    // SAFETY: the location of a live op.
+                    loc: unsafe { mlirOperationGetLocation(s.load) },
+                    ctx,
+                };
+                let value = read.insert(build(
+                    "ttg.local_load",
+                    read.loc,
+                    &[view],
+                    &[value_type(loaded)],
+                    &[],
+                ));
+                // SAFETY: the load is a live op of the body; its uses move to the read-back
+                // value, after which it has none and is destroyed.
+                unsafe {
+                    mlirValueReplaceAllUsesOfWith(loaded, value);
+                    mlirOperationDestroy(s.load);
+                }
+            }
         }
     }
     // SAFETY: the body's terminator is its scf.yield (checked by `slice_of`).
@@ -802,7 +937,11 @@ fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec
 /// asynchronous, a `ttng.warp_group_dot_wait {pendings = 1}` after it waits for the previous
 /// iteration's, and one with `pendings = 0` after the loop for the last. Returns the op after
 /// the in-loop wait.
-fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOperation> {
+fn keep_dot_in_flight(
+    body: MlirBlock,
+    for_op: MlirOperation,
+    staged: &HashSet<usize>,
+) -> Option<MlirOperation> {
     let mut dots = Vec::new();
     // SAFETY: iteration over the live body's ops.
     unsafe {
@@ -821,8 +960,11 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
         return None;
     }
     let [dot] = dots[..] else {
-        return keep_last_dot_in_flight(body, for_op, &dots);
+        return keep_last_dot_in_flight(body, for_op, &dots, staged);
     };
+    if reads_per_iteration_buffer(dot, body, staged) {
+        return None;
+    }
     let acc_in = *operands(dot).get(2)?;
     let acc_out = *results(dot).first()?;
     // SAFETY: use lists and block arguments of live values; the body's terminator is its yield.
@@ -854,6 +996,36 @@ fn keep_dot_in_flight(body: MlirBlock, for_op: MlirOperation) -> Option<MlirOper
     // SAFETY: next-op query on the live wait.
     let after = unsafe { mlirOperationGetNextInBlock(wait) };
     (!after.ptr.is_null()).then_some(after)
+}
+
+/// Whether `dot` reads a buffer that a `ttg.local_alloc` of the loop body writes every
+/// iteration (an operand upcast or scaled in registers, then staged): one allocation serves all
+/// iterations, so a dot left in flight would still be reading it when the next iteration's
+/// alloc overwrites it. The allocs in `staged` (by op address) are about to become ring slots.
+fn reads_per_iteration_buffer(
+    dot: MlirOperation,
+    body: MlirBlock,
+    staged: &HashSet<usize>,
+) -> bool {
+    operands(dot).into_iter().take(2).any(|operand| {
+        let mut value = operand;
+        loop {
+            let Some(def) = defining_op(value) else {
+                return false;
+            };
+            match op_name(def).as_str() {
+                "ttg.memdesc_trans" | "ttg.memdesc_subslice" | "ttg.memdesc_reinterpret" => {
+                    value = operands(def)[0];
+                }
+                "ttg.local_alloc" => {
+                    // SAFETY: block query on a live op.
+                    let in_body = unsafe { mlirOperationGetBlock(def).ptr == body.ptr };
+                    return in_body && !staged.contains(&(def.ptr as usize));
+                }
+                _ => return false,
+            }
+        }
+    })
 }
 
 /// Marks a `ttng.warp_group_dot` asynchronous.
@@ -909,9 +1081,10 @@ fn keep_last_dot_in_flight(
     body: MlirBlock,
     for_op: MlirOperation,
     dots: &[MlirOperation],
+    staged: &HashSet<usize>,
 ) -> Option<MlirOperation> {
     let (&last, earlier) = dots.split_last()?;
-    if earlier.is_empty() {
+    if earlier.is_empty() || reads_per_iteration_buffer(last, body, staged) {
         return None;
     }
     let acc_out = *results(last).first()?;

@@ -1,6 +1,7 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize | FileCheck %s --check-prefix=ATTN
+// RUN: triton-opt %S/../Inputs/kernels/dot/dot_scaled_e4m3.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=SCALED
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -53,3 +54,26 @@
 // ATTN: scf.yield %{{[^ ]*}}, %{{[^ ]*}}, %[[PV]],
 // ATTN: ttg.async_wait {num = 0 : i32}
 // ATTN-NEXT: ttng.warp_group_dot_wait %{{.*}}#2 {pendings = 0 : i32}
+
+// Tritium's own TTGIR of a block-scaled e4m3 matmul (tl.dot_scaled, decomposed: the operands
+// are upcast and scaled in registers, then staged for the dot). The operand loads reach the dot
+// through register ops, so they are pipelined into plain buffers the loop reads back with
+// ttg.local_load; the scale loads (2 bytes a row, below cp.async's 4) stay tt.loads. The dot
+// reads a buffer staged every iteration, so it stays synchronous and the copies for iteration
+// i + 2 go at the top (the slot they overwrite was read back by iteration i - 1).
+// SCALED: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xi8, #shared, #smem, mutable>
+// SCALED: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf8E4M3FN, #shared, #smem, mutable>
+// SCALED-COUNT-2: ttg.async_commit_group
+// SCALED: scf.for
+// SCALED-NEXT: ttg.async_wait {num = 1 : i32}
+// SCALED: ttg.async_copy_global_to_local {{.*}} -> <64x64xi8, #shared, #smem, mutable>
+// SCALED: ttg.async_copy_global_to_local {{.*}} -> <64x64xf8E4M3FN, #shared, #smem, mutable>
+// SCALED: ttg.async_commit_group
+// SCALED: ttg.local_load %{{.*}} : !ttg.memdesc<64x64xi8, #shared, #smem, mutable> -> tensor<64x64xi8, #blocked{{[0-9]*}}>
+// SCALED: ttg.local_load %{{.*}} : !ttg.memdesc<64x64xf8E4M3FN, #shared, #smem, mutable> -> tensor<64x64xf8E4M3FN, #blocked{{[0-9]*}}>
+// SCALED: tt.load %{{.*}} : tensor<64x2x!tt.ptr<i8>
+// SCALED-NOT: isAsync
+// SCALED: ttng.warp_group_dot
+// SCALED-NOT: isAsync
+// SCALED: scf.yield
+// SCALED: ttg.async_wait {num = 0 : i32}

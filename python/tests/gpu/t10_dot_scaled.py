@@ -130,6 +130,27 @@ def run():
                                 note=f"bound {bound:.3g}, NaNs {int(torch.isnan(got).sum())}"))
         except Exception as e:  # one failing format must not hide the others
             results.append(dict(case=name, ok=False, error=f"{type(e).__name__}: {e}"[:2000]))
+    # The benchmark's tiles (two warpgroups, 128-wide K) and a ragged number of K steps.
+    for a_format, b_format, block, warps, K in (("e4m3", "e4m3", (128, 128, 128), 8, 640),
+                                                ("e2m1", "e4m3", (128, 128, 128), 8, 384),
+                                                ("e5m2", "e2m1", (64, 128, 64), 4, 192)):
+        name = f"dot_scaled {a_format} x {b_format} tiles {block} {warps} warps K={K}"
+        try:
+            M, N = 256, 256
+            a, a_values = make(a_format, (M, K), 1)
+            b, b_values = make(b_format, (K, N), 0)
+            a_scale = torch.randint(120, 135, (M, K // 32), device=DEVICE, dtype=torch.uint8)
+            b_scale = torch.randint(120, 135, (N, K // 32), device=DEVICE, dtype=torch.uint8)
+            out = torch.full((M, N), 12345.0, device=DEVICE)
+            scaled_matmul(a, b, a_scale, b_scale, M, N, K, a_format, b_format, block=block,
+                          num_warps=warps, out=out)
+            torch.cuda.synchronize()
+            ref = reference(a_values, b_values, a_scale, b_scale, False)
+            err = (out.double() - ref).abs().max().item()
+            bound = 1e-3 * ref.abs().max().item()
+            results.append(dict(case=name, ok=err <= bound, err=err, note=f"bound {bound:.3g}"))
+        except Exception as e:
+            results.append(dict(case=name, ok=False, error=f"{type(e).__name__}: {e}"[:2000]))
     for size in (4096,):
         try:
             a, _ = make("e4m3", (size, size), 1)

@@ -116,9 +116,7 @@ pub fn inline_asm(op: &OperationRef) -> Rule {
         .count();
     // LLVM's inline-asm printer aborts the process on any other `$` sequence.
     let bad_dollar = || {
-        format!(
-            "asm_string \"{asm}\" has a '$' that is not $N, ${{N}} (an operand number) or $$"
-        )
+        format!("asm_string \"{asm}\" has a '$' that is not $N, ${{N}} (an operand number) or $$")
     };
     let mut chars = asm.chars().peekable();
     while let Some(c) = chars.next() {
