@@ -477,6 +477,25 @@ fn rewrite_once(
             changed = true;
             continue;
         }
+        // convert(local_load(m)) = local_load(m) in the converted layout: a read from shared
+        // memory yields any register layout, and the round trip through a second buffer goes.
+        if def_name == "ttg.local_load"
+            && single_user(src).is_some()
+            && matches!(
+                encoding_of(dst_type),
+                Some(Encoding::Blocked(_) | Encoding::Slice(_) | Encoding::DotOperand(_))
+            )
+        {
+            let ins = operands(def);
+            let new = insert_before(
+                op,
+                tritium_dialects::build::clone_with(def, &ins, &[dst_type]),
+            );
+            // SAFETY: `new` is the clone of a single-result op (a local_load).
+            replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            changed = true;
+            continue;
+        }
         // Sources that are free to build in any layout.
         if is_cheap_source(&def_name) {
             let ins = operands(def);
