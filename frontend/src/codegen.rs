@@ -379,6 +379,7 @@ impl<'s> Gen<'s> {
                 Val::Float(f) => Literal::Float(f),
                 Val::Bool(b) => Literal::Bool(b),
                 Val::Str(s) => Literal::Str(s),
+                Val::Dtype(d) => Literal::Dtype(d),
                 Val::None => Literal::None,
                 other => {
                     return Err(self.err_at(
@@ -2077,6 +2078,7 @@ fn literal_val(l: &Literal) -> Val {
         Literal::Float(f) => Val::Float(*f),
         Literal::Bool(b) => Val::Bool(*b),
         Literal::Str(s) => Val::Str(s.clone()),
+        Literal::Dtype(d) => Val::Dtype(d.clone()),
         Literal::None => Val::None,
     }
 }

@@ -14,6 +14,9 @@ pub enum Literal {
     Float(f64),
     Bool(bool),
     Str(String),
+    /// An element type (`tl.float16`, `triton.language.fp16`), for a `tl.constexpr` parameter
+    /// passed a dtype.
+    Dtype(Dt),
     None,
 }
 
@@ -145,6 +148,15 @@ fn parse_entry(entry: &str) -> Result<Entry, String> {
         "None" => return Ok(Entry::Literal(Literal::None)),
         _ => {}
     }
+    if let Some(name) = entry
+        .strip_prefix("tl.")
+        .or_else(|| entry.strip_prefix("triton.language."))
+    {
+        return match Dt::parse(name) {
+            Some(dt) if !dt.is_ptr() && dt != Dt::Void => Ok(Entry::Literal(Literal::Dtype(dt))),
+            _ => Err(format!("signature entry '{entry}': unknown dtype '{name}'")),
+        };
+    }
     if let Some(s) = entry
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
@@ -153,7 +165,7 @@ fn parse_entry(entry: &str) -> Result<Entry, String> {
         return Ok(Entry::Literal(Literal::Str(s.to_owned())));
     }
     Err(format!(
-        "signature entry '{entry}' is neither a type (e.g. *fp32, i32:16, fp16) nor a literal"
+        "signature entry '{entry}' is neither a type (e.g. *fp32, i32:16, fp16) nor a literal (e.g. 1024, 0.5, True, 'e4m3', tl.float16)"
     ))
 }
 
@@ -183,6 +195,17 @@ mod tests {
         assert_eq!(entries[7], Entry::Literal(Literal::Float(0.5)));
         assert_eq!(entries[8], Entry::Literal(Literal::Bool(true)));
         assert!(parse("*fp33").is_err());
+        let entries = parse("tl.float16, triton.language.bf16, tl.int8").unwrap();
+        assert_eq!(entries[0], Entry::Literal(Literal::Dtype(Dt::F16)));
+        assert_eq!(entries[1], Entry::Literal(Literal::Dtype(Dt::BF16)));
+        assert_eq!(
+            entries[2],
+            Entry::Literal(Literal::Dtype(Dt::Int {
+                bits: 8,
+                signed: true
+            }))
+        );
+        assert!(parse("tl.float17").is_err());
         let entries = parse("tensordesc<fp16[64, 32]>, i32, tensordesc<fp32[16]>").unwrap();
         assert_eq!(entries.len(), 3);
         assert_eq!(

@@ -11,7 +11,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyTuple};
 use rayon::prelude::*;
 use tritium::{Arch, CompileOptions, Compiler, Request};
 use tritium_runtime::{KernelArg, RuntimeError};
@@ -264,6 +264,12 @@ impl Device {
     fn sm_count(&self) -> u32 {
         self.inner.sm_count()
     }
+
+    /// The cubin the driver's JIT makes of `ptx` for this GPU (Triton's `asm["cubin"]`).
+    fn link_cubin<'py>(&self, py: Python<'py>, ptx: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let cubin = self.inner.link_cubin(ptx).map_err(runtime_err)?;
+        Ok(PyBytes::new(py, &cubin))
+    }
 }
 
 /// How a launch argument is passed.
@@ -386,7 +392,7 @@ impl Kernel {
     /// Enqueues the kernel on `stream` (a raw `CUstream`; 0 for the legacy default stream)
     /// over a `gx * gy * gz` grid with the runtime arguments `args`: ints (device addresses for
     /// pointers), floats and bools.
-    #[pyo3(signature = (gx, gy, gz, stream, *args))]
+    #[pyo3(signature = (gx, gy, gz, stream, *args, scratch=None))]
     fn launch(
         &self,
         gx: u32,
@@ -394,6 +400,7 @@ impl Kernel {
         gz: u32,
         stream: usize,
         args: &Bound<'_, PyTuple>,
+        scratch: Option<u64>,
     ) -> PyResult<()> {
         let name = &self.inner.metadata().name;
         if args.len() != self.kinds.len() {
@@ -494,7 +501,7 @@ impl Kernel {
             tritium_runtime::Stream::from_raw(&self.device, stream as *mut std::ffi::c_void)
         };
         self.inner
-            .launch(&stream, (gx, gy, gz), &values)
+            .launch_with_scratch(&stream, (gx, gy, gz), &values, scratch)
             .map_err(|e| match e {
                 RuntimeError::InvalidArgument(m) | RuntimeError::Signature(m) => {
                     PyValueError::new_err(format!("kernel {name}: {m}"))

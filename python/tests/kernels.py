@@ -57,3 +57,10 @@ def descriptor_kernel(x_desc, out_desc, BLOCK: tl.constexpr):
     pm = tl.program_id(0) * BLOCK
     pn = tl.program_id(1) * BLOCK
     out_desc.store([pm, pn], x_desc.load([pm, pn]) + 1)
+
+
+@triton.jit
+def cast_kernel(x_ptr, y_ptr, n, OUT_DTYPE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x.to(OUT_DTYPE) + tl.zeros((BLOCK,), dtype=OUT_DTYPE), mask=offs < n)

@@ -321,8 +321,9 @@ def test_dtype_the_kernel_cannot_take():
         kernels.add_kernel[(1,)](c, FakeTensor(), FakeTensor(), 16, BLOCK_SIZE=64)
     with pytest.raises(TypeError, match="add_kernel: argument n_elements has type str"):
         kernels.add_kernel[(1,)](FakeTensor(), FakeTensor(), FakeTensor(), "16", BLOCK_SIZE=64)
-    with pytest.raises(TypeError, match="constexpr BLOCK_SIZE=.*dtypes"):
-        kernels.add_kernel[(1,)](FakeTensor(), FakeTensor(), FakeTensor(), 16, BLOCK_SIZE=tl.float16)
+    with pytest.raises(TypeError, match="constexpr BLOCK_SIZE=.*values of type FakeTensor"):
+        kernels.add_kernel[(1,)](FakeTensor(), FakeTensor(), FakeTensor(), 16,
+                                 BLOCK_SIZE=FakeTensor())
 
 
 @pytest.mark.skipif(has_gpu(), reason="this machine has a GPU")
@@ -335,6 +336,10 @@ def test_no_gpu_is_a_python_exception():
     k = kernels.add_kernel.warmup(x, x, x, 16, BLOCK_SIZE=64, grid=(1,))
     with pytest.raises(tritium.NoGpuError):
         k.n_regs
+    with pytest.raises(tritium.NoGpuError):
+        k.asm["cubin"]
+    with pytest.raises(KeyError):
+        k.asm["sass"]
     with pytest.raises(tritium.NoGpuError, match="tuned_kernel: cannot autotune: no CUDA"):
         kernels.tuned_kernel[(1,)](x, 4096)
     assert issubclass(tritium.NoGpuError, RuntimeError)
@@ -482,3 +487,17 @@ def test_host_code_the_front_end_cannot_parse_is_never_read(tmp_path):
     assert m.k.params[1].is_constexpr
     k = m.k.warmup(FakeTensor(), BLOCK=32, grid=(1,))
     assert f'loc("{tmp_path / "modern.py"}":16:' in k.asm["ttir"]
+
+
+def test_dtype_constexprs_specialize():
+    """A dtype passed to a tl.constexpr parameter is a compile-time value, as in Triton."""
+    src16 = tritium.ASTSource(kernels.cast_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp16", "n": "i32"},
+                              {"OUT_DTYPE": tl.float16, "BLOCK": 256})
+    ttir16 = tritium.compile(src16).asm["ttir"]
+    assert "arith.truncf" in ttir16 and "tensor<256xf16>" in ttir16
+    src_bf16 = tritium.ASTSource(kernels.cast_kernel,
+                                 {"x_ptr": "*fp32", "y_ptr": "*bf16", "n": "i32"},
+                                 {"OUT_DTYPE": tl.bfloat16, "BLOCK": 256})
+    compiled = tritium.compile(src_bf16)
+    assert "tensor<256xbf16>" in compiled.asm["ttir"]
+    assert compiled.hash != tritium.compile(src16).hash

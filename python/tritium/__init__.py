@@ -26,6 +26,7 @@ from .runtime import (  # noqa: F401
 from . import language, runtime, testing, compiler  # noqa: F401
 from .compiler import ASTSource, CompiledKernel, compile  # noqa: F401
 from .runtime.gpu import GPUTarget  # noqa: F401
+from .runtime.jit import set_allocator  # noqa: F401
 
 
 def cdiv(x, y):
@@ -44,4 +45,4 @@ def next_power_of_2(n):
 __all__ = ["jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2", "compile",
            "ASTSource", "CompiledKernel", "CompilationError", "OutOfResources", "NoGpuError",
            "DriverError", "JITFunction", "KernelInterface", "Autotuner", "Heuristics", "language",
-           "testing", "runtime", "compiler", "GPUTarget"]
+           "testing", "runtime", "compiler", "GPUTarget", "set_allocator"]

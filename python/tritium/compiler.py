@@ -9,7 +9,8 @@ from collections import namedtuple
 from . import _tritium
 from .runtime import gpu as _driver
 from .runtime.errors import CompilationError, OutOfResources
-from .runtime.jit import JITFunction, _base_jit, _literal, _module_text, launch_values
+from .runtime.jit import (JITFunction, _base_jit, _literal, _module_text, launch_on,
+                          launch_values)
 
 __all__ = ["ASTSource", "CompiledKernel", "compile", "source_text_of", "CompilationError"]
 
@@ -123,18 +124,33 @@ def _metadata(fields):
     return cls(**values)
 
 
+class _Asm(dict):
+    """``CompiledKernel.asm``: the compiler's texts by stage, and ``cubin``, which the driver's
+    JIT makes of the PTX for the current GPU the first time it is read (``NoGpuError`` without
+    one)."""
+
+    def __missing__(self, key):
+        if key == "cubin" and "ptx" in self:
+            device = _driver.get_device(_driver.driver.active.get_current_device())
+            cubin = self["cubin"] = device.link_cubin(self["ptx"])
+            return cubin
+        raise KeyError(key)
+
+
 class CompiledKernel:
-    """A compiled kernel: ``asm`` (``ttir``, ``ttgir``, ``llir``, ``ptx``), ``metadata`` (Triton's
+    """A compiled kernel: ``asm`` (``ttir``, ``ttgir``, ``llir``, ``ptx``; ``cubin`` from the
+    driver's JIT on first read), ``metadata`` (Triton's
     fields: ``name``, ``num_warps``, ``shared``, ``hash``, ...), ``n_regs``/``n_spills`` (read
     from the driver once loaded: they need a GPU), ``kernel[grid](*args)``."""
 
     def __init__(self, compiled, runtime_names, kinds, runtime_params, num_params):
         self.name = compiled.name
         self.hash = compiled.hash
-        self.asm = {stage: text for stage, text in (("ttir", compiled.ttir),
-                                                     ("ttgir", compiled.ttgir),
-                                                     ("llir", compiled.llir),
-                                                     ("ptx", compiled.ptx)) if text is not None}
+        self.asm = _Asm({stage: text for stage, text in (("ttir", compiled.ttir),
+                                                          ("ttgir", compiled.ttgir),
+                                                          ("llir", compiled.llir),
+                                                          ("ptx", compiled.ptx))
+                         if text is not None})
         self.metadata_json = compiled.metadata_json
         self.metadata = _metadata(json.loads(compiled.metadata_json))
         self.cache_hit = compiled.cached
@@ -196,7 +212,7 @@ class CompiledKernel:
             values = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
             if self.has_descriptors:
                 values = launch_values(values)
-            kernel.launch(int(g[0]), int(g[1]), int(g[2]),
-                          _driver.driver.active.get_current_stream(device), *values)
+            launch_on(kernel, self.metadata, (int(g[0]), int(g[1]), int(g[2])),
+                      _driver.driver.active.get_current_stream(device), values)
 
         return launch

@@ -32,6 +32,10 @@ const REQUIRED_SYMBOLS: &[&str] = &[
     "cuCtxSetCurrent",
     "cuCtxSynchronize",
     "cuModuleLoadDataEx",
+    "cuLinkCreate_v2",
+    "cuLinkAddData_v2",
+    "cuLinkComplete",
+    "cuLinkDestroy",
     "cuModuleGetFunction",
     "cuModuleUnload",
     "cuFuncGetAttribute",
@@ -356,6 +360,76 @@ impl Device {
     /// Driver version, e.g. `13000`.
     pub fn driver_version(&self) -> i32 {
         self.inner.driver_version
+    }
+
+    /// The cubin the driver's JIT makes of `ptx` for this device (what `cuModuleLoadData`
+    /// would load): Triton's `asm["cubin"]`, without a CUDA toolkit.
+    pub fn link_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
+        const LOG_BYTES: usize = 16 * 1024;
+        self.bind()?;
+        let mut source = ptx.as_bytes().to_vec();
+        source.push(0);
+        let mut err_log = vec![0u8; LOG_BYTES];
+        let mut opts = [
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // Option values are passed in pointer-sized slots; sizes go in by value.
+        let mut vals: [*mut c_void; 2] = [
+            err_log.as_mut_ptr() as *mut c_void,
+            LOG_BYTES as *mut c_void,
+        ];
+        let failed = |res: sys::CUresult, log: &[u8]| {
+            let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+            RuntimeError::ModuleLoad {
+                code: res as u32,
+                message: error_text(res),
+                log: String::from_utf8_lossy(&log[..end]).into_owned(),
+            }
+        };
+        let mut state: sys::CUlinkState = std::ptr::null_mut();
+        // SAFETY: the context is current; the log buffer outlives the link state, which is
+        // destroyed below on every path.
+        let res = unsafe {
+            sys::cuLinkCreate_v2(
+                opts.len() as u32,
+                opts.as_mut_ptr(),
+                vals.as_mut_ptr(),
+                &mut state,
+            )
+        };
+        if res != sys::CUresult::CUDA_SUCCESS {
+            return Err(failed(res, &err_log));
+        }
+        // SAFETY: `state` is a live link state; `source` is NUL-terminated PTX of the given
+        // size and outlives the call; the image `cuLinkComplete` returns is owned by `state` and
+        // copied out before `state` is destroyed.
+        unsafe {
+            let res = sys::cuLinkAddData_v2(
+                state,
+                sys::CUjitInputType::CU_JIT_INPUT_PTX,
+                source.as_mut_ptr() as *mut c_void,
+                source.len(),
+                c"kernel.ptx".as_ptr(),
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            let mut image: *mut c_void = std::ptr::null_mut();
+            let mut size = 0usize;
+            let res = if res == sys::CUresult::CUDA_SUCCESS {
+                sys::cuLinkComplete(state, &mut image, &mut size)
+            } else {
+                res
+            };
+            let out = if res == sys::CUresult::CUDA_SUCCESS && !image.is_null() {
+                Ok(std::slice::from_raw_parts(image as *const u8, size).to_vec())
+            } else {
+                Err(failed(res, &err_log))
+            };
+            sys::cuLinkDestroy(state);
+            out
+        }
     }
 
     /// Waits for all work on the device.

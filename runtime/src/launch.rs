@@ -351,6 +351,21 @@ impl Kernel {
     /// `shared` bytes of dynamic shared memory. `args` are checked against the metadata's
     /// signature first (when it has one).
     pub fn launch(&self, stream: &Stream, grid: (u32, u32, u32), args: &[KernelArg]) -> Result<()> {
+        self.launch_with_scratch(stream, grid, args, None)
+    }
+
+    /// [`Kernel::launch`] with the global scratch given (a device address of at least
+    /// `programs * global_scratch_size` bytes, `global_scratch_align`-aligned, alive until the
+    /// launch completes: Triton's allocator protocol, which CUDA graph capture needs) instead of
+    /// the kernel's own buffer, which grows (allocating, after a synchronization) when a larger
+    /// grid needs more.
+    pub fn launch_with_scratch(
+        &self,
+        stream: &Stream,
+        grid: (u32, u32, u32),
+        args: &[KernelArg],
+        scratch_given: Option<u64>,
+    ) -> Result<()> {
         let kinds: Vec<ArgKind> = args.iter().map(KernelArg::kind).collect();
         self.metadata.check_args(&kinds)?;
         let device = self.module.device();
@@ -385,7 +400,15 @@ impl Kernel {
             .global_scratch
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if self.metadata.global_scratch_size > 0 {
+        if let (Some(address), true) = (scratch_given, self.metadata.global_scratch_size > 0) {
+            let align = u64::from(self.metadata.global_scratch_align.max(1));
+            if address == 0 || address % align != 0 {
+                return Err(RuntimeError::InvalidArgument(format!(
+                    "the global scratch at {address:#x} is not {align}-byte aligned"
+                )));
+            }
+            slots.push(address);
+        } else if self.metadata.global_scratch_size > 0 {
             let programs = grid.0 as usize * grid.1 as usize * grid.2 as usize;
             let bytes = programs * self.metadata.global_scratch_size as usize;
             if scratch.as_ref().is_none_or(|b| b.len_bytes() < bytes) {

@@ -24,6 +24,13 @@ def add_kernel(x_ptr,  # *Pointer* to first input vector.
     tl.store(output_ptr + offsets, output, mask=mask)
 
 
+@triton.jit
+def cast_kernel(x_ptr, y_ptr, n, OUT_DTYPE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x.to(OUT_DTYPE), mask=offs < n)
+
+
 def add(x: torch.Tensor, y: torch.Tensor):
     output = torch.empty_like(x)
     assert x.device == DEVICE and y.device == DEVICE and output.device == DEVICE
@@ -43,6 +50,17 @@ def run():
         output_triton = add(x, y)
         err = (output_torch - output_triton).abs().max().item()
         results.append(dict(case=f"vector-add n={size}", ok=err == 0.0, err=err))
+    # The launch returns the compiled kernel; its cubin comes from the driver's JIT.
+    x = torch.rand(4096, device=DEVICE)
+    handle = add_kernel[(4,)](x, x, torch.empty_like(x), 4096, BLOCK_SIZE=1024)
+    cubin = handle.asm["cubin"]
+    results.append(dict(case="asm['cubin'] is an ELF image", ok=cubin[:4] == b"\x7fELF",
+                        note=f"{len(cubin)} bytes"))
+    # A dtype as a constexpr argument.
+    out16 = torch.empty(4096, device=DEVICE, dtype=torch.float16)
+    cast_kernel[(4,)](x, out16, 4096, OUT_DTYPE=tl.float16, BLOCK=1024)
+    err = (out16.float() - x.half().float()).abs().max().item()
+    results.append(dict(case="dtype constexpr (OUT_DTYPE=tl.float16)", ok=err == 0.0, err=err))
     # A strided (non-contiguous) view: the kernel sees its base pointer, as in Triton.
     x = torch.rand(4096, device=DEVICE)[::2]
     y = torch.rand(2048, device=DEVICE)

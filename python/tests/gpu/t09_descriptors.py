@@ -29,6 +29,18 @@ def matmul_descriptor_kernel(a_desc, b_desc, c_desc, K, BLOCK_M: tl.constexpr,
     c_desc.store([offs_m, offs_n], acc.to(tl.float16))
 
 
+@triton.jit
+def scale_rows_kernel(x_ptr, out_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Descriptors made in the kernel: their tensor maps live in the launch's global scratch.
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BLOCK_M, BLOCK_N])
+    out_desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1],
+                                         block_shape=[BLOCK_M, BLOCK_N])
+    pm = tl.program_id(0) * BLOCK_M
+    pn = tl.program_id(1) * BLOCK_N
+    out_desc.store([pm, pn], x_desc.load([pm, pn]) * 2.0)
+
+
 def matmul(a, b, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=3):
     M, K = a.shape
     _, N = b.shape
@@ -69,6 +81,34 @@ def run():
         err = (c.float() - ref.float()).abs().max().item()
         results.append(dict(case=f"descriptor matmul {M}x{N}x{K}", ok=err <= 0.05 * K ** 0.5,
                             err=err))
+    # In-kernel descriptors need global scratch: from the allocator (as Triton requires), which
+    # also lets the launches be captured in a CUDA graph and replayed.
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device=DEVICE))
+    M, N = 300, 256
+    x = torch.randn((M, N), device=DEVICE, dtype=torch.float32)
+    out = torch.full((M, N), float("nan"), device=DEVICE)
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    scale_rows_kernel[grid](x, out, M, N, BLOCK_M=64, BLOCK_N=64)
+    torch.cuda.synchronize()
+    err = (out - 2 * x).abs().max().item()
+    results.append(dict(case="in-kernel descriptors, scratch from set_allocator", ok=err == 0,
+                        err=err))
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            scale_rows_kernel[grid](x, out, M, N, BLOCK_M=64, BLOCK_N=64)
+    stream.synchronize()
+    errs = []
+    for _ in range(3):
+        x.copy_(torch.randn((M, N), device=DEVICE))
+        out.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        errs.append((out - 2 * x).abs().max().item())
+    results.append(dict(case="in-kernel descriptors captured in a CUDA graph, 3 replays",
+                        ok=all(e == 0 for e in errs), err=max(errs)))
     for size in (4096, 8192):
         a = torch.randn((size, size), device=DEVICE, dtype=torch.float16)
         b = torch.randn((size, size), device=DEVICE, dtype=torch.float16)

@@ -80,6 +80,35 @@ def _descriptor_type(kernel, name, desc):
     return f"tensordesc<{elem}[{', '.join(str(int(b)) for b in desc.block_shape)}]>"
 
 
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Triton's ``triton.set_allocator``: ``allocator(size, alignment, stream)`` returns an
+    object with ``data_ptr()`` (e.g. ``torch.empty(size, dtype=torch.int8, device="cuda")``)
+    holding the global scratch of a launch that needs one (tensor descriptors made in the
+    kernel). Without one, each kernel keeps its own scratch buffer, grown when a larger grid needs
+    more, which cannot happen while a CUDA graph is captured; with one, as PyTorch's caching
+    allocator under capture, it can. ``None`` goes back to the kernels' own buffers."""
+    global _allocator
+    _allocator = allocator
+
+
+def launch_on(launcher, metadata, grid, stream, values):
+    """``launcher.launch`` over ``grid`` (three ints), the scratch from the allocator when one
+    is set and the kernel needs global scratch."""
+    gx, gy, gz = grid
+    size = getattr(metadata, "global_scratch_size", 0)
+    if size and _allocator is not None:
+        align = getattr(metadata, "global_scratch_align", 1)
+        buffer = _allocator(gx * gy * gz * size, align, stream)
+        # `buffer` lives until the launch is enqueued; the allocator (PyTorch's) orders reuse
+        # after it on the stream.
+        launcher.launch(gx, gy, gz, stream, *values, scratch=int(buffer.data_ptr()))
+        return
+    launcher.launch(gx, gy, gz, stream, *values)
+
+
 def launch_values(values):
     """The launcher's form of descriptor arguments: ``(base address, shape, strides,
     nan_padding)``; other values unchanged."""
@@ -128,9 +157,11 @@ def _literal(kernel, name, value):
             raise TypeError(f"{kernel}: constexpr {name}: strings with commas or quotes are not "
                             "supported")
         return f'"{value}"'
-    kind = "dtypes" if isinstance(value, _dtype) else f"values of type {type(value).__name__}"
-    raise TypeError(f"{kernel}: constexpr {name}={value!r}: {kind} as constexpr arguments are not "
-                    "supported by Tritium yet (ints, floats, bools, strings and None are)")
+    if isinstance(value, _dtype):
+        return f"tl.{value.name}"
+    raise TypeError(f"{kernel}: constexpr {name}={value!r}: values of type "
+                    f"{type(value).__name__} as constexpr arguments are not supported (ints, "
+                    "floats, bools, strings, dtypes and None are)")
 
 
 def _is_jit_decorator(node):
@@ -576,7 +607,8 @@ class JITFunction(KernelInterface):
                   for a in map(bound.__getitem__, kernel.runtime_params)]
         if kernel.has_descriptors:
             values = launch_values(values)
-        launcher.launch(int(gx), int(gy), int(gz), active.get_current_stream(device), *values)
+        launch_on(launcher, kernel.metadata, (int(gx), int(gy), int(gz)),
+                  active.get_current_stream(device), values)
         return kernel
 
 
