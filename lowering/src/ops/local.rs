@@ -297,18 +297,103 @@ fn as_linear(op: MlirOperation, buffer: &SharedBuffer) -> LResult<Addressing> {
                     "a view into a buffer of non-power-of-two shape is not supported",
                 );
             }
-            let mut bits = vec![Vec::new(); buffer.shape.len()];
-            let mut stride = 1u32;
-            for &d in &buffer.order {
-                let d = d as usize;
-                bits[d] = (0..buffer.shape[d].trailing_zeros())
-                    .map(|i| stride << i)
-                    .collect();
-                stride *= buffer.shape[d];
-            }
-            Ok(Addressing::Linear { bits, origin: 0 })
+            Ok(as_linear_terms(buffer))
         }
     }
+}
+
+/// How one `ldmatrix.x4` serves eight registers of a layout read from a buffer: the element
+/// offsets (XOR terms) each lane's row address is made of.
+struct LdMatrix {
+    trans: bool,
+    /// The offset term of each lane bit for the row address the lane supplies (rows of
+    /// matrix `lane / 8`, row `lane % 8`).
+    lane_terms: [u32; 5],
+    warp_terms: Vec<u32>,
+}
+
+/// Whether `ldmatrix` reads `map`'s registers from `buffer` (16-bit elements): with
+/// `r`, `l`, `w` the offset terms of the register, lane and warp bits (offsets are XOR-linear),
+/// each group of eight registers is four 8x8 matrices of 16-byte rows:
+/// - plain: register bit 0 and lane bits 0, 1 step 1, 2, 4 elements along a row, lane bits
+///   2..4 pick the row, register bits 1, 2 the matrix;
+/// - `.trans`: lane bits 2..4 step 1, 2, 4 along a row, register bit 0 and lane bits 0, 1 pick
+///   the row, register bits 1, 2 the matrix;
+///
+/// and every other term (higher registers, warps, the view's origin) keeps rows 16-byte aligned.
+fn ldmatrix_plan(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> Option<LdMatrix> {
+    if storage_bits(buffer.elem) != 16 || is_pointer(buffer.elem) || map.lane_bases.len() != 5 {
+        return None;
+    }
+    let count = map.num_registers();
+    if count < 8 || !count.is_power_of_two() || map.registers.len() != count {
+        return None;
+    }
+    let addressing = match &buffer.addressing {
+        Addressing::Linear { .. } => buffer.addressing.clone(),
+        Addressing::Ordered => {
+            if !buffer.shape.iter().all(|d| d.is_power_of_two()) {
+                return None;
+            }
+            as_linear_terms(buffer)
+        }
+    };
+    let reg_bits = count.trailing_zeros() as usize;
+    let r: Vec<u32> = (0..reg_bits)
+        .map(|i| addressing.offset_of(&map.registers[1 << i]))
+        .collect();
+    // The registers' offsets must be the XOR of their bits' terms.
+    let linear = (0..count).all(|index| {
+        let want = (0..reg_bits)
+            .filter(|i| index >> i & 1 == 1)
+            .fold(0, |acc, i| acc ^ r[i]);
+        addressing.offset_of(&map.registers[index]) == want
+    });
+    if !linear {
+        return None;
+    }
+    let l: Vec<u32> = map
+        .lane_bases
+        .iter()
+        .map(|b| addressing.offset_of(b))
+        .collect();
+    let w: Vec<u32> = map
+        .warp_bases
+        .iter()
+        .map(|b| addressing.offset_of(b))
+        .collect();
+    let aligned = |terms: &[u32]| terms.iter().all(|t| t % 8 == 0);
+    let rest_aligned = aligned(&r[3..]) && aligned(&w) && addressing.origin() % 8 == 0;
+    if r[0] == 1 && l[0] == 2 && l[1] == 4 && aligned(&[l[2], l[3], l[4], r[1], r[2]]) {
+        return rest_aligned.then(|| LdMatrix {
+            trans: false,
+            lane_terms: [l[2], l[3], l[4], r[1], r[2]],
+            warp_terms: w,
+        });
+    }
+    if l[2] == 1 && l[3] == 2 && l[4] == 4 && aligned(&[r[0], l[0], l[1], r[1], r[2]]) {
+        return rest_aligned.then(|| LdMatrix {
+            trans: true,
+            lane_terms: [r[0], l[0], l[1], r[1], r[2]],
+            warp_terms: w,
+        });
+    }
+    None
+}
+
+/// An `Ordered` buffer's offsets as XOR terms (power-of-two shapes, checked by
+/// [`ldmatrix_plan`]).
+fn as_linear_terms(buffer: &SharedBuffer) -> Addressing {
+    let mut bits = vec![Vec::new(); buffer.shape.len()];
+    let mut stride = 1u32;
+    for &d in &buffer.order {
+        let d = d as usize;
+        bits[d] = (0..buffer.shape[d].trailing_zeros())
+            .map(|i| stride << i)
+            .collect();
+        stride *= buffer.shape[d];
+    }
+    Addressing::Linear { bits, origin: 0 }
 }
 
 /// `ttg.memdesc_subslice`: the sub-buffer starting at constant `offsets`.
@@ -681,6 +766,9 @@ impl FuncLowering<'_> {
     ) -> LResult<Vec<Value>> {
         let map = self.thread_map(op, ty)?;
         Self::check_rank(op, &map, buffer)?;
+        if let Some(plan) = ldmatrix_plan(&map, buffer) {
+            return Ok(self.read_ldmatrix(&map, buffer, &plan));
+        }
         let thread = self.thread_base(op, ty)?;
         let mut regs = Vec::with_capacity(map.num_registers());
         let vec = vector_width(&map, buffer, false);
@@ -700,6 +788,60 @@ impl FuncLowering<'_> {
             }
         }
         Ok(regs)
+    }
+
+    /// The registers of `map` read by one `ldmatrix.x4` per eight (see [`ldmatrix_plan`]).
+    fn read_ldmatrix(
+        &mut self,
+        map: &crate::layout_map::ThreadMap,
+        buffer: &SharedBuffer,
+        plan: &LdMatrix,
+    ) -> Vec<Value> {
+        let addressing = match buffer.addressing {
+            Addressing::Linear { .. } => buffer.addressing.clone(),
+            // Power-of-two shapes (checked by the plan): row-major offsets are XOR terms too.
+            Addressing::Ordered => as_linear_terms(buffer),
+        };
+        let mut row = self.b.prologue_i32(0);
+        for (bit, &term) in plan.lane_terms.iter().enumerate() {
+            if term != 0 {
+                row = self.prologue_xor_bit(row, self.lane, bit, term as i64);
+            }
+        }
+        for (bit, &term) in plan.warp_terms.iter().enumerate() {
+            if term != 0 {
+                row = self.prologue_xor_bit(row, self.warp, bit, term as i64);
+            }
+        }
+        let i32t = self.b.i32();
+        let i64t = self.b.i64();
+        let words = self.b.struct_type(&[i32t, i32t, i32t, i32t]);
+        let asm = format!(
+            "ldmatrix.sync.aligned.m8n8.x4{}.shared.b16 {{$0, $1, $2, $3}}, [$4];",
+            if plan.trans { ".trans" } else { "" }
+        );
+        let storage = self.llvm_type(buffer.elem);
+        let mut regs = Vec::with_capacity(map.num_registers());
+        for group in (0..map.num_registers()).step_by(8) {
+            let constant = addressing.offset_at(&map.registers[group]);
+            let index = if constant == 0 {
+                row
+            } else {
+                self.b.bin_imm(BinOp::Xor, row, constant as i64)
+            };
+            let address = self.smem_address(buffer.base, index, storage);
+            let address = self.b.cast(CastOp::PtrToInt, address, i64t);
+            let address = self.b.trunc(address, i32t);
+            let loaded = self
+                .b
+                .inline_asm(&asm, "=r,=r,=r,=r,r", &[address], Some(words), false)
+                .unwrap_or_else(|| unreachable!("inline_asm with a result type returns a value"));
+            for j in 0..4 {
+                let word = self.b.extract_value(loaded, j, i32t);
+                regs.extend(self.unpack_vector(word, 2, buffer.elem));
+            }
+        }
+        regs
     }
 
     pub fn lower_local(
