@@ -19,7 +19,8 @@
 //! accumulator is carried in the mma layout. Every other dot stays on the FMA path, as Triton
 //! leaves it.
 //!
-//! Not yet: fp8 on mma v2 (Triton upcasts it to f16 there).
+//! fp8 dots that wgmma does not take are upcast to f16 (exact) and go on mma v2, as Triton runs
+//! them on mma.sync.
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -403,6 +404,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             tracing::debug!(num_warps, "accelerate-matmul: tt.dot to wgmma (mma v3)");
             continue;
         }
+        upcast_fp8_operands(dot);
         let ins = operands(dot);
         let outs = results(dot);
         let (Some(&a), Some(&b), Some(&c), Some(&d)) =
@@ -455,6 +457,39 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         carry_accumulator_in_mma(new_c, d, back);
     }
     Ok(())
+}
+
+/// An fp8 dot (both operands e4m3 or e5m2, an f32 or f16 accumulator) that wgmma did not take:
+/// its operands are upcast to f16 with `tt.fp_to_fp` (exact) in their own layouts, so it runs on
+/// mma v2 as an f16 dot, as Triton runs fp8 dots on mma.sync.
+fn upcast_fp8_operands(dot: MlirOperation) {
+    let ins = operands(dot);
+    let (Some(&a), Some(&b), Some(&c)) = (ins.first(), ins.get(1), ins.get(2)) else {
+        return;
+    };
+    // SAFETY: type kind queries on live types; `f16` is a type of the dot's context.
+    let (fp8_operands, accumulator_ok, f16) = unsafe {
+        let fp8 = |t: MlirType| mlirTypeIsAFloat8E4M3FN(t) || mlirTypeIsAFloat8E5M2(t);
+        let acc = element_type(value_type(c));
+        (
+            fp8(element_type(value_type(a))) && fp8(element_type(value_type(b))),
+            mlirTypeIsAF32(acc) || mlirTypeIsAF16(acc),
+            mlirF16TypeGet(context_of(dot)),
+        )
+    };
+    if !fp8_operands || !accumulator_ok {
+        return;
+    }
+    for (index, operand) in [(0isize, a), (1, b)] {
+        let ty = crate::ttir::util::with_element(value_type(operand), f16);
+        // SAFETY: the location of the live dot.
+        let loc = unsafe { mlirOperationGetLocation(dot) };
+        let wide =
+            crate::ttir::util::At::Before(dot).value("tt.fp_to_fp", loc, &[operand], ty, &[]);
+        // SAFETY: `dot` is a live tt.dot (ODS: operands a, b, c; `index` is 0 or 1) and `wide` a
+        // live value of the operand's shape and layout defined before it.
+        unsafe { mlirOperationSetOperand(dot, index, wide) };
+    }
 }
 
 /// The single user of a value, if it has exactly one.

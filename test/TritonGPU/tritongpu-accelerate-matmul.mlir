@@ -30,6 +30,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// fp8 on sm_80 (no fp8 mma.sync): both operands are upcast to f16 (exact) in their own layouts
+// and the dot runs on mma v2 as an f16 dot, as Triton runs it.
+// CHECK-LABEL: tt.func public @fp8_upcast
+// CHECK: %[[A:.*]] = tt.fp_to_fp %{{.*}} : tensor<64x32xf8E4M3FN, #blocked> -> tensor<64x32xf16, #blocked>
+// CHECK: %[[B:.*]] = tt.fp_to_fp %{{.*}} : tensor<32x64xf8E5M2, #blocked> -> tensor<32x64xf16, #blocked>
+// CHECK: ttg.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma{{[0-9]*}}, kWidth = 2}>>
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #mma{{[0-9]*}}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_upcast(%a: tensor<64x32xf8E4M3FN, #blocked>, %b: tensor<32x64xf8E5M2, #blocked>, %c: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FN, #blocked> * tensor<32x64xf8E5M2, #blocked> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
 // bf16 too; 8 warps over 64x256 split as Triton splits them (2x4).
 // CHECK: #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @bf16

@@ -263,6 +263,14 @@ impl FuncLowering<'_> {
         let tl = self.llvm_type(to);
         if type_equal(from, to) {
             value
+        } else if let Some(format) = crate::ops::casts::fp8_format(from) {
+            // fp8 elements are held as i8: decoded exactly, then narrowed if need be.
+            let wide = self.fp8_to_f32(value, format);
+            if is_f32(to) {
+                wide
+            } else {
+                self.b.cast(CastOp::FpTrunc, wide, tl)
+            }
         } else if is_float(from) && is_float(to) && fb < tb {
             self.b.cast(CastOp::FpExt, value, tl)
         } else if is_float(from) && is_float(to) {
