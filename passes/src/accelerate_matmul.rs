@@ -460,7 +460,8 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 }
 
 /// An fp8 dot (both operands e4m3 or e5m2, an f32 or f16 accumulator) that wgmma did not take:
-/// its operands are upcast to f16 with `tt.fp_to_fp` (exact) in their own layouts, so it runs on
+/// its operands are upcast to f16 with `tt.fp_to_fp` (exact) in the layouts they were made in
+/// (under any layout conversion), so it runs on
 /// mma v2 as an f16 dot, as Triton runs fp8 dots on mma.sync.
 fn upcast_fp8_operands(dot: MlirOperation) {
     let ins = operands(dot);
@@ -481,6 +482,9 @@ fn upcast_fp8_operands(dot: MlirOperation) {
         return;
     }
     for (index, operand) in [(0isize, a), (1, b)] {
+        // Upcast in the layout the operand was made in, not in an FMA dot-operand layout
+        // (which repeats all of K in every thread).
+        let operand = strip_converts(operand);
         let ty = crate::ttir::util::with_element(value_type(operand), f16);
         // SAFETY: the location of the live dot.
         let loc = unsafe { mlirOperationGetLocation(dot) };
