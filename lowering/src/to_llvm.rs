@@ -270,6 +270,30 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// A located error when a result would hold more than [`MAX_REGISTERS_PER_VALUE`] values
+    /// per thread. Results only `tt.dot`s read are exempt: FMA dots stage their operands from
+    /// shared memory instead of holding their (K-replicated) layout in registers.
+    fn check_register_budget(&mut self, op: MlirOperation, outs: &[MlirValue]) -> LResult<()> {
+        for &out in outs {
+            let ty = value_type(out);
+            if !is_tensor(ty) || only_read_by_dots(out) {
+                continue;
+            }
+            let count = self.register_count(op, ty)?;
+            if count > MAX_REGISTERS_PER_VALUE {
+                return err(
+                    op,
+                    format!(
+                        "a result of {count} values per thread is over the lowering's limit of \
+                         {MAX_REGISTERS_PER_VALUE} (its layout repeats elements across the \
+                         registers; compiling it would take minutes and gigabytes)"
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Lowers one op through the registry; the lowered ops carry its location.
     pub fn lower_op(&mut self, op: MlirOperation) -> LResult<()> {
         let outer = self.current_op.replace(op);
@@ -286,15 +310,18 @@ impl FuncLowering<'_> {
         if touches_shared {
             self.flush_barrier();
         }
-        let result = match lowering_of(&lowering.name) {
-            Some(lower) => lower(self, &lowering),
-            None if matches!(lowering.name.as_str(), "scf.yield" | "scf.condition") => {
-                err(op, "unexpected terminator")
-            }
-            None => err(
-                op,
-                format!("lowering of '{}' to LLVM is not implemented", lowering.name),
-            ),
+        let result = match self.check_register_budget(op, &lowering.outs) {
+            Err(e) => Err(e),
+            Ok(()) => match lowering_of(&lowering.name) {
+                Some(lower) => lower(self, &lowering),
+                None if matches!(lowering.name.as_str(), "scf.yield" | "scf.condition") => {
+                    err(op, "unexpected terminator")
+                }
+                None => err(
+                    op,
+                    format!("lowering of '{}' to LLVM is not implemented", lowering.name),
+                ),
+            },
         };
         if touches_shared && !is_async_shared_write(&lowering.name) {
             self.shared_read_since_barrier = true;
@@ -425,4 +452,25 @@ fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
         || name.starts_with("ttng.")
         || name.starts_with("scf.")
         || matches!(name, "tt.return" | "tt.dot" | "tt.call")
+}
+
+/// The most values one thread may hold for one tensor result: twice the default layouts' limit
+/// (`tritium_passes::convert_to_gpu::MAX_ELEMENTS_PER_THREAD`), room for the replication of
+/// mma operand layouts; a larger layout (an FMA dot-operand layout used by elementwise ops
+/// repeats all of K in every thread) took minutes and gigabytes of memory to lower.
+pub const MAX_REGISTERS_PER_VALUE: usize = 1024;
+
+/// Whether every use of `value` is a `tt.dot` operand.
+fn only_read_by_dots(value: MlirValue) -> bool {
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(value);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != "tt.dot" {
+                return false;
+            }
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    true
 }

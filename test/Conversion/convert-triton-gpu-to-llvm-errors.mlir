@@ -74,3 +74,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An FMA dot-operand layout holds all of K in every thread (here 64 rows x 64 = 4096 values):
+// read by a tt.dot it is staged through shared memory, but a result other ops read would be
+// held in registers, which took minutes and gigabytes to lower: a located error instead.
+#blocked = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @register_budget(%p: !tt.ptr<f16>) {
+    %x = arith.constant dense<1.0> : tensor<128x64xf16, #blocked>
+    // expected-error @+1 {{a result of 4096 values per thread is over the lowering's limit of 1024}}
+    %d = ttg.convert_layout %x : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked2}>>
+    %e = arith.addf %d, %d : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked2}>>
+    tt.return
+  }
+}
