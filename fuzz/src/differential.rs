@@ -131,7 +131,12 @@ pub fn make_args(params: &[tritium_interp::Param], ints: i64, seed: u64) -> Opti
             ParamKind::Scalar(num) if num.is_float() => Some(Arg::Float(rng.gen_range(0.5..1.5))),
             ParamKind::Scalar(_) => Some(Arg::Int(ints)),
             ParamKind::Block(num, shape) => {
-                let n: usize = shape.iter().product();
+                // A tensor argument as large as its type says (a mutant's may not fit in memory:
+                // 31 x 2^31 elements aborted the worker; tritium-fuzz, seed 43).
+                let n = shape
+                    .iter()
+                    .try_fold(1usize, |n, &d| n.checked_mul(d))
+                    .filter(|&n| n <= 1 << 20)?;
                 let data = if num.is_float() {
                     Data::F(
                         (0..n)

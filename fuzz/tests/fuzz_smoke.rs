@@ -35,3 +35,31 @@ fn a_bounded_campaign_finds_nothing() {
         .collect();
     assert!(findings.is_empty(), "findings:\n{}", findings.join("\n"));
 }
+
+/// Findings of earlier campaigns, each run through the worker's checks in process: they must
+/// come out as ordinary classes (rejected, compiled), not crash the test.
+#[test]
+fn earlier_findings_are_handled() {
+    // Seed 43: a tensor argument of 31 x 2^31 elements; making its interpreter input aborted
+    // the worker on the allocation.
+    let huge_tensor_argument = r#"module {
+  tt.func @store(%base: !tt.ptr<f32>, %v: tensor<31x2147483647xf32>) {
+    tt.return
+  }
+}"#;
+    // And a block that large as an op result, which the interpreter refuses by its type.
+    let huge_result = r#"module {
+  tt.func @splat(%p: !tt.ptr<f32>) {
+    %c = arith.constant 1.0 : f32
+    %s = tt.splat %c : f32 -> tensor<31x2147483647xf32>
+    tt.return
+  }
+}"#;
+    for (name, source) in [
+        ("huge_tensor_argument", huge_tensor_argument),
+        ("huge_result", huge_result),
+    ] {
+        let class = tritium_fuzz::campaign::exercise(source, name);
+        assert!(!class.contains("BUG"), "{name}: {class}");
+    }
+}

@@ -131,6 +131,28 @@ impl<'m> Machine<'m> {
                     ),
                 ));
             }
+            // The results' sizes are known from their types: a block too large to compute is
+            // refused before it is allocated (a mutant's 31 x 2^31 tensor would abort).
+            let declared = ir::results(op).iter().try_fold(0u64, |sum, &r| {
+                let ty = tritium_passes::ir_util::value_type(r);
+                if !tritium_passes::ir_util::is_tensor(ty) {
+                    return Some(sum);
+                }
+                ir::shape(ty)
+                    .iter()
+                    .try_fold(1u64, |n, &d| n.checked_mul(d as u64))
+                    .and_then(|n| sum.checked_add(n))
+            });
+            if declared.is_none_or(|n| self.elements.saturating_add(n) > self.limits.max_elements) {
+                return Err(fail(
+                    op,
+                    format!(
+                        "the op's results would take the launch past {} elements (raise \
+                         Limits::max_elements)",
+                        self.limits.max_elements
+                    ),
+                ));
+            }
             let values = self.exec(op, &name, env)?;
             for value in &values {
                 if let Val::T(t) = value {
