@@ -32,10 +32,6 @@ const REQUIRED_SYMBOLS: &[&str] = &[
     "cuCtxSetCurrent",
     "cuCtxSynchronize",
     "cuModuleLoadDataEx",
-    "cuLinkCreate_v2",
-    "cuLinkAddData_v2",
-    "cuLinkComplete",
-    "cuLinkDestroy",
     "cuModuleGetFunction",
     "cuModuleUnload",
     "cuFuncGetAttribute",
@@ -366,6 +362,19 @@ impl Device {
     /// would load): Triton's `asm["cubin"]`, without a CUDA toolkit.
     pub fn link_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
         const LOG_BYTES: usize = 16 * 1024;
+        // Not among the symbols a launch needs: checked here, so a driver without them still
+        // runs kernels.
+        const LINKER: [&str; 4] = [
+            "cuLinkCreate_v2",
+            "cuLinkAddData_v2",
+            "cuLinkComplete",
+            "cuLinkDestroy",
+        ];
+        if let Some(missing) = LINKER.iter().find(|s| !has_symbol(s)) {
+            return Err(RuntimeError::NoDriver(format!(
+                "libcuda lacks `{missing}`: no cubin can be made"
+            )));
+        }
         self.bind()?;
         let mut source = ptx.as_bytes().to_vec();
         source.push(0);
