@@ -381,29 +381,11 @@ fn issue_copies(
 
 /// `ttg.memdesc_index %ring[%slot]` with the staging alloc's (mutable) buffer type.
 fn index_view(at: &At, ring: MlirValue, slot: MlirValue, buffer: MlirType) -> MlirValue {
-    let ty = buffer;
-    // SAFETY: memdesc accessors on the live alloc's type; `dims` outlives the call.
-    let view_type = unsafe {
-        let rank =
-            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, std::ptr::null_mut(), 0);
-        let mut dims = vec![0i64; rank.max(0) as usize];
-        tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), rank);
-        tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
-            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(ty),
-            dims.len() as isize,
-            dims.as_ptr(),
-            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty),
-            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetMemorySpace(ty),
-            true,
-            dims.len() as isize,
-            dims.as_ptr(),
-        )
-    };
     at.insert(build(
         "ttg.memdesc_index",
         at.loc,
         &[ring, slot],
-        &[view_type],
+        &[buffer],
         &[],
     ))
 }
@@ -490,7 +472,16 @@ fn reaches_dot(value: MlirValue, body: MlirBlock) -> bool {
 
 /// `ty` (a memdesc) made mutable.
 fn mutable(ty: MlirType) -> MlirType {
-    let dims = crate::tma_lowering::memdesc_dims(ty);
+    mutable_with_slots(ty, None)
+}
+
+/// `ty` (a memdesc) made mutable, with a leading dimension of `slots` buffers when given (a
+/// ring of them).
+fn mutable_with_slots(ty: MlirType, slots: Option<i64>) -> MlirType {
+    let mut dims = crate::tma_lowering::memdesc_dims(ty);
+    if let Some(slots) = slots {
+        dims.insert(0, slots);
+    }
     // SAFETY: memdesc accessors on a live type; `dims` outlives the call.
     unsafe {
         tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
@@ -592,28 +583,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let rings: Vec<MlirValue> = staged
         .iter()
         .map(|s| {
-            let ty = s.buffer;
-            // SAFETY: memdesc accessors on a live type; `dims` outlives the call.
-            let ring_type = unsafe {
-                let rank = tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(
-                    ty,
-                    std::ptr::null_mut(),
-                    0,
-                );
-                let mut dims = vec![0i64; rank.max(0) as usize];
-                tritium_dialects::ffi::ttg::tritiumMemDescTypeGetShape(ty, dims.as_mut_ptr(), rank);
-                dims.insert(0, stages);
-                tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
-                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(ty),
-                    dims.len() as isize,
-                    dims.as_ptr(),
-                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetEncoding(ty),
-                    tritium_dialects::ffi::ttg::tritiumMemDescTypeGetMemorySpace(ty),
-                    true,
-                    dims.len() as isize,
-                    dims.as_ptr(),
-                )
-            };
+            let ring_type = mutable_with_slots(s.buffer, Some(stages));
             before.insert(build("ttg.local_alloc", loc, &[], &[ring_type], &[]))
         })
         .collect();
