@@ -1458,6 +1458,22 @@ fn scan(g: &mut Gen, name: &str, args: Args) -> R<Val> {
     })
 }
 
+/// A dot's accumulator: `acc` when given (of the product's type `ret_ty`), else zeros.
+fn accumulator(g: &mut Gen, acc: Option<Val>, ret_ty: &Ty, what: &str) -> R<TV> {
+    let Some(v) = acc else {
+        return semantic::constant(&g.ir, Num::Int(0), ret_ty).map_err(|e| g.err(e));
+    };
+    let acc = g.tensor(&v)?;
+    if acc.ty != *ret_ty {
+        return Err(g.err(format!(
+            "{what}'s acc has type {} but the product has type {}",
+            acc.ty.name(),
+            ret_ty.name()
+        )));
+    }
+    Ok(acc)
+}
+
 fn dot(g: &mut Gen, args: Args) -> R<Val> {
     let a = block_arg(g, args.get(0, "input"), "input")?;
     let b = block_arg(g, args.get(1, "other"), "other")?;
@@ -1503,20 +1519,7 @@ fn dot(g: &mut Gen, args: Args) -> R<Val> {
     let mut shape = a.ty.shape[..ra - 2].to_vec();
     shape.extend([m, n]);
     let ret_ty = Ty::block(ret_dt.clone(), shape);
-    let acc = match acc {
-        None => semantic::constant(&g.ir, Num::Int(0), &ret_ty).map_err(|e| g.err(e))?,
-        Some(v) => {
-            let acc = g.tensor(&v)?;
-            if acc.ty != ret_ty {
-                return Err(g.err(format!(
-                    "tl.dot's acc has type {} but the product has type {}",
-                    acc.ty.name(),
-                    ret_ty.name()
-                )));
-            }
-            acc
-        }
-    };
+    let acc = accumulator(g, acc, &ret_ty, "tl.dot")?;
     let p = match precision.as_deref() {
         Some("tf32") => 0,
         Some("tf32x3") => 1,
@@ -1648,20 +1651,7 @@ fn dot_scaled(g: &mut Gen, args: Args) -> R<Val> {
     let mut shape = lhs.ty.shape[..ra - 2].to_vec();
     shape.extend([m, n]);
     let ret_ty = Ty::block(Dt::F32, shape);
-    let acc = match acc {
-        None => semantic::constant(&g.ir, Num::Float(0.0), &ret_ty).map_err(|e| g.err(e))?,
-        Some(v) => {
-            let acc = g.tensor(&v)?;
-            if acc.ty != ret_ty {
-                return Err(g.err(format!(
-                    "tl.dot_scaled's acc has type {} but the product has type {}",
-                    acc.ty.name(),
-                    ret_ty.name()
-                )));
-            }
-            acc
-        }
-    };
+    let acc = accumulator(g, acc, &ret_ty, "tl.dot_scaled")?;
     let mut operands = vec![lhs.v, rhs.v, acc.v];
     let mut segments = vec![1, 1, 1, 0, 0];
     for (index, (scale, rows, side)) in [(lhs_scale, m, "lhs"), (rhs_scale, n, "rhs")]

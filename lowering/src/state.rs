@@ -143,9 +143,14 @@ pub fn is_dot_operand_feed(op: MlirOperation) -> bool {
         Some(Encoding::DotOperand(dot)) if matches!(*dot.parent, Encoding::Blocked(_)) => {}
         _ => return false,
     }
+    only_read_by_dots(result)
+}
+
+/// Whether every use of `value` is a `tt.dot` operand.
+pub fn only_read_by_dots(value: MlirValue) -> bool {
     // SAFETY: use-list traversal of a live value.
     unsafe {
-        let mut user = mlirValueGetFirstUse(result);
+        let mut user = mlirValueGetFirstUse(value);
         while !user.ptr.is_null() {
             if op_name(mlirOpOperandGetOwner(user)) != "tt.dot" {
                 return false;

@@ -454,23 +454,10 @@ fn may_touch_shared_memory(op: MlirOperation, name: &str) -> bool {
         || matches!(name, "tt.return" | "tt.dot" | "tt.call")
 }
 
-/// The most values one thread may hold for one tensor result: twice the default layouts' limit
-/// (`tritium_passes::convert_to_gpu::MAX_ELEMENTS_PER_THREAD`), room for the replication of
-/// mma operand layouts; a larger layout (an FMA dot-operand layout used by elementwise ops
-/// repeats all of K in every thread) took minutes and gigabytes of memory to lower.
+/// The most values one thread may hold for one tensor result it computes: twice the default
+/// layouts' limit (`tritium_passes::convert_to_gpu::MAX_ELEMENTS_PER_THREAD`), room for the
+/// replication of mma operand layouts; a larger layout (an FMA dot-operand layout used by
+/// elementwise ops repeats all of K in every thread) took minutes and gigabytes of memory to
+/// lower. `state::MAX_REGISTERS_PER_THREAD` is the looser bound on any layout's thread map,
+/// staged FMA operands included.
 pub const MAX_REGISTERS_PER_VALUE: usize = 1024;
-
-/// Whether every use of `value` is a `tt.dot` operand.
-fn only_read_by_dots(value: MlirValue) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != "tt.dot" {
-                return false;
-            }
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    true
-}
