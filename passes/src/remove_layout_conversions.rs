@@ -493,6 +493,10 @@ fn rewrite_once(
             );
             // SAFETY: `new` is the clone of a single-result op (a local_load).
             replace_and_erase(op, unsafe { mlirOperationGetResult(new, 0) });
+            // The old read had this conversion as its only user (it reads memory, so the dead-op
+            // sweep keeps it).
+            // SAFETY: `def` is a live local_load whose only use was the conversion just erased.
+            unsafe { mlirOperationDestroy(def) };
             changed = true;
             continue;
         }

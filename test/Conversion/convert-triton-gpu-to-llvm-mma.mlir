@@ -9,6 +9,15 @@
 // CHECK-NOT: mma.sync
 // CHECK: llvm.return
 
+// The operands come from shared memory by ldmatrix.x4: A (k-major) plainly, B (n-major) through
+// .trans, four of each per thread; no element-wise shared loads of them.
+// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s --check-prefix=LDA
+// RUN: triton-opt %S/../Inputs/gpu/dot_f16.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s --check-prefix=LDB
+// LDA-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];
+// LDA-NOT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// LDB-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];
+// LDB-NOT: ldmatrix
+
 // RUN: triton-opt %S/../Inputs/gpu/dot_i8.ttir --tritium-ttir --tritium-ttgir="num-warps=4 target=cuda:80" --tritium-llvm | FileCheck %s --check-prefix=I8
 // i8 (K = 32 per mma.sync, four i8 per b32 register) into i32: 64x64 over warps [2, 2] is 2 x 4
 // tiles per warp, one K step each.

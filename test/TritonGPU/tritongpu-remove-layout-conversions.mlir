@@ -73,3 +73,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0, %res#1 : tensor<1024xf32, #blocked>, tensor<1024xf32, #blocked>
   }
 }
+
+// -----
+
+// A conversion of a shared-memory read is the read itself in the converted layout.
+// CHECK-LABEL: tt.func @local_load_in_converted_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: ttg.local_load %{{.*}} : !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf16, #[[WIDE:blocked[0-9]*]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[WIDE]]>
+#narrow = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @local_load_in_converted_layout(%x: tensor<64x64xf16, #narrow>, %p: tensor<64x64x!tt.ptr<f16>, #wide>) {
+    %m = ttg.local_alloc %x : (tensor<64x64xf16, #narrow>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+    %v = ttg.local_load %m : !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf16, #narrow>
+    %w = ttg.convert_layout %v : tensor<64x64xf16, #narrow> -> tensor<64x64xf16, #wide>
+    tt.store %p, %w : tensor<64x64x!tt.ptr<f16>, #wide>
+    tt.return
+  }
+}
