@@ -676,8 +676,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead);
     let valid = copies_at.lt(ahead_iv, ub);
     issue_copies(&copies_at, &staged, &rings, &map, insert_slot, valid);
-    for (s, &ring) in staged.iter().zip(&rings) {
-        let view = index_view(&inside, ring, extract, s.buffer);
+    // Every view first, then the loads and allocs they replace go: the top of the body, where
+    // the views are inserted, may be one of those loads.
+    let views: Vec<MlirValue> = staged
+        .iter()
+        .zip(&rings)
+        .map(|(s, &ring)| index_view(&inside, ring, extract, s.buffer))
+        .collect();
+    for (s, view) in staged.iter().zip(views) {
         match s.alloc {
             // SAFETY: the alloc and load are live ops of the body whose only uses are the
             // alloc's dots (redirected to the view) and the alloc itself; both are destroyed

@@ -2,6 +2,7 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize | FileCheck %s --check-prefix=ATTN
 // RUN: triton-opt %S/../Inputs/kernels/dot/dot_scaled_e4m3.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=SCALED
+// RUN: triton-opt %S/../Inputs/kernels/dot/attn_bwd.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=BWD
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -77,3 +78,18 @@
 // SCALED-NOT: isAsync
 // SCALED: scf.yield
 // SCALED: ttg.async_wait {num = 0 : i32}
+
+// The attention backward's dK/dV loop (FlashAttention-2 as Triton's tutorial 06 writes it,
+// causal, head dim 64; Tritium's TTGIR before the pipeliner), whose first op is the load of qT:
+// the pipeliner replaces that load, and once inserted the ring views in front of it after
+// destroying it (a crash). qT, m, dO and delta reach their dots through register ops (tl.trans,
+// exp2, the f16 casts), so all four are staged 3 deep and read back with local_load.
+// BWD: scf.for
+// BWD-NEXT: ttg.async_wait {num = 1 : i32}
+// BWD-COUNT-4: ttg.async_copy_global_to_local
+// BWD: ttg.async_commit_group
+// BWD-COUNT-4: ttg.memdesc_index
+// BWD-NEXT: ttg.local_load
+// BWD-NOT: tt.load
+// BWD: scf.yield
+// BWD: ttg.async_wait {num = 0 : i32}
