@@ -196,6 +196,15 @@ struct Worker {
     child: Child,
     stdin: ChildStdin,
     replies: Receiver<String>,
+    /// Inputs this worker has been asked about.
+    answered: u64,
+}
+
+/// A worker's answer to one input, with the CPU time and the time by the clock it took.
+struct Reply {
+    answer: Result<String, RecvTimeoutError>,
+    cpu: Duration,
+    wall: Duration,
 }
 
 impl Worker {
@@ -228,15 +237,38 @@ impl Worker {
             child,
             stdin,
             replies,
+            answered: 0,
         })
     }
 
-    /// The worker's reply to the input just sent, or a timeout once it has spent `limit` of CPU
-    /// time on it (where the OS reports it; else `limit` by the clock), or 10 × `limit` by the
-    /// clock (a worker stuck without computing).
-    fn reply_within(&self, limit: Duration) -> Result<String, RecvTimeoutError> {
+    /// Sends `input` (a file path) and waits for the reply, or a timeout once the worker has spent
+    /// `limit` of CPU time on it (where the OS reports it; else `limit` by the clock), or
+    /// 10 × `limit` by the clock (a worker stuck without computing). Also says how long it took.
+    fn ask(&mut self, input: &Path, limit: Duration) -> Reply {
         let start_cpu = self.cpu_time();
         let started = Instant::now();
+        let sent = writeln!(self.stdin, "{}", input.display()).and_then(|()| self.stdin.flush());
+        let answer = match sent {
+            Ok(()) => self.reply_within(limit, start_cpu, started),
+            Err(_) => Err(RecvTimeoutError::Disconnected),
+        };
+        self.answered += 1;
+        Reply {
+            answer,
+            cpu: match (start_cpu, self.cpu_time()) {
+                (Some(a), Some(b)) => b.saturating_sub(a),
+                _ => started.elapsed(),
+            },
+            wall: started.elapsed(),
+        }
+    }
+
+    fn reply_within(
+        &self,
+        limit: Duration,
+        start_cpu: Option<Duration>,
+        started: Instant,
+    ) -> Result<String, RecvTimeoutError> {
         loop {
             match self.replies.recv_timeout(Duration::from_millis(200)) {
                 Err(RecvTimeoutError::Timeout) => {}
@@ -317,13 +349,8 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
         let input = mutate::mutate(&parent, &mut rng);
         std::fs::write(&current, &input)?;
         summary.executions += 1;
-        let sent =
-            writeln!(worker.stdin, "{}", current.display()).and_then(|()| worker.stdin.flush());
-        let reply = match sent {
-            Ok(()) => worker.reply_within(config.timeout),
-            Err(_) => Err(RecvTimeoutError::Disconnected),
-        };
-        let finding = match reply {
+        let reply = worker.ask(&current, config.timeout);
+        let finding = match reply.answer {
             Ok(class) => {
                 if !class.starts_with("invalid") {
                     summary.valid += 1;
@@ -359,11 +386,34 @@ pub fn run(config: &Config) -> std::io::Result<Summary> {
                 class.find("BUG:").map(|at| class[at..].to_owned())
             }
             Err(RecvTimeoutError::Timeout) => {
+                let inputs_before = worker.answered - 1;
                 worker.stop();
+                // Triage: the same input once more, in a fresh worker, so that the finding says
+                // whether the input hangs or the worker's state (or the machine) did.
                 worker = Worker::start(&config.worker, &log)?;
+                let again = worker.ask(&current, config.timeout);
+                let verdict = match again.answer {
+                    Ok(class) => format!(
+                        "not reproduced: a fresh worker answered `{class}` in {:.1} s of CPU time",
+                        again.cpu.as_secs_f64()
+                    ),
+                    Err(RecvTimeoutError::Timeout) => {
+                        worker.stop();
+                        worker = Worker::start(&config.worker, &log)?;
+                        "reproduced in a fresh worker".to_owned()
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        worker.stop();
+                        worker = Worker::start(&config.worker, &log)?;
+                        "a fresh worker died on it".to_owned()
+                    }
+                };
                 Some(format!(
-                    "hang: no answer within {} s of CPU time",
-                    config.timeout.as_secs()
+                    "hang: no answer within {} s of CPU time ({:.1} s of CPU, {:.1} s by the \
+                     clock, in a worker that had answered {inputs_before} inputs); {verdict}",
+                    config.timeout.as_secs(),
+                    reply.cpu.as_secs_f64(),
+                    reply.wall.as_secs_f64(),
                 ))
             }
             Err(RecvTimeoutError::Disconnected) => {
