@@ -86,3 +86,18 @@ def test_fused_attention_kernel(stage):
         request("t06_fused_attention", "_attn_fwd", f"{sig}, 128, 64, {stage}", num_warps=4, num_stages=3),
         request("t06_fused_attention", "_attn_fwd", f"{sig}, 64, 32, {stage}", num_warps=4, num_stages=4),
     ])
+
+
+@pytest.mark.parametrize("causal", ["True", "False"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_fused_attention_backward_kernels(causal, head_dim):
+    # (Z, H, N_CTX) = (2, 4, 1024), contiguous: the tutorial's backward configuration.
+    strides = "i32:16, i32:16, i32:16, 1"
+    bwd = (f"{P16}, {P16}, {P16}, fp32, {P16}, {P16}, {P16}, {P16}, {P32}, {P32}, {strides}, i32, i32:16, "
+           f"32, 128, 128, 32, 2, {head_dim}, {causal}")
+    results = compile_all([
+        request("t06_fused_attention", "_attn_bwd_preprocess", f"{P16}, {P16}, {P32}, i32, i32, i32:16, 128, {head_dim}"),
+        request("t06_fused_attention", "_attn_bwd", bwd, num_warps=4, num_stages=5),
+    ])
+    # The dK/dV loop's three dots and the dQ loop's two go on tensor cores (sm_90: wgmma).
+    assert "wgmma" in results[1].ptx
