@@ -167,3 +167,34 @@ tt.func @factor_above_trip_count(%init: f32) -> f32 {
   } {tt.loop_unroll_factor = 2147483647 : i32}
   tt.return %r : f32
 }
+
+// -----
+
+// A constant step whose unrolled step would not fit the induction variable (2^31 - 1 times 4
+// wraps to -4 in i32) keeps the loop as it is, without the attribute (found by tritium-fuzz:
+// the unrolled loop stepped by -4).
+// CHECK-LABEL: tt.func @step_overflow
+// CHECK: %[[STEP:.*]] = arith.constant 2147483647 : i32
+// CHECK-NOT: arith.muli
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]] iter_args
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NOT: scf.for
+// CHECK: tt.return
+// CLAMP-LABEL: tt.func @step_overflow
+// CLAMP-NOT: arith.muli
+// CLAMP: scf.for
+// CLAMP-NOT: scf.for
+// CLAMP: tt.return
+tt.func @step_overflow(%p: !tt.ptr<f32>, %lb: i32, %ub: i32) {
+  %step = arith.constant 2147483647 : i32
+  %zero = arith.constant 0.000000e+00 : f32
+  %one = arith.constant 1.000000e+00 : f32
+  %r = scf.for %i = %lb to %ub step %step iter_args(%acc = %zero) -> (f32) : i32 {
+    %a = arith.addf %acc, %one : f32
+    scf.yield %a : f32
+  } {tt.loop_unroll_factor = 4 : i32}
+  tt.store %p, %r : !tt.ptr<f32>
+  tt.return
+}

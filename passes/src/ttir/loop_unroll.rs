@@ -14,7 +14,8 @@
 //! unrolled completely; MLIR would emit `factor` copies of the body in a loop that never runs).
 //! A factor still above [`MAX_UNROLL_FACTOR`], or one that would make the unrolled body larger
 //! than [`MAX_UNROLLED_OPS`] ops or [`MAX_UNROLLED_ELEMENTS`] tensor elements, is an error at the
-//! loop.
+//! loop. A loop with a constant step whose unrolled step (`step * N`) would not fit the induction
+//! variable's type is left alone (MLIR's unroller wraps it to a negative step).
 
 use super::util::*;
 use crate::ir_util::*;
@@ -71,7 +72,7 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
             Some(trips) => factor.min(trips.max(1)),
             None => factor,
         };
-        if factor <= 1 {
+        if factor <= 1 || unrolled_step_overflows(op, factor) {
             continue;
         }
         if factor > MAX_UNROLL_FACTOR {
@@ -129,6 +130,27 @@ fn body_size(op: MlirOperation) -> (i64, i64) {
     });
     // `op` itself and the body's terminator are not copied.
     ((count - 2).max(1), elements)
+}
+
+/// Whether the main loop's step, `step * factor` for a constant step, would not fit the
+/// induction variable's type (it would wrap to a negative or smaller step: `step 2^31 - 1`
+/// unrolled by 4 stepped by -4). Such a loop is left as it is: unrolling is only a hint.
+fn unrolled_step_overflows(op: MlirOperation, factor: i64) -> bool {
+    let step = for_parts(op).step;
+    let Some(value) = constant_int(step) else {
+        return false;
+    };
+    // SAFETY: type queries on the live step's type.
+    let bits = unsafe {
+        let ty = value_type(step);
+        if mlirTypeIsAInteger(ty) {
+            mlirIntegerTypeGetWidth(ty)
+        } else {
+            64
+        }
+    };
+    let max = (1i128 << (bits.clamp(1, 64) - 1)) - 1;
+    value as i128 * factor as i128 > max
 }
 
 /// The trip count of a loop with constant bounds and a positive step (signed comparison).
