@@ -52,3 +52,84 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A matmul epilogue's conversion of an f16 wgmma accumulator (mma v3) to a blocked layout on
+// sm_90: the mma side writes the shared buffer with stmatrix.x4 (8 registers each: 32 elements
+// a thread, 4 stmatrix) instead of 16 st.shared.b32, then the blocked side reads it back in
+// 16-byte vectors.
+// CHECK-LABEL: llvm.func @mma_epilogue
+// CHECK-COUNT-4: stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};
+// CHECK-NOT: stmatrix
+// CHECK: bar.sync 0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_epilogue(%out: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xi32, #mma>
+    %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xi32, #mma>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #mma>
+    %rs = arith.muli %r2, %c64 : tensor<64x1xi32, #mma>
+    %rb = tt.broadcast %rs : tensor<64x1xi32, #mma> -> tensor<64x64xi32, #mma>
+    %cb = tt.broadcast %c2 : tensor<1x64xi32, #mma> -> tensor<64x64xi32, #mma>
+    %idx = arith.addi %rb, %cb : tensor<64x64xi32, #mma>
+    %f = arith.sitofp %idx : tensor<64x64xi32, #mma> to tensor<64x64xf16, #mma>
+    %b = ttg.convert_layout %f : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+    %brows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %bcols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %br2 = tt.expand_dims %brows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %bc2 = tt.expand_dims %bcols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %bc64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %brs = arith.muli %br2, %bc64 : tensor<64x1xi32, #blocked>
+    %brb = tt.broadcast %brs : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bcb = tt.broadcast %bc2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bidx = arith.addi %brb, %bcb : tensor<64x64xi32, #blocked>
+    %os = tt.splat %out : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %oa = tt.addptr %os, %bidx : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tt.store %oa, %b : tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// The same conversion from mma v2 on sm_80, where stmatrix does not exist: 32-bit shared stores.
+// CHECK-LABEL: llvm.func @mma_v2_epilogue
+// CHECK-NOT: stmatrix
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK-NOT: stmatrix
+// CHECK: llvm.return
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2_epilogue(%out: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xi32, #mma>
+    %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xi32, #mma>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #mma>
+    %rs = arith.muli %r2, %c64 : tensor<64x1xi32, #mma>
+    %rb = tt.broadcast %rs : tensor<64x1xi32, #mma> -> tensor<64x64xi32, #mma>
+    %cb = tt.broadcast %c2 : tensor<1x64xi32, #mma> -> tensor<64x64xi32, #mma>
+    %idx = arith.addi %rb, %cb : tensor<64x64xi32, #mma>
+    %f = arith.sitofp %idx : tensor<64x64xi32, #mma> to tensor<64x64xf16, #mma>
+    %b = ttg.convert_layout %f : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+    %brows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %bcols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %br2 = tt.expand_dims %brows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %bc2 = tt.expand_dims %bcols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %bc64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %brs = arith.muli %br2, %bc64 : tensor<64x1xi32, #blocked>
+    %brb = tt.broadcast %brs : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bcb = tt.broadcast %bc2 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bidx = arith.addi %brb, %bcb : tensor<64x64xi32, #blocked>
+    %os = tt.splat %out : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %oa = tt.addptr %os, %bidx : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    tt.store %oa, %b : tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}

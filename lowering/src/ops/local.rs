@@ -302,9 +302,9 @@ fn as_linear(op: MlirOperation, buffer: &SharedBuffer) -> LResult<Addressing> {
     }
 }
 
-/// How one `ldmatrix.x4` serves eight registers of a layout read from a buffer: the element
-/// offsets (XOR terms) each lane's row address is made of.
-struct LdMatrix {
+/// How one `ldmatrix.x4` (or `stmatrix.x4`) moves eight registers of a layout between a buffer
+/// and registers: the element offsets (XOR terms) each lane's row address is made of.
+struct MatrixAccess {
     trans: bool,
     /// The offset term of each lane bit for the row address the lane supplies (rows of
     /// matrix `lane / 8`, row `lane % 8`).
@@ -312,7 +312,16 @@ struct LdMatrix {
     warp_terms: Vec<u32>,
 }
 
-/// Whether `ldmatrix` reads `map`'s registers from `buffer` (16-bit elements): with
+/// The row offsets of a [`MatrixAccess`]: the buffer's XOR-linear map, each lane's row term,
+/// and the offset bits that row term can set.
+struct MatrixRows {
+    addressing: Addressing,
+    row: Value,
+    thread_bits: u32,
+}
+
+/// Whether `ldmatrix` reads (and `stmatrix` writes) `map`'s registers in `buffer` (16-bit
+/// elements): with
 /// `r`, `l`, `w` the offset terms of the register, lane and warp bits (offsets are XOR-linear),
 /// each group of eight registers is four 8x8 matrices of 16-byte rows:
 /// - plain: register bit 0 and lane bits 0, 1 step 1, 2, 4 elements along a row, lane bits
@@ -321,7 +330,7 @@ struct LdMatrix {
 ///   the row, register bits 1, 2 the matrix;
 ///
 /// and every other term (higher registers, warps, the view's origin) keeps rows 16-byte aligned.
-fn ldmatrix_plan(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> Option<LdMatrix> {
+fn matrix_plan(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> Option<MatrixAccess> {
     if storage_bits(buffer.elem) != 16 || is_pointer(buffer.elem) || map.lane_bases.len() != 5 {
         return None;
     }
@@ -365,14 +374,14 @@ fn ldmatrix_plan(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> O
     let aligned = |terms: &[u32]| terms.iter().all(|t| t % 8 == 0);
     let rest_aligned = aligned(&r[3..]) && aligned(&w) && addressing.origin() % 8 == 0;
     if r[0] == 1 && l[0] == 2 && l[1] == 4 && aligned(&[l[2], l[3], l[4], r[1], r[2]]) {
-        return rest_aligned.then(|| LdMatrix {
+        return rest_aligned.then(|| MatrixAccess {
             trans: false,
             lane_terms: [l[2], l[3], l[4], r[1], r[2]],
             warp_terms: w,
         });
     }
     if l[2] == 1 && l[3] == 2 && l[4] == 4 && aligned(&[r[0], l[0], l[1], r[1], r[2]]) {
-        return rest_aligned.then(|| LdMatrix {
+        return rest_aligned.then(|| MatrixAccess {
             trans: true,
             lane_terms: [r[0], l[0], l[1], r[1], r[2]],
             warp_terms: w,
@@ -382,7 +391,7 @@ fn ldmatrix_plan(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> O
 }
 
 /// An `Ordered` buffer's offsets as XOR terms (power-of-two shapes, checked by
-/// [`ldmatrix_plan`]).
+/// [`matrix_plan`]).
 fn as_linear_terms(buffer: &SharedBuffer) -> Addressing {
     let mut bits = vec![Vec::new(); buffer.shape.len()];
     let mut stride = 1u32;
@@ -724,6 +733,15 @@ impl FuncLowering<'_> {
             );
         }
         self.barrier_before_write();
+        // stmatrix (sm_90) writes what ldmatrix would read; duplicated registers hold equal
+        // values, so writing them again is harmless.
+        if self.capability >= 90
+            && let Some(plan) = matrix_plan(&map, buffer)
+        {
+            self.write_stmatrix(&map, buffer, &plan, &values);
+            self.barrier_after_write();
+            return Ok(());
+        }
         let vec = vector_width(&map, buffer, true);
         let mut offsets = OffsetCache::default();
         // `register_duplicate` has one entry per register, and `values` at least as many.
@@ -766,7 +784,7 @@ impl FuncLowering<'_> {
     ) -> LResult<Vec<Value>> {
         let map = self.thread_map(op, ty)?;
         Self::check_rank(op, &map, buffer)?;
-        if let Some(plan) = ldmatrix_plan(&map, buffer) {
+        if let Some(plan) = matrix_plan(&map, buffer) {
             return Ok(self.read_ldmatrix(&map, buffer, &plan));
         }
         let thread = self.thread_base(op, ty)?;
@@ -790,48 +808,101 @@ impl FuncLowering<'_> {
         Ok(regs)
     }
 
-    /// The registers of `map` read by one `ldmatrix.x4` per eight (see [`ldmatrix_plan`]).
-    fn read_ldmatrix(
-        &mut self,
-        map: &crate::layout_map::ThreadMap,
-        buffer: &SharedBuffer,
-        plan: &LdMatrix,
-    ) -> Vec<Value> {
+    /// The element offset of the row each lane supplies to `ldmatrix`/`stmatrix` before a
+    /// register group's own term (see [`matrix_plan`]), computed once in the prologue.
+    fn matrix_rows(&mut self, buffer: &SharedBuffer, plan: &MatrixAccess) -> MatrixRows {
         let addressing = match buffer.addressing {
             Addressing::Linear { .. } => buffer.addressing.clone(),
             // Power-of-two shapes (checked by the plan): row-major offsets are XOR terms too.
             Addressing::Ordered => as_linear_terms(buffer),
         };
         let mut row = self.b.prologue_i32(0);
+        let mut thread_bits = 0;
         for (bit, &term) in plan.lane_terms.iter().enumerate() {
             if term != 0 {
                 row = self.prologue_xor_bit(row, self.lane, bit, term as i64);
+                thread_bits |= term;
             }
         }
         for (bit, &term) in plan.warp_terms.iter().enumerate() {
             if term != 0 {
                 row = self.prologue_xor_bit(row, self.warp, bit, term as i64);
+                thread_bits |= term;
             }
         }
-        let i32t = self.b.i32();
+        MatrixRows {
+            addressing,
+            row,
+            thread_bits,
+        }
+    }
+
+    /// The 32-bit shared address a lane supplies for the register group starting at `coord`:
+    /// the row offset XOR the group's constant term, an addition (folded into the instruction's
+    /// immediate by ptxas) where the two share no bit. Made where it is used, so that the
+    /// addresses of all groups are not live at once.
+    fn matrix_group_address(
+        &mut self,
+        rows: &MatrixRows,
+        buffer: &SharedBuffer,
+        coord: &[u32],
+    ) -> Value {
+        let constant = rows.addressing.offset_at(coord);
+        let index = if constant == 0 {
+            rows.row
+        } else if constant & rows.thread_bits == 0 {
+            self.b.bin_imm(BinOp::Add, rows.row, constant as i64)
+        } else {
+            self.b.bin_imm(BinOp::Xor, rows.row, constant as i64)
+        };
+        let storage = self.llvm_type(buffer.elem);
+        let address = self.smem_address(buffer.base, index, storage);
         let i64t = self.b.i64();
+        let i32t = self.b.i32();
+        let address = self.b.cast(CastOp::PtrToInt, address, i64t);
+        self.b.trunc(address, i32t)
+    }
+
+    /// Writes the registers of `map` with one `stmatrix.x4` per eight (see [`matrix_plan`]).
+    fn write_stmatrix(
+        &mut self,
+        map: &crate::layout_map::ThreadMap,
+        buffer: &SharedBuffer,
+        plan: &MatrixAccess,
+        values: &[Value],
+    ) {
+        let asm = format!(
+            "stmatrix.sync.aligned.m8n8.x4{}.shared.b16 [$0], {{$1, $2, $3, $4}};",
+            if plan.trans { ".trans" } else { "" }
+        );
+        let rows = self.matrix_rows(buffer, plan);
+        for group in (0..map.num_registers()).step_by(8) {
+            let mut operands =
+                vec![self.matrix_group_address(&rows, buffer, &map.registers[group])];
+            for pair in values[group..group + 8].chunks(2) {
+                operands.push(self.pack_vector(pair, buffer.elem));
+            }
+            self.b.inline_asm(&asm, "r,r,r,r,r", &operands, None, true);
+        }
+    }
+
+    /// The registers of `map` read by one `ldmatrix.x4` per eight (see [`matrix_plan`]).
+    fn read_ldmatrix(
+        &mut self,
+        map: &crate::layout_map::ThreadMap,
+        buffer: &SharedBuffer,
+        plan: &MatrixAccess,
+    ) -> Vec<Value> {
+        let i32t = self.b.i32();
         let words = self.b.struct_type(&[i32t, i32t, i32t, i32t]);
         let asm = format!(
             "ldmatrix.sync.aligned.m8n8.x4{}.shared.b16 {{$0, $1, $2, $3}}, [$4];",
             if plan.trans { ".trans" } else { "" }
         );
-        let storage = self.llvm_type(buffer.elem);
+        let rows = self.matrix_rows(buffer, plan);
         let mut regs = Vec::with_capacity(map.num_registers());
         for group in (0..map.num_registers()).step_by(8) {
-            let constant = addressing.offset_at(&map.registers[group]);
-            let index = if constant == 0 {
-                row
-            } else {
-                self.b.bin_imm(BinOp::Xor, row, constant as i64)
-            };
-            let address = self.smem_address(buffer.base, index, storage);
-            let address = self.b.cast(CastOp::PtrToInt, address, i64t);
-            let address = self.b.trunc(address, i32t);
+            let address = self.matrix_group_address(&rows, buffer, &map.registers[group]);
             let loaded = self
                 .b
                 .inline_asm(&asm, "=r,=r,=r,=r,r", &[address], Some(words), false)
