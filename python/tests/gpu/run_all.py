@@ -1,5 +1,5 @@
 """The GPU tests of `import tritium`: Triton's tutorials (vector add, fused softmax, matmul with
-autotuning, layer norm forward and backward, fused attention, host-side tensor descriptors)
+autotuning, layer norm forward and backward, fused attention forward and backward, host-side tensor descriptors)
 with only the imports changed, each checked against PyTorch and, when `import triton` works,
 timed against Triton on the same GPU in the same run; plus the launch overhead of both.
 
