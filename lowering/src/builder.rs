@@ -222,6 +222,8 @@ pub struct Builder {
     pub loc: MlirLocation,
     point: InsertPoint,
     prologue: Option<InsertPoint>,
+    /// LLVM-dialect ops made so far (what LLVM's time on the function grows with).
+    pub ops_created: usize,
 }
 
 /// A borrowed string for a C-API call (valid while `text` is; MLIR string refs need no NUL).
@@ -243,6 +245,7 @@ impl Builder {
                 before: None,
             },
             prologue: None,
+            ops_created: 0,
         }
     }
 
@@ -312,6 +315,7 @@ impl Builder {
     ) -> MlirOperation {
         let op = self.make(name, operands, results, attributes, regions);
         self.insert(self.point, op);
+        self.ops_created += 1;
         op
     }
 
@@ -325,6 +329,7 @@ impl Builder {
     ) -> MlirOperation {
         let op = self.make(name, operands, results, attributes, Vec::new());
         self.insert(self.prologue.unwrap_or(self.point), op);
+        self.ops_created += 1;
         op
     }
 
