@@ -74,6 +74,29 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         if dims.len() != 2 || order != [1, 0] || !only_wgmma_reads(buffer) {
             continue;
         }
+        // `x` already staged for another wgmma (attention backward's qT read by two dots, once
+        // transposed): the dot reads the flipped view of that buffer, and `x` is staged once.
+        if shared.element_bit_width == 16
+            && let Some((staged, layout)) = staged_elsewhere(x, alloc)
+        {
+            let view_layout = NvmmaSharedEncoding {
+                transposed: !layout.transposed,
+                ..layout
+            };
+            // SAFETY: live handles of one context; the view is inserted where the old alloc
+            // was (after `staged`, which precedes it in the block), takes its uses, and the old
+            // alloc and the unused transpose are destroyed.
+            unsafe {
+                let view = transposed_view(ctx, alloc, staged, &dims, &view_layout);
+                mlirValueReplaceAllUsesOfWith(buffer, view);
+                mlirOperationDestroy(alloc);
+                if mlirValueGetFirstUse(source).ptr.is_null() {
+                    mlirOperationDestroy(trans);
+                    erase_unused_conversions(x);
+                }
+            }
+            continue;
+        }
         // `x` is the operand with its dims swapped: stage it in the layout its own registers
         // prefer (as accelerate-matmul picks one, its K dim being the other one), and let the
         // dot read the flipped view of that.
@@ -140,6 +163,106 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         }
     }
     Ok(())
+}
+
+/// An immutable `#ttg.nvmma_shared` buffer of `x`'s values (`x` itself or a layout conversion of
+/// it), read only by wgmmas and defined before `before` in its block: the buffer and its layout.
+fn staged_elsewhere(
+    x: MlirValue,
+    before: MlirOperation,
+) -> Option<(MlirValue, NvmmaSharedEncoding)> {
+    let mut root = x;
+    while let Some(def) = defining_op(root).filter(|d| op_name(*d) == "ttg.convert_layout") {
+        root = *operands(def).first()?;
+    }
+    // SAFETY: the block and use lists of live values and ops are only read.
+    unsafe {
+        let block = mlirOperationGetBlock(before);
+        let mut sources = vec![root];
+        let mut i = 0;
+        while i < sources.len() {
+            let mut use_ = mlirValueGetFirstUse(sources[i]);
+            i += 1;
+            while !use_.ptr.is_null() {
+                let user = mlirOpOperandGetOwner(use_);
+                use_ = mlirOpOperandGetNextUse(use_);
+                match op_name(user).as_str() {
+                    "ttg.convert_layout" => sources.push(mlirOperationGetResult(user, 0)),
+                    "ttg.local_alloc"
+                        if user.ptr != before.ptr
+                            && mlirOperationGetBlock(user).ptr == block.ptr
+                            && mlirOperationIsBeforeInBlock(user, before) =>
+                    {
+                        let buffer = mlirOperationGetResult(user, 0);
+                        if let Some(Encoding::NvmmaShared(layout)) =
+                            memdesc_encoding_of(value_type(buffer))
+                            && only_wgmma_reads(buffer)
+                        {
+                            return Some((buffer, layout));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Erases `value`'s chain of layout conversions as far as they are unused, so that the load
+/// they read is left with its staging alloc alone (what the pipeliner looks for).
+fn erase_unused_conversions(mut value: MlirValue) {
+    // SAFETY: each destroyed op is a live convert_layout whose result has no uses; its operand
+    // is read before it is destroyed.
+    unsafe {
+        while mlirValueGetFirstUse(value).ptr.is_null() {
+            let Some(def) = defining_op(value).filter(|d| op_name(*d) == "ttg.convert_layout")
+            else {
+                return;
+            };
+            value = operands(def)[0];
+            mlirOperationDestroy(def);
+        }
+    }
+}
+
+/// Inserts `ttg.memdesc_trans(buffer)` (order [1, 0]) of shape `dims` in `layout` before `at`.
+///
+/// # Safety
+/// `at` and `buffer` are live and of `ctx`; `buffer` is defined before `at`.
+unsafe fn transposed_view(
+    ctx: MlirContext,
+    at: MlirOperation,
+    buffer: MlirValue,
+    dims: &[i64],
+    layout: &NvmmaSharedEncoding,
+) -> MlirValue {
+    // SAFETY: per the contract.
+    unsafe {
+        let space = tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx);
+        let element =
+            tritium_dialects::ffi::ttg::tritiumMemDescTypeGetElementType(value_type(buffer));
+        let view_type = tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            element,
+            dims.len() as isize,
+            dims.as_ptr(),
+            encoding_to_attr(ctx, &Encoding::NvmmaShared(layout.clone())),
+            space,
+            false,
+            dims.len() as isize,
+            dims.as_ptr(),
+        );
+        let order_attr = mlirDenseI32ArrayGet(ctx, 2, [1i32, 0].as_ptr());
+        let view = tritium_dialects::build::build(
+            "ttg.memdesc_trans",
+            mlirOperationGetLocation(at),
+            &[buffer],
+            &[view_type],
+            &[("order", order_attr)],
+        );
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, view);
+        mlirOperationGetResult(view, 0)
+    }
 }
 
 /// The `order` of a `tt.trans`.

@@ -87,7 +87,8 @@ struct Staged {
 
 /// Elements per `cp.async` of a load into its buffer: what axis info proves contiguous and
 /// aligned along the pointers' fastest dim, the registers hold consecutively there, and the
-/// buffer stores contiguously — `None` unless that is 4, 8 or 16 bytes.
+/// buffer stores contiguously — `None` unless that is 4, 8 or 16 bytes. One element when the
+/// buffer's contiguous dim is another.
 fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, buffer: MlirType) -> Option<u64> {
     let ins = operands(load);
     let pointers = *ins.first()?;
@@ -106,7 +107,9 @@ fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, buffer: MlirType) -
         _ => return None,
     };
     if contiguous != fastest {
-        return None;
+        // The buffer keeps another dim contiguous (a K-major tf32 operand from N-major
+        // memory): one element a copy, as Triton does; cp.async moves 4, 8 or 16 bytes.
+        return matches!(elem_bytes, 4 | 8 | 16).then_some(1);
     }
     let mut vec = (16 / elem_bytes).max(1);
     vec = vec.min(fact(&info.contiguity, fastest));
@@ -527,20 +530,43 @@ fn register_buffer(ty: MlirType) -> Option<MlirType> {
     }
 }
 
+/// Whether `value` (a buffer) is read only by wgmmas, directly or through transposed views of
+/// it (attention backward's qT, read by one dot as loaded and by another transposed).
 fn only_dot_users(value: MlirValue) -> bool {
     let mut any = false;
     // SAFETY: use-list traversal of a live value.
     unsafe {
         let mut user = mlirValueGetFirstUse(value);
         while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != "ttng.warp_group_dot" {
-                return false;
+            let owner = mlirOpOperandGetOwner(user);
+            match op_name(owner).as_str() {
+                "ttng.warp_group_dot" => {}
+                "ttg.memdesc_trans" if only_dot_users(results(owner)[0]) => {}
+                _ => return false,
             }
             any = true;
             user = mlirOpOperandGetNextUse(user);
         }
     }
     any
+}
+
+/// The transposed views of `buffer`, now a ring slot, become mutable as it is.
+fn make_views_mutable(buffer: MlirValue) {
+    // SAFETY: use-list traversal of a live value; each view's result type is replaced by the
+    // same memdesc type made mutable.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(buffer);
+        while !user.ptr.is_null() {
+            let owner = mlirOpOperandGetOwner(user);
+            user = mlirOpOperandGetNextUse(user);
+            if op_name(owner) == "ttg.memdesc_trans" {
+                let view = results(owner)[0];
+                mlirValueSetType(view, mutable(value_type(view)));
+                make_views_mutable(view);
+            }
+        }
+    }
 }
 
 fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
@@ -690,6 +716,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
             // once unused.
             Some(alloc) => unsafe {
                 mlirValueReplaceAllUsesOfWith(results(alloc)[0], view);
+                make_views_mutable(view);
                 mlirOperationDestroy(alloc);
                 mlirOperationDestroy(s.load);
             },

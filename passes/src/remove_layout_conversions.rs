@@ -550,8 +550,9 @@ fn rewrite_once(
             continue;
         }
         // Backward through shape ops: broadcast takes its operand in the result's layout,
-        // expand_dims in the slice of it.
-        if in_preferred_family(access, dst_type)
+        // expand_dims in the slice of it. Into an mma layout too: a row or column broadcast
+        // over an accumulator (attention backward's m and Delta) converts its vector, not the tile.
+        if (in_preferred_family(access, dst_type) || in_mma_family(dst_type))
             && (def_name == "tt.broadcast" || def_name == "tt.expand_dims")
         {
             // ODS: broadcast and expand_dims have one operand.
@@ -585,7 +586,11 @@ fn rewrite_once(
         // Backward: compute the producer in the preferred layout, once per (value, layout):
         // the clone goes right after the producer (which dominates every use), and further
         // conversions of the same value into that layout reuse it.
-        if in_preferred_family(access, dst_type)
+        // Into an mma layout, only short chains (a causal mask's comparison of broadcast
+        // indices): computing them there beats converting their tile.
+        let short_into_mma = in_mma_family(dst_type)
+            && backward_slice_size(def, DUPLICATION_LIMIT) <= DUPLICATION_LIMIT;
+        if (in_preferred_family(access, dst_type) || short_into_mma)
             && is_rematerializable_op(def)
             && results(def).len() == 1
             && (!has_several_uses(src)

@@ -3,6 +3,7 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize | FileCheck %s --check-prefix=ATTN
 // RUN: triton-opt %S/../Inputs/kernels/dot/dot_scaled_e4m3.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=SCALED
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn_bwd.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=BWD
+// RUN: triton-opt %S/../Inputs/kernels/dot/mm_tf32.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=TF32
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -82,14 +83,36 @@
 // The attention backward's dK/dV loop (FlashAttention-2 as Triton's tutorial 06 writes it,
 // causal, head dim 64; Tritium's TTGIR before the pipeliner), whose first op is the load of qT:
 // the pipeliner replaces that load, and once inserted the ring views in front of it after
-// destroying it (a crash). qT, m, dO and delta reach their dots through register ops (tl.trans,
-// exp2, the f16 casts), so all four are staged 3 deep and read back with local_load.
+// destroying it (a crash). qT and dO are each staged once for two dots, one of which reads the
+// transposed view (optimize-dot-operands): the dots read their ring slots directly, nothing is
+// read back into registers and staged again; m and delta are read back with local_load.
 // BWD: scf.for
 // BWD-NEXT: ttg.async_wait {num = 1 : i32}
-// BWD-COUNT-4: ttg.async_copy_global_to_local
-// BWD: ttg.async_commit_group
-// BWD-COUNT-4: ttg.memdesc_index
-// BWD-NEXT: ttg.local_load
+// BWD: %[[QT:.*]] = ttg.memdesc_index %{{.*}} : !ttg.memdesc<3x64x16xf16, #shared1, #smem, mutable>
+// BWD: %[[DO:.*]] = ttg.memdesc_index %{{.*}} : !ttg.memdesc<3x16x64xf16, #shared, #smem, mutable>
+// BWD-NOT: ttg.local_alloc
+// BWD: ttng.warp_group_dot %{{.*}}, %[[QT]], %{{.*}}
+// BWD-NOT: ttg.local_alloc
+// BWD: ttng.warp_group_dot %{{.*}}, %[[DO]], %{{.*}}
+// BWD-NOT: ttg.local_alloc
+// BWD: %[[DOT:.*]] = ttg.memdesc_trans %[[DO]] {order = array<i32: 1, 0>} : !ttg.memdesc<16x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x16xf16, #shared1, #smem, mutable>
+// BWD: ttng.warp_group_dot %{{.*}}, %[[DOT]], %{{.*}}
+// BWD-NOT: ttg.local_alloc
+// BWD: %[[QTT:.*]] = ttg.memdesc_trans %[[QT]] {order = array<i32: 1, 0>}
+// BWD: ttng.warp_group_dot %{{.*}}, %[[QTT]], %{{.*}} {inputPrecision = 0 : i32, isAsync = true}
 // BWD-NOT: tt.load
 // BWD: scf.yield
 // BWD: ttg.async_wait {num = 0 : i32}
+
+// A tf32 matmul whose B ([K, N], N contiguous in memory) wgmma reads K-major (32-bit operands
+// have no transposed form): B's ring keeps K contiguous, so each cp.async moves one 4-byte
+// element (as Triton's); both operands are staged, and the dot stays in flight.
+// TF32: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x32xf32, #shared, #smem, mutable>
+// TF32: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x128xf32, #shared1, #smem, mutable>
+// TF32: scf.for
+// TF32-NOT: tt.load
+// TF32: ttng.warp_group_dot {{.*}}isAsync = true
+// TF32-NEXT: ttng.warp_group_dot_wait {{.*}}pendings = 1
+// TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} {contiguity = 4 : i32} : tensor<128x32x!tt.ptr<f32>, #blocked> -> <128x32xf32, #shared, #smem, mutable>
+// TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} : tensor<32x128x!tt.ptr<f32>, #blocked1> -> <32x128xf32, #shared1, #smem, mutable>
+// TF32: scf.yield

@@ -95,3 +95,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+// -----
+
+// A row vector broadcast over an mma tile (attention backward's m and delta, subtracted from
+// k @ qT): the conversion moves onto the vector, which is read in the mma's slice; the tile is
+// never converted (here the load itself reads it in that slice).
+// CHECK-LABEL: tt.func public @broadcast_into_mma
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<128x32xf32
+// CHECK: tt.load %{{.*}} : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #[[MMA:mma[0-9]*]]}>>
+// CHECK-NEXT: tt.expand_dims %{{.*}} {axis = 0 : i32} : tensor<32xf32, #ttg.slice<{dim = 0, parent = #[[MMA]]}>> -> tensor<1x32xf32, #[[MMA]]>
+// CHECK-NEXT: tt.broadcast %{{.*}} : tensor<1x32xf32, #[[MMA]]> -> tensor<128x32xf32, #[[MMA]]>
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<128x32xf32
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @broadcast_into_mma(%p: tensor<32x!tt.ptr<f32>, #blocked>, %s: tensor<128x32xf32, #mma>) -> tensor<128x32xf32, #mma> {
+    %m = tt.load %p : tensor<32x!tt.ptr<f32>, #blocked>
+    %c = ttg.convert_layout %m : tensor<32xf32, #blocked> -> tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %e = tt.expand_dims %c {axis = 0 : i32} : tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xf32, #blocked1>
+    %b = tt.broadcast %e : tensor<1x32xf32, #blocked1> -> tensor<128x32xf32, #blocked1>
+    %bm = ttg.convert_layout %b : tensor<128x32xf32, #blocked1> -> tensor<128x32xf32, #mma>
+    %d = arith.subf %s, %bm : tensor<128x32xf32, #mma>
+    tt.return %d : tensor<128x32xf32, #mma>
+  }
+}
+
+// -----
+
+// A causal mask (a comparison of broadcast index vectors) selecting in an mma tile is computed
+// in the mma layout from the vectors' slices, not converted as a tile.
+// CHECK-LABEL: tt.func public @mask_into_mma
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<128x32xi1
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : tensor<128x32xi32, #[[MMA:mma[0-9]*]]>
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<128x32xi1
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x32xi1, #[[MMA]]>, tensor<128x32xf32, #[[MMA]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mask_into_mma(%rows: tensor<128xi32, #blocked>, %cols: tensor<32xi32, #blocked>, %s: tensor<128x32xf32, #mma>, %z: tensor<128x32xf32, #mma>) -> tensor<128x32xf32, #mma> {
+    %r = ttg.convert_layout %rows : tensor<128xi32, #blocked> -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %re = tt.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<128x1xi32, #blocked1>
+    %rb = tt.broadcast %re : tensor<128x1xi32, #blocked1> -> tensor<128x32xi32, #blocked1>
+    %c = ttg.convert_layout %cols : tensor<32xi32, #blocked> -> tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %ce = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %cb = tt.broadcast %ce : tensor<1x32xi32, #blocked1> -> tensor<128x32xi32, #blocked1>
+    %mask = arith.cmpi sge, %cb, %rb : tensor<128x32xi32, #blocked1>
+    %mm = ttg.convert_layout %mask : tensor<128x32xi1, #blocked1> -> tensor<128x32xi1, #mma>
+    %d = arith.select %mm, %s, %z : tensor<128x32xi1, #mma>, tensor<128x32xf32, #mma>
+    tt.return %d : tensor<128x32xf32, #mma>
+  }
+}
