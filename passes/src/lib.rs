@@ -15,6 +15,7 @@ pub mod decompose_dot_scaled;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod ir_util;
+pub mod loop_pointer_offsets;
 pub mod optimize_accumulator_init;
 pub mod optimize_descriptor_encoding;
 pub mod optimize_dot_operands;
@@ -194,6 +195,17 @@ pub static PASSES: &[PassEntry] = &[
             (which duplicates data across threads) explicitly through shared memory: a \
             ttg.local_alloc of the source in a #ttg.swizzled_shared layout following the \
             source's order, then a ttg.local_load into the dot-operand layout.",
+    },
+    PassEntry {
+        pass: &loop_pointer_offsets::PASS,
+        description: "Tritium's own (Triton leaves it to LLVM): an scf.for iter arg that is a \
+            tensor of pointers advanced each iteration by tt.addptr of a splat (a scalar or a \
+            constant), read only by ttg.async_copy_global_to_local (a pipelined loop's copies) \
+            and holding at most 16 addresses a thread, is replaced by an i64 scalar offset iter \
+            arg starting at 0: the copies read tt.addptr(init, splat(offset)), the offset passing \
+            through an empty mov.b64 inline asm that keeps LLVM's loop strength reduction from \
+            making each address its own induction variable again. The pointer iter arg is left \
+            unused for canonicalize to drop.",
     },
     PassEntry {
         pass: &fence_insertion::PASS,

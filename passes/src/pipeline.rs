@@ -793,7 +793,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
 
 /// A new `scf.for` in place of `old`, taking its body, with `inits` (the old ones first, then
 /// those of block arguments the body has gained): the old results' uses go to the new ones.
-fn replace_loop(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
+pub(crate) fn replace_loop(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
     let new = crate::ttir::util::rebuild_for(old, inits);
     // SAFETY: `old` is live with no more results than `new` (its inits are a prefix); once its
     // results are unused it is erased.

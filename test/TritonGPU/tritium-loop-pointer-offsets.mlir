@@ -1,0 +1,53 @@
+// RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritongpu-pipeline=num-stages=3 --canonicalize --tritium-loop-pointer-offsets --canonicalize | FileCheck %s
+// RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_small.tritium.ttgir --tritium-loop-pointer-offsets | FileCheck %s --check-prefix=LOADS
+// RUN: triton-opt %s --split-input-file --tritium-loop-pointer-offsets | FileCheck %s --check-prefix=MANY
+
+// A pipelined matmul's operand pointers (64x32 and 32x64 f16 tiles, two 16-byte vectors a
+// thread) advance by a constant (A, 32 elements) and by a splat of stride * 32 (B): both loop
+// as i64 offsets from 0, the copies read the loop-invariant initial pointers plus the next
+// offset (through an opaque move), and the pointer iter args are gone.
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32, %{{.*}} = %c2_i32, %[[OA:.*]] = %c0_i64, %[[OB:.*]] = %c0_i64) -> (tensor<64x64xf32, #mma>, i32, i32, i64, i64)
+// CHECK: %[[NA:.*]] = arith.addi %[[OA]], %c32_i64 : i64
+// CHECK-NEXT: %[[MA:.*]] = tt.elementwise_inline_asm "mov.b64 $0, $1;" {constraints = "=l,l", packed_element = 1 : i32, pure = true} %[[NA]] : i64 -> i64
+// CHECK-NEXT: %[[SA:.*]] = tt.splat %[[MA]] : i64 -> tensor<64x32xi64, #blocked>
+// CHECK-NEXT: %[[PA:.*]] = tt.addptr %{{.*}}, %[[SA]] : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi64, #blocked>
+// CHECK: %[[STEP:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: %[[NB:.*]] = arith.addi %[[OB]], %[[STEP]] : i64
+// CHECK: %[[PB:.*]] = tt.addptr %{{.*}}, %{{.*}} : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi64, #blocked1>
+// CHECK: ttg.async_copy_global_to_local %[[PA]]
+// CHECK: ttg.async_copy_global_to_local %[[PB]]
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[NA]], %[[NB]] : tensor<64x64xf32, #mma>, i32, i32, i64, i64
+
+// Not pipelined, the loop's pointers feed tt.loads, which are vectorized from the addresses'
+// divisibility (which an opaque offset would hide): left alone.
+// LOADS: scf.for
+// LOADS-NOT: tt.elementwise_inline_asm
+// LOADS: tt.load
+// LOADS-NOT: tt.elementwise_inline_asm
+// LOADS: scf.yield
+
+// -----
+
+// Copies of unvectorized pointers (32 addresses a thread) keep their induction variables: as
+// loop-invariant bases each they would be live beside the per-iteration sums.
+// MANY-LABEL: tt.func public @many
+// MANY-NOT: tt.elementwise_inline_asm
+// MANY: scf.yield %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f16>, #blocked>, i32
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @many(%p: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %p, %k = %c0) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, i32) : i32 {
+      %next = tt.addptr %ptrs, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %copy = ttg.async_copy_global_to_local %next, %ring : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+      %k1 = arith.addi %k, %c1 : i32
+      scf.yield %next, %k1 : tensor<64x64x!tt.ptr<f16>, #blocked>, i32
+    }
+    tt.return
+  }
+}
