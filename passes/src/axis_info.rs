@@ -439,6 +439,25 @@ impl AxisInfoAnalysis {
             }
             _ => AxisInfo::unknown(rank),
         };
+        // `tl.multiple_of` / `tl.max_contiguous` / `tl.max_constancy` put their hints on the
+        // op making the value (a `tl.where`'s select, an add): they replace what was derived.
+        let mut info = info;
+        for (attr, facts) in [
+            ("tt.divisibility", &mut info.divisibility),
+            ("tt.contiguity", &mut info.contiguity),
+            ("tt.constancy", &mut info.constancy),
+        ] {
+            if let Some(values) = op_hint(op, attr) {
+                for (d, fact) in facts.iter_mut().enumerate() {
+                    let value = if values.len() == 1 {
+                        values[0]
+                    } else {
+                        values.get(d).copied().unwrap_or(*fact)
+                    };
+                    *fact = value.max(1);
+                }
+            }
+        }
         for out in outs {
             self.set(out, info.clone());
         }
@@ -512,6 +531,39 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
         }
     }
     1
+}
+
+/// The per-dimension values of a hint attribute on `op` (`dense<128> : tensor<1xi32>` as the
+/// front end writes it, a dense i32 array, or an integer).
+fn op_hint(op: MlirOperation, name: &str) -> Option<Vec<u64>> {
+    // SAFETY: attribute lookup on a live op; each getter is called only on an attribute of the
+    // kind it reads, and elements only below the attribute's length.
+    unsafe {
+        let attr = mlirOperationGetAttributeByName(op, str_ref(name));
+        if attr.ptr.is_null() {
+            return None;
+        }
+        if mlirAttributeIsAInteger(attr) {
+            return Some(vec![mlirIntegerAttrGetValueInt(attr).max(1) as u64]);
+        }
+        if mlirAttributeIsADenseI32Array(attr) {
+            let n = mlirDenseArrayGetNumElements(attr);
+            return Some(
+                (0..n)
+                    .map(|i| mlirDenseI32ArrayGetElement(attr, i).max(1) as u64)
+                    .collect(),
+            );
+        }
+        if mlirAttributeIsADenseIntElements(attr) {
+            let n = mlirElementsAttrGetNumElements(attr);
+            return Some(
+                (0..n)
+                    .map(|i| mlirDenseElementsAttrGetInt32Value(attr, i as isize).max(1) as u64)
+                    .collect(),
+            );
+        }
+        None
+    }
 }
 
 fn arg_attr_int(func: MlirOperation, index: usize, name: &str) -> Option<i64> {

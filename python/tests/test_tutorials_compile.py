@@ -101,3 +101,18 @@ def test_fused_attention_backward_kernels(causal, head_dim):
     ])
     # The dK/dV loop's three dots and the dQ loop's two go on tensor cores (sm_90: wgmma).
     assert "wgmma" in results[1].ptx
+
+
+def test_persistent_matmul_kernel():
+    # 4096^3 on 132 SMs: the tile loop strides by the SM count, the K loop is pipelined.
+    strides = "i32:16, 1, i32:16, 1, i32:16, 1"
+    result, = compile_all([
+        request("t11_persistent_matmul", "matmul_persistent_kernel",
+                f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, {strides}, 128, 256, 64, 8, 132",
+                num_warps=8, num_stages=3),
+    ])
+    assert "wgmma" in result.ptx
+    # Both operands are staged by cp.async (B's columns are contiguous by tl.max_contiguous on a
+    # tl.where, which the axis analysis must honour): 4 copies of A and 8 of B per stage, for
+    # the two prologue stages and the loop.
+    assert result.ptx.count("cp.async.cg.shared.global") == 3 * (4 + 8)

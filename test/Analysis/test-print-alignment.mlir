@@ -79,3 +79,17 @@ tt.func @causal_mask(%start: i32 {tt.divisibility = 64 : i32}) {
   %mask = arith.cmpi sge, %rowb, %colb : tensor<64x64xi32>
   tt.return
 }
+
+// tl.multiple_of / tl.max_contiguous hints on the op making a value (here a tl.where's select
+// keeping in-range columns, as a persistent matmul writes it) replace the derived facts.
+// CHECK: arith.select #0: contiguity = [1], divisibility = [1073741824], constancy = [1]
+// CHECK: arith.select #0: contiguity = [256], divisibility = [256], constancy = [1]
+tt.func @hints(%n: i32) {
+  %c0 = arith.constant dense<0> : tensor<256xi32>
+  %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %nn = tt.splat %n : i32 -> tensor<256xi32>
+  %in = arith.cmpi slt, %range, %nn : tensor<256xi32>
+  %plain = arith.select %in, %range, %c0 : tensor<256xi1>, tensor<256xi32>
+  %hinted = arith.select %in, %range, %c0 {tt.contiguity = dense<256> : tensor<1xi32>, tt.divisibility = dense<256> : tensor<1xi32>} : tensor<256xi1>, tensor<256xi32>
+  tt.return
+}
