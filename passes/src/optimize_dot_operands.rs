@@ -131,31 +131,22 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
                 x_dims.len() as isize,
                 x_dims.as_ptr(),
             );
-            let loc = mlirOperationGetLocation(alloc);
-            let block = mlirOperationGetBlock(alloc);
-            let staged =
-                tritium_dialects::build::build("ttg.local_alloc", loc, &[x], &[staged_type], &[]);
-            mlirBlockInsertOwnedOperationBefore(block, alloc, staged);
-            let order_attr = mlirDenseI32ArrayGet(ctx, 2, [1i32, 0].as_ptr());
-            let view_type = tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
-                element_type(value_type(x)),
-                dims.len() as isize,
-                dims.as_ptr(),
-                encoding_to_attr(ctx, &Encoding::NvmmaShared(view_layout)),
-                space,
-                false,
-                dims.len() as isize,
-                dims.as_ptr(),
+            let staged = tritium_dialects::build::build(
+                "ttg.local_alloc",
+                mlirOperationGetLocation(alloc),
+                &[x],
+                &[staged_type],
+                &[],
             );
-            let view = tritium_dialects::build::build(
-                "ttg.memdesc_trans",
-                loc,
-                &[mlirOperationGetResult(staged, 0)],
-                &[view_type],
-                &[("order", order_attr)],
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(alloc), alloc, staged);
+            let view = transposed_view(
+                ctx,
+                alloc,
+                mlirOperationGetResult(staged, 0),
+                &dims,
+                &view_layout,
             );
-            mlirBlockInsertOwnedOperationBefore(block, alloc, view);
-            mlirValueReplaceAllUsesOfWith(buffer, mlirOperationGetResult(view, 0));
+            mlirValueReplaceAllUsesOfWith(buffer, view);
             mlirOperationDestroy(alloc);
             if mlirValueGetFirstUse(source).ptr.is_null() {
                 mlirOperationDestroy(trans);
