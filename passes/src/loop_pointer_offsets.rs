@@ -11,13 +11,11 @@
 //! are loop-invariant bases plus one uniform scalar, which is what Triton's own loop ends up with.
 //! The now unused pointer iter args are left to `canonicalize`.
 
-use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use mlir_sys::*;
 use tritium_dialects::build::build;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
-use tritium_layout::encoding::Encoding;
 
 pub static PASS: PassDef = PassDef {
     argument: "tritium-loop-pointer-offsets",
@@ -66,26 +64,19 @@ fn uniform_step(inc: MlirValue) -> Option<Step> {
 /// in ptxas) and ran 1.85x slower; a pipelined matmul's 8 vectors per operand gained 10%.
 const MAX_ADDRESSES_PER_THREAD: u64 = 16;
 
-/// The addresses a thread holds for the pointer tensor `value`: its elements, one per vector of
-/// up to 16 bytes that are contiguous and aligned in memory and held consecutively.
-fn addresses_per_thread(axis: &AxisInfoAnalysis, value: MlirValue) -> Option<u64> {
+/// The addresses a thread holds for the pointer tensor `value`, read only by the cp.async
+/// copies among `users`: its elements, one per copy of `contiguity` elements (the width the
+/// pipeliner chose and recorded on each copy; none recorded: one element).
+fn addresses_per_thread(value: MlirValue, users: &[MlirOperation]) -> Option<u64> {
     let ty = value_type(value);
     let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
-    let encoding = encoding_of(ty)?;
-    let elements = encoding.total_elems_per_thread(&dims).ok()? as u64;
-    let Encoding::Blocked(blocked) = &encoding else {
-        return Some(elements);
-    };
-    let fastest = *blocked.order.first()? as usize;
-    let info = axis.get(value);
-    let elem_bytes = pointee_bytes(ty).max(1);
-    let fact = |facts: &[u64]| facts.get(fastest).copied().unwrap_or(1).max(1);
-    let vector = (16 / elem_bytes)
-        .max(1)
-        .min(fact(&info.contiguity))
-        .min((fact(&info.divisibility) / elem_bytes).max(1))
-        .min(*blocked.size_per_thread.get(fastest)? as u64)
-        .max(1);
+    let elements = encoding_of(ty)?.total_elems_per_thread(&dims).ok()? as u64;
+    let vector = users
+        .iter()
+        .filter(|op| op_name(**op) == "ttg.async_copy_global_to_local")
+        .map(|op| int_attr(*op, "contiguity").unwrap_or(1).max(1) as u64)
+        .min()
+        .unwrap_or(1);
     Some(elements.div_ceil(vector))
 }
 
@@ -107,7 +98,7 @@ fn only_copied(value: MlirValue, except: MlirOperation) -> bool {
     true
 }
 
-fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Candidate> {
+fn candidates(body: MlirBlock) -> Vec<Candidate> {
     // SAFETY: the body's terminator is its scf.yield; block arguments 1.. are the iter args.
     let (yield_op, args) = unsafe { (mlirBlockGetTerminator(body), block_args(body)) };
     let yielded = operands(yield_op);
@@ -116,9 +107,7 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Candidate> {
         let Some(&arg) = args.get(index + 1) else {
             break;
         };
-        if !is_pointer_tensor(value_type(arg))
-            || addresses_per_thread(axis, arg).is_none_or(|n| n > MAX_ADDRESSES_PER_THREAD)
-        {
+        if !is_pointer_tensor(value_type(arg)) {
             continue;
         }
         let Some(advance) = defining_op(next).filter(|op| op_name(*op) == "tt.addptr") else {
@@ -131,6 +120,11 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Candidate> {
             continue;
         }
         if !only_copied(arg, advance) || !only_copied(next, yield_op) {
+            continue;
+        }
+        let mut copies = crate::tma_lowering::users(arg);
+        copies.extend(crate::tma_lowering::users(next));
+        if addresses_per_thread(arg, &copies).is_none_or(|n| n > MAX_ADDRESSES_PER_THREAD) {
             continue;
         }
         if let Some(step) = uniform_step(ins[1]) {
@@ -206,11 +200,11 @@ fn offset_pointers(
     }
 }
 
-fn rewrite(for_op: MlirOperation, axis: &AxisInfoAnalysis) {
+fn rewrite(for_op: MlirOperation) {
     let Some(&body) = blocks_of(for_op).first() else {
         return;
     };
-    let found = candidates(body, axis);
+    let found = candidates(body);
     if found.is_empty() {
         return;
     }
@@ -317,13 +311,9 @@ fn rewrite(for_op: MlirOperation, axis: &AxisInfoAnalysis) {
 }
 
 fn run(module: OperationRef, _options: &Options) -> PassResult {
-    // Facts are read for the loops' block arguments, which the rewrite leaves in place until
-    // their loop is replaced; each loop is looked at once.
-    let module = module.to_raw();
-    let axis = AxisInfoAnalysis::run(module);
-    for op in collect_ops(module) {
+    for op in collect_ops(module.to_raw()) {
         if op_name(op) == "scf.for" {
-            rewrite(op, &axis);
+            rewrite(op);
         }
     }
     Ok(())
