@@ -2,7 +2,7 @@
 //! accesses coalesced and vectorized: threads own `vec` consecutive elements along the pointer's
 //! most contiguous dimension, where `vec` is what axis info proves aligned and contiguous (up to
 //! 16 bytes) — for a load, as in Triton, the largest such count among the accesses of the same
-//! shape and order that use its value. Operands are converted to that layout and the result
+//! shape and order connected to it through values. Operands are converted to that layout and the result
 //! converted back;
 //! `-tritongpu-remove-layout-conversions` then propagates the layout.
 
@@ -90,23 +90,30 @@ fn access_of(analysis: &AxisInfoAnalysis, ptr: MlirValue) -> Option<Access> {
     })
 }
 
-/// The ops reached from `op`'s results through their users, transitively (Triton's forward
-/// slice; nested ops count through their users too).
-fn forward_slice(op: MlirOperation) -> std::collections::HashSet<usize> {
-    let mut seen = std::collections::HashSet::new();
+/// The ops connected to `op` through values, in either direction, transitively: Triton's
+/// multi-root slice (backward through operands' defining ops, block arguments not followed;
+/// forward through results' users), the set whose memory accesses a load's width is shared with.
+fn connected_slice(op: MlirOperation) -> std::collections::HashSet<usize> {
+    let mut seen = std::collections::HashSet::from([op.ptr as usize]);
     let mut work = vec![op];
     while let Some(current) = work.pop() {
+        let mut next: Vec<MlirOperation> = operands(current)
+            .into_iter()
+            .filter_map(defining_op)
+            .collect();
         for result in results(current) {
             // SAFETY: use-list traversal of a live value.
             unsafe {
                 let mut u = mlirValueGetFirstUse(result);
                 while !u.ptr.is_null() {
-                    let user = mlirOpOperandGetOwner(u);
-                    if seen.insert(user.ptr as usize) {
-                        work.push(user);
-                    }
+                    next.push(mlirOpOperandGetOwner(u));
                     u = mlirOpOperandGetNextUse(u);
                 }
+            }
+        }
+        for other in next {
+            if seen.insert(other.ptr as usize) {
+                work.push(other);
             }
         }
     }
@@ -129,19 +136,22 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         })
         .collect();
     // As Triton: a load moves as many elements per thread as the widest access of the same
-    // shape and order among its users (an f32 load feeding a bf16 store moves 8, like the
-    // store, which then needs no conversion); a store keeps its own count.
+    // shape and order connected to it (an f32 load feeding a bf16 store moves 8, like the
+    // store, which then needs no conversion; the loads beside an i8 store move 8 too, so the
+    // arithmetic between them runs in one layout); a store keeps its own count.
     let widest: Vec<u32> = accesses
         .iter()
         .map(|(op, a)| {
             if op_name(*op) != "tt.load" {
                 return a.per_thread;
             }
-            let users = forward_slice(*op);
+            let connected = connected_slice(*op);
             accesses
                 .iter()
                 .filter(|(other, b)| {
-                    b.dims == a.dims && b.order == a.order && users.contains(&(other.ptr as usize))
+                    b.dims == a.dims
+                        && b.order == a.order
+                        && connected.contains(&(other.ptr as usize))
                 })
                 .map(|(_, b)| b.per_thread)
                 .fold(a.per_thread, u32::max)

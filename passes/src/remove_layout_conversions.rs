@@ -2,7 +2,7 @@
 //! the layout their memory accesses prefer.
 //!
 //! For each tensor shape, the layout of the function's global loads and stores of that shape (when
-//! they agree) is preferred. Conversions *into* the preferred layout are rematerialized
+//! they agree, else that of its loads when those agree) is preferred. Conversions *into* the preferred layout are rematerialized
 //! backward through cheap ops (elementwise arith, splat, make_range, constants, addptr);
 //! conversions *out of* it are pushed forward through elementwise ops and absorbed by reductions.
 //! Both directions move values toward the preferred layout, so the rewrite terminates; chains of
@@ -218,9 +218,19 @@ fn access_layouts(func: MlirOperation) -> Vec<MlirAttribute> {
     layouts
 }
 
-/// The preferred layout per tensor shape: that of the loads and stores, when they all agree.
+/// The preferred layout per tensor shape: that of the loads and stores when they all agree, else
+/// that of the loads when they agree (as Triton, which propagates layouts forward from loads:
+/// the values computed from them stay in their layout and a store of another width converts).
 fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
-    let mut seen: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
+    // Per shape: the agreed layout of all accesses, and of the loads alone.
+    let mut all: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
+    let mut loads: HashMap<Vec<i64>, Option<MlirAttribute>> = HashMap::new();
+    let agree = |entry: &mut Option<MlirAttribute>, encoding: MlirAttribute| {
+        // SAFETY: both are live attributes of the function's types.
+        if entry.is_some_and(|existing| !unsafe { mlirAttributeEqual(existing, encoding) }) {
+            *entry = None;
+        }
+    };
     for op in collect_ops(func) {
         if !is_anchor_access(op) {
             continue;
@@ -233,14 +243,16 @@ fn preferred_layouts(func: MlirOperation) -> HashMap<Vec<i64>, MlirAttribute> {
         let Some(encoding) = encoding_attr(ty) else {
             continue;
         };
-        let entry = seen.entry(shape(ty)).or_insert(Some(encoding));
-        // SAFETY: both are live attributes of the function's types.
-        if entry.is_some_and(|existing| !unsafe { mlirAttributeEqual(existing, encoding) }) {
-            *entry = None;
+        agree(all.entry(shape(ty)).or_insert(Some(encoding)), encoding);
+        if op_name(op) == "tt.load" {
+            agree(loads.entry(shape(ty)).or_insert(Some(encoding)), encoding);
         }
     }
-    seen.into_iter()
-        .filter_map(|(shape, attr)| attr.map(|a| (shape, a)))
+    all.into_iter()
+        .filter_map(|(shape, attr)| {
+            let attr = attr.or_else(|| loads.get(&shape).copied().flatten())?;
+            Some((shape, attr))
+        })
         .collect()
 }
 
@@ -517,8 +529,14 @@ fn rewrite_once(
         }
         // Values computed in an mma layout stay there (forward rules move their users in), and
         // values already in a load/store layout are not moved into another one (two accesses
-        // of a shape in different layouts would otherwise pull a producer back and forth).
-        if in_mma_family(value_type(src)) || in_preferred_family(access, value_type(src)) {
+        // of a shape in different layouts would otherwise pull a producer back and forth) —
+        // except into the shape's preferred layout, the one direction every move then takes
+        // (a random mask computed in a store's layout moves to the loads' one, as Triton's).
+        let toward_preferred =
+            is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
+        if in_mma_family(value_type(src))
+            || (in_preferred_family(access, value_type(src)) && !toward_preferred)
+        {
             continue;
         }
         // Backward through a transposition: trans(m) in S is m in S untransposed, relabeled.
@@ -1058,7 +1076,10 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
         let preferred = preferred_layouts(func);
         let mut access = access_layouts(func);
         access.extend(untransposed_access_layouts(func, &access));
-        for round in 0..64 {
+        // A backward rematerialization moves one producer per round (the new conversions are
+        // visited by the next), so the bound is the depth of the longest chain (a Philox
+        // generator is over a hundred ops deep); every round that continues changed something.
+        for round in 0..1024 {
             let changed = rewrite_once(func, &preferred, &access);
             erase_dead(func);
             if !changed {

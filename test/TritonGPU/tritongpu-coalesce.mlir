@@ -68,3 +68,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A load takes the widest access of its shape and order connected to it through values, not
+// only among its users (Triton's multi-root slice): the f32 load shares its offsets with an i8
+// store of a mask it does not feed, so it moves 8 elements per thread (two 16-byte loads), the
+// store of its own value keeps 4.
+// CHECK-DAG: #[[W4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[W8:.*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @connected_widest
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[W8]]>
+// CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<f32>, #[[W4]]>
+// CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<i8>, #[[W8]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @connected_widest(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qa = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %qa, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    %bits = arith.trunci %r : tensor<1024xi32, #blocked> to tensor<1024xi8, #blocked>
+    %ms = tt.splat %m : !tt.ptr<i8> -> tensor<1024x!tt.ptr<i8>, #blocked>
+    %ma = tt.addptr %ms, %r : tensor<1024x!tt.ptr<i8>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %ma, %bits : tensor<1024x!tt.ptr<i8>, #blocked>
+    tt.return
+  }
+}

@@ -148,3 +148,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<128x32xf32, #mma>
   }
 }
+
+// -----
+
+// When a shape's loads and stores disagree, the loads' layout is preferred (as Triton, which
+// propagates layouts forward from loads): the mask computed from the offsets in the f32 store's
+// layout moves into the load's, and only the stored value converts, right before its store.
+// CHECK-LABEL: tt.func @loads_layout_preferred
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[L8:blocked[0-9]*]]>
+// CHECK: %[[Y:.*]] = arith.select {{.*}}, %[[X]], {{.*}} : tensor<1024xi1, #[[L8]]>, tensor<1024xf32, #[[L8]]>
+// CHECK: ttg.convert_layout %[[Y]] : tensor<1024xf32, #[[L8]]> -> tensor<1024xf32, #[[L4:blocked[0-9]*]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @loads_layout_preferred(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
+    %cst = arith.constant dense<-1640531535> : tensor<1024xi32, #blocked>
+    %cst_0 = arith.constant dense<0> : tensor<1024xi32, #blocked>
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<1024xf32, #blocked>
+    %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %3 = ttg.convert_layout %2 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %4 = tt.load %3 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %5 = ttg.convert_layout %4 : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %6 = arith.muli %0, %cst : tensor<1024xi32, #blocked>
+    %7 = arith.cmpi slt, %6, %cst_0 : tensor<1024xi32, #blocked>
+    %8 = arith.select %7, %5, %cst_1 : tensor<1024xi1, #blocked>, tensor<1024xf32, #blocked>
+    %9 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %10 = tt.addptr %9, %0 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %11 = ttg.convert_layout %10 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked2>
+    %12 = ttg.convert_layout %8 : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked2>
+    tt.store %11, %12 : tensor<1024x!tt.ptr<f32>, #blocked2>
+    %13 = arith.extui %7 : tensor<1024xi1, #blocked> to tensor<1024xi8, #blocked>
+    %14 = tt.splat %arg2 : !tt.ptr<i8> -> tensor<1024x!tt.ptr<i8>, #blocked>
+    %15 = tt.addptr %14, %0 : tensor<1024x!tt.ptr<i8>, #blocked>, tensor<1024xi32, #blocked>
+    %16 = ttg.convert_layout %15 : tensor<1024x!tt.ptr<i8>, #blocked> -> tensor<1024x!tt.ptr<i8>, #blocked1>
+    %17 = ttg.convert_layout %13 : tensor<1024xi8, #blocked> -> tensor<1024xi8, #blocked1>
+    tt.store %16, %17 : tensor<1024x!tt.ptr<i8>, #blocked1>
+    tt.return
+  }
+}

@@ -306,6 +306,15 @@ impl super::f32::Ops32 for CpuOps32 {
         let v = (ftz(*a) as f64).exp2();
         ftz((v * (1.0 + self.approx_error / 4.0)) as f32)
     }
+    fn ex2_full(&mut self, a: &f32) -> f32 {
+        // The same unit without the flush: its error modelled as for `ex2`.
+        let v = (*a as f64).exp2();
+        (v * (1.0 + self.approx_error / 4.0)) as f32
+    }
+    fn fma_sat(&mut self, a: &f32, b: &f32, c: &f32) -> f32 {
+        let v = a.mul_add(*b, *c);
+        if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+    }
     fn lg2(&mut self, a: &f32) -> f32 {
         // Only asked where the result is exact: ±0, negatives, +inf, NaN.
         a.log2()

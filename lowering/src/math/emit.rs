@@ -434,6 +434,19 @@ impl Ops32 for BuilderOps32<'_> {
         let f32 = self.b.f32();
         self.b.asm("ex2.approx.ftz.f32 $0, $1;", "=f,f", &[*a], f32)
     }
+    fn ex2_full(&mut self, a: &Value) -> Value {
+        let f32 = self.b.f32();
+        self.b.asm("ex2.approx.f32 $0, $1;", "=f,f", &[*a], f32)
+    }
+    fn fma_sat(&mut self, a: &Value, b: &Value, c: &Value) -> Value {
+        let f32 = self.b.f32();
+        self.b.asm(
+            "fma.rn.sat.f32 $0, $1, $2, $3;",
+            "=f,f,f,f",
+            &[*a, *b, *c],
+            f32,
+        )
+    }
     fn lg2(&mut self, a: &Value) -> Value {
         let f32 = self.b.f32();
         self.b.asm("lg2.approx.f32 $0, $1;", "=f,f", &[*a], f32)

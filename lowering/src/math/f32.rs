@@ -6,9 +6,9 @@
 //! [`super::emit::BuilderOps32`] builds it as LLVM-dialect ops and [`super::cpu::CpuOps32`]
 //! evaluates exactly the same operations on the CPU (f32 arithmetic, `f32::mul_add` for fma),
 //! which is how the unit tests measure the error of what the GPU computes. The only operations
-//! the CPU cannot reproduce bit for bit are the two hardware approximations used:
-//! `ex2.approx.ftz.f32` (in `erf` only, where its error is scaled down by
-//! `erfc(x)/erf(x) ≤ 0.2`) and `rcp.approx.ftz.f32` (always followed by a Newton step, or
+//! the CPU cannot reproduce bit for bit are the hardware approximations used:
+//! `ex2.approx.f32` (`exp2`, as libdevice), `ex2.approx.ftz.f32` (of a reduced argument in
+//! `exp`, `tanh`, `erf`) and `rcp.approx.ftz.f32` (always followed by a Newton step, or
 //! applied to a small correction term); the CPU evaluates them correctly rounded, and the tests
 //! also run with their results perturbed by their documented error.
 //!
@@ -16,15 +16,16 @@
 //! algorithm on mpmath values, coefficients rounded to f32 one at a time with the others
 //! refitted); the f32 bit patterns below are its output.
 //!
-//! - `exp`: `x = j·ln2 + r` (the integer `j` from a magic-number fma, `r` by a two-part Cody–Waite
-//!   reduction, exact), `e^r = 1 + r + r²·P(r)` (degree 6 overall) on `|r| ≤ ln2/2`, `2^j`
-//!   applied in two exact halves so subnormal results round once and overflow gives inf.
-//! - `exp2`: the same with `x = j + f`, `2^f` of degree 6 on `|f| ≤ 1/2`.
+//! - `exp`: libdevice's `expf` sequence: `x·log2e = j + f` (`j` clamped to the normal
+//!   exponents by one `fma.sat`, `f` exact from two FMAs), `2^f` from `ex2.approx.ftz`, `2^j`
+//!   built in the exponent field so subnormal results round once and overflow gives inf.
+//! - `exp2`: the hardware's `ex2.approx.f32`, as libdevice.
 //! - `log`, `log2`, `log10`, `log1p`: `x = 2^e·m` with `m ∈ [√½, √2)` by integer arithmetic on
 //!   the bits, `f = m − 1` (exact), `log(1+f) = f + f²·g(f)` (degree 10 overall); the result
-//!   `e·A + f·M + f²·M·g(f)` (`A = log_b 2`, `M = log_b e`) is summed with the rounding error of
-//!   the leading sum carried along, so it is rounded about once. `log1p` adds the error of
-//!   `u = 1 + x` as `(x − (u − 1))/u`.
+//!   `e·A + f·M + f²·M·g(f)` (`A = log_b 2`, `M = log_b e`): `log` by two FMAs, `log2` and
+//!   `log10` as libdevice sums them (the tail, then `f·M` by one fma, then `e·A`), `log1p` with
+//!   the rounding error of the leading sum carried along and the error of `u = 1 + x` added as
+//!   `(x − (u − 1))/u`.
 //! - `erf`: `x + x·q(x²)` (q of degree 6 in x²) for `|x| < 1`, `1 − 2^Q(|x|)` with `Q` a degree-6
 //!   fit of `log2 erfc` on `[1, 4]` beyond (the hardware `ex2.approx.ftz`), `±1` from 4 on.
 //! - `tanh`: `x + x³·P(x²)` for `|x| < 0.75`, `1 − 2/(e^{2|x|} + 1)` beyond (an f32 exp core and
@@ -107,6 +108,10 @@ pub trait Ops32: Sized {
     fn not(&mut self, a: &Self::B) -> Self::B;
     /// `2^a`, the hardware approximation `ex2.approx.ftz.f32`.
     fn ex2(&mut self, a: &Self::F) -> Self::F;
+    /// `2^a`, the hardware approximation `ex2.approx.f32` (subnormal results kept).
+    fn ex2_full(&mut self, a: &Self::F) -> Self::F;
+    /// `a·b + c` clamped to `[0, 1]`, NaN giving 0 (`fma.rn.sat.f32`).
+    fn fma_sat(&mut self, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
     /// `log2 a`, the hardware approximation `lg2.approx.f32`: used only where it is exact
     /// (−inf at zero, NaN below it, +inf at +inf).
     fn lg2(&mut self, a: &Self::F) -> Self::F;
@@ -325,22 +330,29 @@ fn reduce_ln2<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     (t, r)
 }
 
-/// `e^x` as libdevice's `expf` computes it: `2^j·2^f` with `j = rint(x·log2e)` kept to the
-/// normal exponents, `f = x·log2e − j` from two FMAs (`|f| ≤ 1/2` unless `j` was clamped,
-/// where the result over- or underflows in the product anyway), `2^f` from the hardware's
-/// `ex2.approx.ftz` and `2^j` built in the exponent field: 12 instructions where the polynomial
-/// took 25, within libdevice's 2 ulp.
+/// `e^x` as libdevice's `expf` computes it, one instruction shorter: `2^j·2^f` with
+/// `j = rint(x·log2e)` kept to the normal exponents, `f = x·log2e − j` from two FMAs
+/// (`|f| ≤ 1/2` unless `j` was clamped, where the result over- or underflows in the product
+/// anyway), `2^f` from the hardware's `ex2.approx.ftz` and `2^j` built in the exponent field:
+/// 8 instructions, within libdevice's 2 ulp.
 pub fn exp<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
-    // t = BIASED + rint(x·log2e) from one fma (the exact product rounded to an integer, held in
-    // the low bits of the significand), clamped so that 2^j stays a normal number; then
-    // `t − BIASED = j` exactly, `f = x·log2e − j` by two FMAs, and `t`'s low bits shifted into
-    // the exponent field are `2^j` itself (they hold `j + 127`).
+    // The clamp of j to [-126, 127] costs one instruction: `u = sat((x·log2e + 126)/253)` is
+    // one `fma.sat` (NaN gives 0, and f carries the NaN), and `t = BIASED − 126 + rint(253·u)`
+    // one more fma, whose rounding to an integer (the low bits of the significand) is j's.
+    // u's own rounding moves 253·u by at most 2^-15, so j is rint(x·log2e) except within 2^-15
+    // of a half, where |f| may reach 1/2 + 2^-15: harmless for ex2. `t − BIASED = j` exactly,
+    // and t's low bits shifted into the exponent field are `2^j` itself (they hold `j + 127`).
     const BIASED: f32 = MAGIC + 127.0;
+    const SPAN: f32 = 253.0;
     let lh = o.f(c(LOG2E));
     let ll = o.f(c(LOG2E_LO));
+    let scaled_log2e = o.f(c(LOG2E) / SPAN);
+    let offset = o.f(126.0 / SPAN);
+    let u = o.fma_sat(x, &scaled_log2e, &offset);
+    let span = o.f(SPAN);
+    let first = o.f(BIASED - 126.0);
+    let t = o.fma(&u, &span, &first);
     let biased = o.f(BIASED);
-    let t = o.fma(x, &lh, &biased);
-    let t = clamp(o, &t, BIASED - 126.0, BIASED + 127.0);
     let nj = o.sub(&biased, &t);
     let f = o.fma(x, &lh, &nj);
     let f = o.fma(x, &ll, &f);
@@ -358,14 +370,10 @@ fn exp2_poly<O: Ops32>(o: &mut O, f: &O::F) -> O::F {
     poly(o, f, &coef)
 }
 
+/// `2^x` as libdevice's `exp2f` computes it: the hardware's `ex2.approx.f32` (subnormal
+/// results kept), within libdevice's documented 2 ulp.
 pub fn exp2<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
-    let xc = clamp(o, x, -152.0, 130.0);
-    let magic = o.f(MAGIC);
-    let t = o.add(&xc, &magic);
-    let jf = o.sub(&t, &magic);
-    let f = o.sub(&xc, &jf);
-    let p = exp2_poly(o, &f);
-    scale2(o, &p, &t)
+    o.ex2_full(x)
 }
 
 /// `x = 2^e·(1 + f)` with `1 + f ∈ [√½, √2)` (`f` exact) for a positive finite `x`, subnormals
@@ -482,9 +490,44 @@ fn log_specials<O: Ops32>(o: &mut O, x: &O::F, v: &O::F, zero_at: f32) -> O::F {
     o.sel(&nf, x, &v)
 }
 
+/// `log_b x = e·A + f·M + f²·M·g(f)` (`A = a_hi + a_lo = log_b 2`, `M = m_hi + m_lo = log_b e`)
+/// as libdevice's `log2f` sums it: the tail `f·m_lo + f²·M·g(f)` first, then `f·m_hi` by one
+/// fma, then `e·A`. The leading `f·m_hi` is exact inside the fma and the tail is at most a fifth
+/// of the result, so the result rounds about once: no compensated sum of `e·A` and `f·M`.
 fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
     let (e, f) = log_reduce(o, x);
-    let v = log_combine(o, &e, &f, None, a, m);
+    let g: Vec<u32> = LOG_G
+        .iter()
+        .map(|&k| (c(k) as f64 * (m.0 as f64 + m.1 as f64)) as f32)
+        .map(f32::to_bits)
+        .collect();
+    // f² = z + z_lo exactly: the leading tail term z·g0 (a fifth of the result near √2) gets
+    // the square's rounding error back; the rest of the tail rounds harmlessly.
+    let q = poly(o, &f, &g[1..]);
+    let g0 = o.f(c(g[0]));
+    let z = o.mul(&f, &f);
+    let nz = o.neg(&z);
+    let z_lo = o.fma(&f, &f, &nz);
+    let z3 = o.mul(&z, &f);
+    let ml = o.f(m.1);
+    let tail = o.mul(&f, &ml);
+    let tail = o.fma(&z3, &q, &tail);
+    let tail = o.fma(&z_lo, &g0, &tail);
+    let tail = o.fma(&z, &g0, &tail);
+    let mh = o.f(m.0);
+    let v = o.fma(&f, &mh, &tail);
+    let v = if a.1 != 0.0 {
+        let al = o.f(a.1);
+        o.fma(&e, &al, &v)
+    } else {
+        v
+    };
+    let v = if a.0 == 1.0 {
+        o.add(&e, &v)
+    } else {
+        let ah = o.f(a.0);
+        o.fma(&e, &ah, &v)
+    };
     log_domain(o, x, &v)
 }
 
