@@ -23,6 +23,7 @@ pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipeline_tma;
 pub mod pipelines;
+pub mod prefetch_loop_loads;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod test_passes;
@@ -206,6 +207,18 @@ pub static PASSES: &[PassEntry] = &[
             through an empty mov.b64 inline asm that keeps LLVM's loop strength reduction from \
             making each address its own induction variable again. The pointer iter arg is left \
             unused for canonicalize to drop.",
+    },
+    PassEntry {
+        pass: &prefetch_loop_loads::PASS,
+        description: "Tritium's own (Triton's pipeliner stages only loads that feed dots): in an \
+            scf.for whose body only loads and computes (no stores, atomics, dots, shared memory \
+            or nested loops), each global tt.load through a tensor of pointers whose operands \
+            the loop can compute one iteration ahead (from the induction variable, loop \
+            invariants and iter args updated by such ops) is issued one iteration early: the \
+            load of iteration 0 before the loop, the next iteration's at the top of the body \
+            masked by iv + step < ub, its value carried as a new iter arg. At most 32 registers \
+            a thread of prefetched data per loop; nothing with num-stages below 2 or a \
+            tt.num_stages below 2 on the loop.",
     },
     PassEntry {
         pass: &fence_insertion::PASS,

@@ -124,13 +124,17 @@ fn copy_vector(axis: &AxisInfoAnalysis, load: MlirOperation, buffer: MlirType) -
 
 /// The loop-body ops `roots` depend on, in body order, if every one is recomputable and every
 /// loop-carried value they read is updated by such ops; also the iter-arg indices they read.
-struct Slice {
-    ops: Vec<MlirOperation>,
+pub(crate) struct Slice {
+    pub(crate) ops: Vec<MlirOperation>,
     /// Iter args (index among the iter args) read by the slice, closed under their updates.
-    args: Vec<usize>,
+    pub(crate) args: Vec<usize>,
 }
 
-fn slice_of(body: MlirBlock, for_op: MlirOperation, roots: &[MlirValue]) -> Option<Slice> {
+pub(crate) fn slice_of(
+    body: MlirBlock,
+    for_op: MlirOperation,
+    roots: &[MlirValue],
+) -> Option<Slice> {
     // SAFETY: traversal of live ops and values of the loop body; the yield is the body's
     // terminator (checked to be an scf.yield), its operand `j` exists for every iter arg `j`.
     unsafe {
@@ -199,7 +203,7 @@ fn is_outside(op: MlirOperation, for_op: MlirOperation) -> bool {
 /// Clones the slice before `at` for one iteration: `iv` the induction variable's value and
 /// `state` the iter args' values (by iter-arg index); returns the map from the body's values to
 /// the clones'.
-fn clone_iteration(
+pub(crate) fn clone_iteration(
     body: MlirBlock,
     slice: &Slice,
     at: MlirOperation,
@@ -231,7 +235,7 @@ fn clone_iteration(
 }
 
 /// The iter args' values one iteration later, from a cloned iteration's map.
-fn next_state(
+pub(crate) fn next_state(
     body: MlirBlock,
     slice: &Slice,
     map: &HashMap<usize, MlirValue>,
@@ -270,14 +274,14 @@ fn next_state(
 }
 
 /// Builder shorthands for scalar i32 arithmetic and constants before `at`.
-struct At {
-    at: MlirOperation,
-    loc: MlirLocation,
-    ctx: MlirContext,
+pub(crate) struct At {
+    pub(crate) at: MlirOperation,
+    pub(crate) loc: MlirLocation,
+    pub(crate) ctx: MlirContext,
 }
 
 impl At {
-    fn insert(&self, op: MlirOperation) -> MlirValue {
+    pub(crate) fn insert(&self, op: MlirOperation) -> MlirValue {
         // SAFETY: `at` is live in a block, which takes ownership; every op built here has one
         // result.
         unsafe {
@@ -285,16 +289,16 @@ impl At {
             mlirOperationGetResult(op, 0)
         }
     }
-    fn i32(&self, v: i64) -> MlirValue {
+    pub(crate) fn i32(&self, v: i64) -> MlirValue {
         // SAFETY: an integer attribute of the context's i32 type.
         let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 32), v) };
         self.insert(tritium_dialects::build::constant(self.loc, attr))
     }
-    fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
+    pub(crate) fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
         self.insert(build(name, self.loc, &[a, b], &[value_type(a)], &[]))
     }
     /// `a < b` (signed).
-    fn lt(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+    pub(crate) fn lt(&self, a: MlirValue, b: MlirValue) -> MlirValue {
         // SAFETY: types and attributes of the live context; predicate 2 is `slt`.
         let (i1, predicate) = unsafe {
             (

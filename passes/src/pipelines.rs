@@ -66,6 +66,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-optimize-accumulator-init"),
         PassSpec::new("tritongpu-combine-tensor-select-and-if"),
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
+        PassSpec::new("tritium-prefetch-loop-loads").option("num-stages", stages),
         PassSpec::new("canonicalize"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
