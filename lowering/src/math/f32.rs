@@ -25,7 +25,8 @@
 //!   `e·A + f·M + f²·M·g(f)` (`A = log_b 2`, `M = log_b e`): `log` by two FMAs, `log2` and
 //!   `log10` as libdevice sums them (the tail, then `f·M` by one fma, then `e·A`), `log1p` with
 //!   the rounding error of the leading sum carried along and the error of `u = 1 + x` added as
-//!   `(x − (u − 1))/u`.
+//!   `(x − (u − 1))/u`. `log`, `log2`, `log10` reduce a positive normal straight from its bits
+//!   and take anything else (subnormals, zero, negatives, inf, NaN) through a branch.
 //! - `erf`: `x + x·q(x²)` (q of degree 6 in x²) for `|x| < 1`, `1 − 2^Q(|x|)` with `Q` a degree-6
 //!   fit of `log2 erfc` on `[1, 4]` beyond (the hardware `ex2.approx.ftz`), `±1` from 4 on.
 //! - `tanh`: `x + x³·P(x²)` for `|x| < 0.75`, `1 − 2/(e^{2|x|} + 1)` beyond (an f32 exp core and
@@ -490,12 +491,52 @@ fn log_specials<O: Ops32>(o: &mut O, x: &O::F, v: &O::F, zero_at: f32) -> O::F {
     o.sel(&nf, x, &v)
 }
 
+/// A logarithm whose value `value(e, f)` is computed from the reduction of `x`: for a positive
+/// normal `x` straight from its bits; for anything else (subnormals, zero, negatives, inf, NaN)
+/// in a branch taken only where such an argument occurs, with the subnormal rescaling and the
+/// special values there (as libdevice's `logf` branches for its special values).
+fn log_with<O: Ops32>(o: &mut O, x: &O::F, value: &dyn Fn(&mut O, &O::F, &O::F) -> O::F) -> O::F {
+    let bits = o.bits(x);
+    let sqrt_half = o.i(0x3f35_04f3);
+    let d = o.isub(&bits, &sqrt_half);
+    let exponent_mask = o.i(0xff80_0000_u32 as i32);
+    let eb = o.iand(&d, &exponent_mask);
+    let mb = o.isub(&bits, &eb);
+    let m = o.bits_float(&mb);
+    let one = o.f(1.0);
+    let f = o.sub(&m, &one);
+    let scaled = o.i2f(&eb);
+    let unscale = o.f(1.0 / 8_388_608.0);
+    let e = o.mul(&scaled, &unscale);
+    let v = value(o, &e, &f);
+    // Positive normal: bits in [0x0080_0000, 0x7f80_0000).
+    let min_normal = o.i(0x0080_0000);
+    let above = o.isub(&bits, &min_normal);
+    let span = o.i(0x7f00_0000);
+    let normal = o.ult(&above, &span);
+    let other = o.not(&normal);
+    let zero = o.f(0.0);
+    let zero_i = o.i(0);
+    let (v, _, _) = o.cold(&other, (v, zero.clone(), zero_i.clone()), |o| {
+        let (e, f) = log_reduce(o, x);
+        let v = value(o, &e, &f);
+        (log_domain(o, x, &v), zero, zero_i)
+    });
+    v
+}
+
 /// `log_b x = e·A + f·M + f²·M·g(f)` (`A = a_hi + a_lo = log_b 2`, `M = m_hi + m_lo = log_b e`)
 /// as libdevice's `log2f` sums it: the tail `f·m_lo + f²·M·g(f)` first, then `f·m_hi` by one
 /// fma, then `e·A`. The leading `f·m_hi` is exact inside the fma and the tail is at most a fifth
 /// of the result, so the result rounds about once: no compensated sum of `e·A` and `f·M`.
 fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
-    let (e, f) = log_reduce(o, x);
+    log_with(o, x, &|o: &mut O, e: &O::F, f: &O::F| {
+        log_base_value(o, e, f, a, m)
+    })
+}
+
+/// [`log_base`]'s value from the reduced argument.
+fn log_base_value<O: Ops32>(o: &mut O, e: &O::F, f: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
     let g: Vec<u32> = LOG_G
         .iter()
         .map(|&k| (c(k) as f64 * (m.0 as f64 + m.1 as f64)) as f32)
@@ -503,44 +544,44 @@ fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F
         .collect();
     // f² = z + z_lo exactly: the leading tail term z·g0 (a fifth of the result near √2) gets
     // the square's rounding error back; the rest of the tail rounds harmlessly.
-    let q = poly(o, &f, &g[1..]);
+    let q = poly(o, f, &g[1..]);
     let g0 = o.f(c(g[0]));
-    let z = o.mul(&f, &f);
+    let z = o.mul(f, f);
     let nz = o.neg(&z);
-    let z_lo = o.fma(&f, &f, &nz);
-    let z3 = o.mul(&z, &f);
+    let z_lo = o.fma(f, f, &nz);
+    let z3 = o.mul(&z, f);
     let ml = o.f(m.1);
-    let tail = o.mul(&f, &ml);
+    let tail = o.mul(f, &ml);
     let tail = o.fma(&z3, &q, &tail);
     let tail = o.fma(&z_lo, &g0, &tail);
     let tail = o.fma(&z, &g0, &tail);
     let mh = o.f(m.0);
-    let v = o.fma(&f, &mh, &tail);
+    let v = o.fma(f, &mh, &tail);
     let v = if a.1 != 0.0 {
         let al = o.f(a.1);
-        o.fma(&e, &al, &v)
+        o.fma(e, &al, &v)
     } else {
         v
     };
     let v = if a.0 == 1.0 {
-        o.add(&e, &v)
+        o.add(e, &v)
     } else {
         let ah = o.f(a.0);
-        o.fma(&e, &ah, &v)
+        o.fma(e, &ah, &v)
     };
-    log_domain(o, x, &v)
+    v
 }
 
 /// `e·ln2 + f + f²·g(f)`, summed by two FMAs: within 1 ulp without the compensated sum
 /// [`log_combine`] carries (the leading term `e·ln2` and the polynomial's tail round once each).
 pub fn log<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
-    let (e, f) = log_reduce(o, x);
-    let q = poly(o, &f, &LOG_G);
-    let z = o.mul(&f, &f);
-    let t = o.fma(&z, &q, &f);
-    let ln2 = o.f(c(LN2_HI));
-    let v = o.fma(&e, &ln2, &t);
-    log_domain(o, x, &v)
+    log_with(o, x, &|o: &mut O, e: &O::F, f: &O::F| {
+        let q = poly(o, f, &LOG_G);
+        let z = o.mul(f, f);
+        let t = o.fma(&z, &q, f);
+        let ln2 = o.f(c(LN2_HI));
+        o.fma(e, &ln2, &t)
+    })
 }
 
 pub fn log2<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
