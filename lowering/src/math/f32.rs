@@ -491,11 +491,14 @@ fn log_specials<O: Ops32>(o: &mut O, x: &O::F, v: &O::F, zero_at: f32) -> O::F {
     o.sel(&nf, x, &v)
 }
 
+/// A logarithm's value from the reduced argument `(e, f)`.
+type LogValue<O> = dyn Fn(&mut O, &<O as Ops32>::F, &<O as Ops32>::F) -> <O as Ops32>::F;
+
 /// A logarithm whose value `value(e, f)` is computed from the reduction of `x`: for a positive
 /// normal `x` straight from its bits; for anything else (subnormals, zero, negatives, inf, NaN)
 /// in a branch taken only where such an argument occurs, with the subnormal rescaling and the
 /// special values there (as libdevice's `logf` branches for its special values).
-fn log_with<O: Ops32>(o: &mut O, x: &O::F, value: &dyn Fn(&mut O, &O::F, &O::F) -> O::F) -> O::F {
+fn log_with<O: Ops32>(o: &mut O, x: &O::F, value: &LogValue<O>) -> O::F {
     let bits = o.bits(x);
     let sqrt_half = o.i(0x3f35_04f3);
     let d = o.isub(&bits, &sqrt_half);
@@ -530,7 +533,7 @@ fn log_with<O: Ops32>(o: &mut O, x: &O::F, value: &dyn Fn(&mut O, &O::F, &O::F) 
 /// fma, then `e·A`. The leading `f·m_hi` is exact inside the fma and the tail is at most a fifth
 /// of the result, so the result rounds about once: no compensated sum of `e·A` and `f·M`.
 fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
-    log_with(o, x, &|o: &mut O, e: &O::F, f: &O::F| {
+    log_with(o, x, &move |o: &mut O, e: &O::F, f: &O::F| {
         log_base_value(o, e, f, a, m)
     })
 }
@@ -563,13 +566,12 @@ fn log_base_value<O: Ops32>(o: &mut O, e: &O::F, f: &O::F, a: (f32, f32), m: (f3
     } else {
         v
     };
-    let v = if a.0 == 1.0 {
+    if a.0 == 1.0 {
         o.add(e, &v)
     } else {
         let ah = o.f(a.0);
         o.fma(e, &ah, &v)
-    };
-    v
+    }
 }
 
 /// `e·ln2 + f + f²·g(f)`, summed by two FMAs: within 1 ulp without the compensated sum
