@@ -161,6 +161,7 @@ pub fn eval<O: Ops32>(o: &mut O, name: &str, args: &[O::F]) -> O::F {
     let x = &args[0];
     match name {
         "exp" => exp(o, x),
+        "exp_neg" => exp_neg(o, x),
         "exp2" => exp2(o, x),
         "log" => log(o, x),
         "log2" => log2(o, x),
@@ -337,6 +338,17 @@ fn reduce_ln2<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
 /// anyway), `2^f` from the hardware's `ex2.approx.ftz` and `2^j` built in the exponent field:
 /// 8 instructions, within libdevice's 2 ulp.
 pub fn exp<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
+    exp_signed(o, x, 1.0)
+}
+
+/// `e^(−y)`, [`exp`] of `−y` with the negation in the constants of the three products that
+/// read the argument (exact either way): the same result without a negation instruction.
+pub fn exp_neg<O: Ops32>(o: &mut O, y: &O::F) -> O::F {
+    exp_signed(o, y, -1.0)
+}
+
+/// `e^(sign·x)` for `sign = ±1`.
+fn exp_signed<O: Ops32>(o: &mut O, x: &O::F, sign: f32) -> O::F {
     // The clamp of j to [-126, 127] costs one instruction: `u = sat((x·log2e + 126)/253)` is
     // one `fma.sat` (NaN gives 0, and f carries the NaN), and `t = BIASED − 126 + rint(253·u)`
     // one more fma, whose rounding to an integer (the low bits of the significand) is j's.
@@ -345,9 +357,9 @@ pub fn exp<O: Ops32>(o: &mut O, x: &O::F) -> O::F {
     // and t's low bits shifted into the exponent field are `2^j` itself (they hold `j + 127`).
     const BIASED: f32 = MAGIC + 127.0;
     const SPAN: f32 = 253.0;
-    let lh = o.f(c(LOG2E));
-    let ll = o.f(c(LOG2E_LO));
-    let scaled_log2e = o.f(c(LOG2E) / SPAN);
+    let lh = o.f(sign * c(LOG2E));
+    let ll = o.f(sign * c(LOG2E_LO));
+    let scaled_log2e = o.f(sign * c(LOG2E) / SPAN);
     let offset = o.f(126.0 / SPAN);
     let u = o.fma_sat(x, &scaled_log2e, &offset);
     let span = o.f(SPAN);

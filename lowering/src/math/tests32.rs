@@ -553,3 +553,30 @@ fn f32_exhaustive() {
         );
     }
 }
+
+/// `exp_neg(y)` (what `exp(0 − y)` lowers to) is `exp(−y)` bit for bit: the negation moves into
+/// constants of products that are exact either way.
+#[test]
+fn f32_exp_neg_is_exp_of_the_negation() {
+    let mut o = CpuOps32::default();
+    let mut rng = Rng(7);
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        88.0,
+        -104.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    let args = specials.into_iter().chain((0..200_000).map(|_| rng.bits()));
+    for y in args {
+        let got = m32::eval(&mut o, "exp_neg", &[y]);
+        let want = m32::eval(&mut o, "exp", &[-y]);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "exp_neg({y:e}) = {got:e}, exp(−y) = {want:e}"
+        );
+    }
+}

@@ -134,6 +134,17 @@ fn extern_function(symbol: &str) -> Option<Extern> {
 }
 
 /// Whether a type is an integer type (the LLVM dialect's `iN`).
+/// `y` when `value` is `arith.subf(0, y)` (a scalar or splat zero, either sign) of the same type.
+fn negated_operand(value: MlirValue) -> Option<MlirValue> {
+    let sub = tritium_passes::ir_util::defining_op(value)
+        .filter(|op| tritium_passes::ir_util::op_name(*op) == "arith.subf")?;
+    let ins = tritium_passes::ir_util::operands(sub);
+    let (&zero, &y) = (ins.first()?, ins.get(1)?);
+    // SAFETY: comparing two live types (uniqued in one context).
+    let same = unsafe { mlirTypeEqual(value_type(y), value_type(value)) };
+    (tritium_passes::ttir::util::is_zero_constant(zero) && same).then_some(y)
+}
+
 fn is_integer(ty: MlirType) -> bool {
     // SAFETY: type kind query on a live type.
     unsafe { mlirTypeIsAInteger(ty) }
@@ -205,30 +216,7 @@ impl FuncLowering<'_> {
         let lty = self.llvm_type(elem);
         // f32 (and f16/bf16, through f32) in f32 where an f32 algorithm exists.
         if type_bits(elem) <= 32 && math::f32::FUNCTIONS.contains(&name) {
-            let symbol = self.ensure_math_function32(name);
-            let f32 = self.b.f32();
-            let narrow = type_bits(elem) < 32;
-            let args: Vec<Value> = args
-                .iter()
-                .map(|&a| {
-                    if narrow {
-                        self.b.cast(CastOp::FpExt, a, f32)
-                    } else {
-                        a
-                    }
-                })
-                .collect();
-            let Some(r) = self.b.call(&symbol, &args, Some(f32)) else {
-                return err(
-                    op,
-                    "internal error: a call with a result type gave no value",
-                );
-            };
-            return Ok(if narrow {
-                self.b.cast(CastOp::FpTrunc, r, lty)
-            } else {
-                r
-            });
+            return self.call_math32(op, name, args, elem);
         }
         let symbol = self.ensure_math_function(name);
         let f64 = self.b.f64();
@@ -245,6 +233,42 @@ impl FuncLowering<'_> {
         Ok(self.b.cast(CastOp::FpTrunc, r, lty))
     }
 
+    /// `name` of [`math::f32`] (a function of its list or `exp_neg`) on f32, f16 or bf16
+    /// arguments, computed in f32.
+    fn call_math32(
+        &mut self,
+        op: MlirOperation,
+        name: &str,
+        args: &[Value],
+        elem: MlirType,
+    ) -> LResult<Value> {
+        let lty = self.llvm_type(elem);
+        let symbol = self.ensure_math_function32(name);
+        let f32 = self.b.f32();
+        let narrow = type_bits(elem) < 32;
+        let args: Vec<Value> = args
+            .iter()
+            .map(|&a| {
+                if narrow {
+                    self.b.cast(CastOp::FpExt, a, f32)
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let Some(r) = self.b.call(&symbol, &args, Some(f32)) else {
+            return err(
+                op,
+                "internal error: a call with a result type gave no value",
+            );
+        };
+        Ok(if narrow {
+            self.b.cast(CastOp::FpTrunc, r, lty)
+        } else {
+            r
+        })
+    }
+
     /// A `math` dialect op implemented by [`crate::math`], per register.
     pub fn lower_soft_math(
         &mut self,
@@ -257,6 +281,16 @@ impl FuncLowering<'_> {
         let ty = value_type(out);
         let elem = element_type(ty);
         let count = self.register_count(op, ty)?;
+        // exp(0 − y) is exp(−y): the two arguments differ only in the sign of a zero, which exp
+        // maps to 1 either way; `exp_neg` takes the negation into its constants, so the
+        // subtraction (silu's exp(−x), a log-sigmoid's exp(−|x|)) costs nothing.
+        let negated = (function == "exp" && type_bits(elem) <= 32)
+            .then(|| negated_operand(ins[0]))
+            .flatten();
+        let (function, ins) = match &negated {
+            Some(y) => ("exp_neg", std::slice::from_ref(y)),
+            None => (function, ins),
+        };
         let mut inputs = Vec::with_capacity(ins.len());
         for v in ins {
             inputs.push(self.regs(op, *v)?);
@@ -267,7 +301,11 @@ impl FuncLowering<'_> {
                 .iter()
                 .map(|v| pick_reg(op, v, r))
                 .collect::<LResult<_>>()?;
-            regs.push(self.call_math(op, function, &args, elem)?);
+            regs.push(if function == "exp_neg" {
+                self.call_math32(op, function, &args, elem)?
+            } else {
+                self.call_math(op, function, &args, elem)?
+            });
         }
         self.set(out, regs);
         Ok(())
