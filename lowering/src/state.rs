@@ -311,17 +311,48 @@ impl FuncLowering<'_> {
         for d in 0..rank {
             let mut acc = self.b.prologue_i32(0);
             for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
-                for (bit, basis) in bases.iter().enumerate() {
-                    if basis[d] == 0 {
-                        continue;
-                    }
-                    acc = self.prologue_xor_bit(acc, source, bit, basis[d] as i64);
-                }
+                let terms: Vec<u64> = bases.iter().map(|basis| basis[d] as u64).collect();
+                acc = self.prologue_xor_bits(acc, source, &terms);
             }
             base.push(acc);
         }
         self.bases.insert(ty.ptr as usize, base.clone());
         Ok(base)
+    }
+
+    /// `acc ^ Σ_bit (((source >> bit) & 1) * terms[bit])` (xor-combined), in the prologue: a
+    /// GF(2)-linear thread coordinate or offset from the bits of `source` (a lane or warp id).
+    /// A run of consecutive bits whose terms are consecutive powers of two (the usual blocked
+    /// layout: lane bit i moves 2^(k+i) elements) is one field, `((source >> b) & mask) << k`,
+    /// instead of four instructions per bit (which LLVM does not merge back).
+    pub fn prologue_xor_bits(&mut self, mut acc: Value, source: Value, terms: &[u64]) -> Value {
+        let mut bit = 0;
+        while bit < terms.len() {
+            let term = terms[bit];
+            if term == 0 {
+                bit += 1;
+                continue;
+            }
+            let mut run = 1;
+            if term.is_power_of_two() {
+                while bit + run < terms.len() && terms[bit + run] == term << run {
+                    run += 1;
+                }
+            }
+            if run == 1 {
+                acc = self.prologue_xor_bit(acc, source, bit, term as i64);
+            } else {
+                let shift = self.b.prologue_i32(bit as i64);
+                let mask = self.b.prologue_i32((1i64 << run) - 1);
+                let up = self.b.prologue_i32(term.trailing_zeros() as i64);
+                let shifted = self.b.prologue_bin(BinOp::LShr, source, shift);
+                let field = self.b.prologue_bin(BinOp::And, shifted, mask);
+                let placed = self.b.prologue_bin(BinOp::Shl, field, up);
+                acc = self.b.prologue_bin(BinOp::Xor, acc, placed);
+            }
+            bit += run;
+        }
+        acc
     }
 
     /// `acc ^ (((source >> bit) & 1) * term)`, in the prologue: one lane or warp bit's share of

@@ -593,13 +593,11 @@ impl FuncLowering<'_> {
                 let mut acc = self.b.prologue_i32(0);
                 for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)]
                 {
-                    for (bit, basis) in bases.iter().enumerate() {
-                        let term = addressing.offset_of(basis);
-                        if term == 0 {
-                            continue;
-                        }
-                        acc = self.prologue_xor_bit(acc, source, bit, term as i64);
-                    }
+                    let terms: Vec<u64> = bases
+                        .iter()
+                        .map(|basis| addressing.offset_of(basis) as u64)
+                        .collect();
+                    acc = self.prologue_xor_bits(acc, source, &terms);
                 }
                 cache.thread = Some(acc);
                 acc
@@ -818,17 +816,12 @@ impl FuncLowering<'_> {
         };
         let mut row = self.b.prologue_i32(0);
         let mut thread_bits = 0;
-        for (bit, &term) in plan.lane_terms.iter().enumerate() {
-            if term != 0 {
-                row = self.prologue_xor_bit(row, self.lane, bit, term as i64);
-                thread_bits |= term;
-            }
-        }
-        for (bit, &term) in plan.warp_terms.iter().enumerate() {
-            if term != 0 {
-                row = self.prologue_xor_bit(row, self.warp, bit, term as i64);
-                thread_bits |= term;
-            }
+        let sources: [(Value, &[u32]); 2] =
+            [(self.lane, &plan.lane_terms), (self.warp, &plan.warp_terms)];
+        for (source, terms) in sources {
+            let wide: Vec<u64> = terms.iter().map(|&t| t as u64).collect();
+            row = self.prologue_xor_bits(row, source, &wide);
+            thread_bits |= terms.iter().fold(0, |a, &t| a | t);
         }
         MatrixRows {
             addressing,
