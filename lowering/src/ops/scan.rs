@@ -10,7 +10,8 @@
 //! whole scan is `log2(n)` combines per element with no sequential chain. A run of axis bits held
 //! by consecutive lane bits (the usual case: a warp spans the axis) is scanned in one go instead,
 //! Hillis–Steele with `shfl.sync.up` (one combine per lane bit), the run's total read from its
-//! last lane with `shfl.sync.idx`.
+//! last lane with `shfl.sync.idx`; a run held by consecutive register bits is scanned
+//! sequentially across the registers (two combines per register).
 
 use crate::builder::{IntPredicate, Value};
 use crate::layout_map::ThreadMap;
@@ -179,6 +180,22 @@ impl FuncLowering<'_> {
                 t += run;
                 continue;
             }
+            // A run of axis bits held by consecutive register bits: a sequential scan across
+            // those registers (as Triton scans a thread's elements), one combine per register
+            // for the prefix and one for the carried total, instead of the pairwise steps'
+            // three per register pair per bit.
+            if let Some(AxisBit::Register(first_reg)) = bits[t] {
+                let run = bits[t..]
+                    .iter()
+                    .enumerate()
+                    .take_while(
+                        |(j, b)| matches!(b, Some(AxisBit::Register(i)) if *i == first_reg + j),
+                    )
+                    .count();
+                self.scan_register_run(op, &mut prefix, &mut total, first_reg, run, reverse)?;
+                t += run;
+                continue;
+            }
             let (bit_index, place) = (t, bits[t]);
             t += 1;
             let Some(place) = place else {
@@ -320,6 +337,38 @@ impl FuncLowering<'_> {
                 prefix[r] = scanned[r].clone();
             }
             total[r] = new_total;
+        }
+        Ok(())
+    }
+
+    /// Axis bits `first_reg .. first_reg + run` of the register index, in order: for each
+    /// group of registers differing only in those bits, in scan order (descending for
+    /// `reverse`), each prefix gets the totals of the earlier registers prepended, and every
+    /// register's total becomes the group's.
+    fn scan_register_run(
+        &mut self,
+        op: MlirOperation,
+        prefix: &mut [Vec<Value>],
+        total: &mut [Vec<Value>],
+        first_reg: usize,
+        run: usize,
+        reverse: bool,
+    ) -> LResult<()> {
+        let span = 1usize << run;
+        let run_bits = (span - 1) << first_reg;
+        for start in (0..prefix.len()).filter(|r| r & run_bits == 0) {
+            let mut order: Vec<usize> = (0..span).map(|k| start | (k << first_reg)).collect();
+            if reverse {
+                order.reverse();
+            }
+            let mut carry = total[order[0]].clone();
+            for &r in &order[1..] {
+                prefix[r] = self.combine(op, &carry, &prefix[r])?;
+                carry = self.combine(op, &carry, &total[r])?;
+            }
+            for &r in &order {
+                total[r] = carry.clone();
+            }
         }
         Ok(())
     }
