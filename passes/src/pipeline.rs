@@ -297,6 +297,32 @@ impl At {
     pub(crate) fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
         self.insert(build(name, self.loc, &[a, b], &[value_type(a)], &[]))
     }
+    /// `mask & splat(valid)` (just the splat without a mask), an i1 tensor of the shape and
+    /// layout of `pointer_type`: an access's mask restricted to an iteration that runs.
+    pub(crate) fn mask_and(
+        &self,
+        pointer_type: MlirType,
+        mask: Option<MlirValue>,
+        valid: MlirValue,
+    ) -> MlirValue {
+        let dims = shape(pointer_type);
+        // SAFETY: types of the live context; the mask tensor has the pointers' shape and
+        // encoding.
+        let mask_type = unsafe {
+            mlirRankedTensorTypeGet(
+                dims.len() as isize,
+                dims.as_ptr(),
+                mlirIntegerTypeGet(self.ctx, 1),
+                encoding_attr(pointer_type).unwrap_or(mlirAttributeGetNull()),
+            )
+        };
+        let splat_valid = self.insert(tritium_dialects::build::splat(self.loc, valid, mask_type));
+        match mask {
+            Some(m) => self.bin("arith.andi", m, splat_valid),
+            None => splat_valid,
+        }
+    }
+
     /// `a < b` (signed).
     pub(crate) fn lt(&self, a: MlirValue, b: MlirValue) -> MlirValue {
         // SAFETY: types and attributes of the live context; predicate 2 is `slt`.
@@ -332,26 +358,8 @@ fn issue_copies(
     for (s, &ring) in staged.iter().zip(rings) {
         let ins = operands(s.load);
         let pointers = map.get(&key(ins[0])).copied().unwrap_or(ins[0]);
-        let pointer_type = value_type(pointers);
-        let dims = shape(pointer_type);
-        // SAFETY: types of the live context; the mask tensor has the pointers' shape and
-        // encoding.
-        let mask_type = unsafe {
-            mlirRankedTensorTypeGet(
-                dims.len() as isize,
-                dims.as_ptr(),
-                mlirIntegerTypeGet(at.ctx, 1),
-                encoding_attr(pointer_type).unwrap_or(mlirAttributeGetNull()),
-            )
-        };
-        let splat_valid = at.insert(tritium_dialects::build::splat(at.loc, valid, mask_type));
-        let mask = match ins.get(1) {
-            Some(&m) => {
-                let m = map.get(&key(m)).copied().unwrap_or(m);
-                at.bin("arith.andi", m, splat_valid)
-            }
-            None => splat_valid,
-        };
+        let mask = ins.get(1).map(|&m| map.get(&key(m)).copied().unwrap_or(m));
+        let mask = at.mask_and(value_type(pointers), mask, valid);
         let buffer = index_view(at, ring, slot, s.buffer);
         // SAFETY: the token type and attributes of the live context.
         let (token_type, contiguity) = unsafe {

@@ -168,28 +168,12 @@ fn load_for_iteration(
         .map(|v| map.get(&key(v)).copied().unwrap_or(v))
         .collect();
     let ptr = ins[0];
-    let ptr_type = value_type(ptr);
-    // SAFETY: an i1 tensor type of the pointers' shape and layout, in the live context.
-    let mask_type = unsafe {
-        let dims = shape(ptr_type);
-        mlirRankedTensorTypeGet(
-            dims.len() as isize,
-            dims.as_ptr(),
-            mlirIntegerTypeGet(at.ctx, 1),
-            encoding_attr(ptr_type).unwrap_or(mlirAttributeGetNull()),
-        )
-    };
-    let valid = at.insert(tritium_dialects::build::splat(at.loc, valid, mask_type));
     // ODS: ptr, then the optional mask and other (operandSegmentSizes).
     let segments =
         crate::ttir::util::i32_array(load, "operandSegmentSizes").unwrap_or(vec![1, 0, 0]);
     let has_mask = segments.get(1).copied().unwrap_or(0) == 1;
     let has_other = segments.get(2).copied().unwrap_or(0) == 1;
-    let mask = if has_mask {
-        at.bin("arith.andi", ins[1], valid)
-    } else {
-        valid
-    };
+    let mask = at.mask_and(value_type(ptr), has_mask.then(|| ins[1]), valid);
     let other = has_other.then(|| ins[if has_mask { 2 } else { 1 }]);
     at.insert(build_load(load, ptr, mask, other))
 }

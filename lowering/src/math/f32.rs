@@ -402,18 +402,27 @@ fn log_reduce<O: Ops32>(o: &mut O, x: &O::F) -> (O::F, O::F) {
     let zero = o.f(0.0);
     let adj = o.sel(&sub, &adj, &zero);
     let bits = o.bits(&xs);
+    reduce_normal_bits(o, &bits, Some(&adj))
+}
+
+/// `(e + adj, f)` for a positive normal float with bits `bits`: `m ∈ [√½, √2)` by integer
+/// arithmetic (`f = m − 1` exact), the exponent masked and converted as `e·2^23`.
+fn reduce_normal_bits<O: Ops32>(o: &mut O, bits: &O::I, adj: Option<&O::F>) -> (O::F, O::F) {
     let sqrt_half = o.i(0x3f35_04f3);
-    let d = o.isub(&bits, &sqrt_half);
+    let d = o.isub(bits, &sqrt_half);
     let exponent_mask = o.i(0xff80_0000_u32 as i32);
     let eb = o.iand(&d, &exponent_mask);
-    let mb = o.isub(&bits, &eb);
+    let mb = o.isub(bits, &eb);
     let m = o.bits_float(&mb);
     let one = o.f(1.0);
     let f = o.sub(&m, &one);
     let scaled = o.i2f(&eb);
     let unscale = o.f(1.0 / 8_388_608.0);
-    let ef = o.fma(&scaled, &unscale, &adj);
-    (ef, f)
+    let e = match adj {
+        Some(adj) => o.fma(&scaled, &unscale, adj),
+        None => o.mul(&scaled, &unscale),
+    };
+    (e, f)
 }
 
 /// A logarithm's value `v` where `x` is positive and finite (subnormals included), else the
@@ -512,17 +521,7 @@ type LogValue<O> = dyn Fn(&mut O, &<O as Ops32>::F, &<O as Ops32>::F) -> <O as O
 /// special values there (as libdevice's `logf` branches for its special values).
 fn log_with<O: Ops32>(o: &mut O, x: &O::F, value: &LogValue<O>) -> O::F {
     let bits = o.bits(x);
-    let sqrt_half = o.i(0x3f35_04f3);
-    let d = o.isub(&bits, &sqrt_half);
-    let exponent_mask = o.i(0xff80_0000_u32 as i32);
-    let eb = o.iand(&d, &exponent_mask);
-    let mb = o.isub(&bits, &eb);
-    let m = o.bits_float(&mb);
-    let one = o.f(1.0);
-    let f = o.sub(&m, &one);
-    let scaled = o.i2f(&eb);
-    let unscale = o.f(1.0 / 8_388_608.0);
-    let e = o.mul(&scaled, &unscale);
+    let (e, f) = reduce_normal_bits(o, &bits, None);
     let v = value(o, &e, &f);
     // Positive normal: bits in [0x0080_0000, 0x7f80_0000).
     let min_normal = o.i(0x0080_0000);
