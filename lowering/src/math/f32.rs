@@ -448,19 +448,6 @@ fn log_combine<O: Ops32>(
     a: (f32, f32),
     m: (f32, f32),
 ) -> O::F {
-    // f² = z + z_lo exactly; f²·M·g(f) = z·g0 + z·f·G(f) with g0 = M·g(0) applied to the
-    // exact square (the leading term is a fifth of the result: its rounding errors count).
-    let z = o.mul(f, f);
-    let nz = o.neg(&z);
-    let z_lo = o.fma(f, f, &nz);
-    let g: Vec<u32> = LOG_G
-        .iter()
-        .map(|&k| (c(k) as f64 * (m.0 as f64 + m.1 as f64)) as f32)
-        .map(f32::to_bits)
-        .collect();
-    let q = poly(o, f, &g[1..]);
-    let g0 = o.f(c(g[0]));
-    let z3 = o.mul(&z, f);
     // f·M as p_hi + p_lo.
     let (p_hi, p_lo) = if m.0 == 1.0 {
         (f.clone(), None)
@@ -490,10 +477,28 @@ fn log_combine<O: Ops32>(
         let al = o.f(a.1);
         lo = o.fma(e, &al, &lo);
     }
-    let lo = o.fma(&z3, &q, &lo);
-    let lo = o.fma(&z_lo, &g0, &lo);
-    let lo = o.fma(&z, &g0, &lo);
+    let lo = add_square_tail(o, f, m, &lo);
     o.add(&s, &lo)
+}
+
+/// `acc + f²·M·g(f)` (`M = m.0 + m.1`): `f² = z + z_lo` exactly and `f²·M·g(f) = z·g0 + z·f·G(f)`
+/// with `g0 = M·g(0)` applied to the exact square (the leading tail term is up to a fifth of a
+/// logarithm near √2: its rounding errors count), the rest rounding harmlessly.
+fn add_square_tail<O: Ops32>(o: &mut O, f: &O::F, m: (f32, f32), acc: &O::F) -> O::F {
+    let g: Vec<u32> = LOG_G
+        .iter()
+        .map(|&k| (c(k) as f64 * (m.0 as f64 + m.1 as f64)) as f32)
+        .map(f32::to_bits)
+        .collect();
+    let q = poly(o, f, &g[1..]);
+    let g0 = o.f(c(g[0]));
+    let z = o.mul(f, f);
+    let nz = o.neg(&z);
+    let z_lo = o.fma(f, f, &nz);
+    let z3 = o.mul(&z, f);
+    let acc = o.fma(&z3, &q, acc);
+    let acc = o.fma(&z_lo, &g0, &acc);
+    o.fma(&z, &g0, &acc)
 }
 
 /// Special values of a logarithm of `x` (`arg` is what the log is taken of, `zero_at` where it
@@ -551,24 +556,9 @@ fn log_base<O: Ops32>(o: &mut O, x: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F
 
 /// [`log_base`]'s value from the reduced argument.
 fn log_base_value<O: Ops32>(o: &mut O, e: &O::F, f: &O::F, a: (f32, f32), m: (f32, f32)) -> O::F {
-    let g: Vec<u32> = LOG_G
-        .iter()
-        .map(|&k| (c(k) as f64 * (m.0 as f64 + m.1 as f64)) as f32)
-        .map(f32::to_bits)
-        .collect();
-    // f² = z + z_lo exactly: the leading tail term z·g0 (a fifth of the result near √2) gets
-    // the square's rounding error back; the rest of the tail rounds harmlessly.
-    let q = poly(o, f, &g[1..]);
-    let g0 = o.f(c(g[0]));
-    let z = o.mul(f, f);
-    let nz = o.neg(&z);
-    let z_lo = o.fma(f, f, &nz);
-    let z3 = o.mul(&z, f);
     let ml = o.f(m.1);
     let tail = o.mul(f, &ml);
-    let tail = o.fma(&z3, &q, &tail);
-    let tail = o.fma(&z_lo, &g0, &tail);
-    let tail = o.fma(&z, &g0, &tail);
+    let tail = add_square_tail(o, f, m, &tail);
     let mh = o.f(m.0);
     let v = o.fma(f, &mh, &tail);
     let v = if a.1 != 0.0 {

@@ -213,24 +213,48 @@ impl FuncLowering<'_> {
                 ),
             );
         }
-        let lty = self.llvm_type(elem);
         // f32 (and f16/bf16, through f32) in f32 where an f32 algorithm exists.
         if type_bits(elem) <= 32 && math::f32::FUNCTIONS.contains(&name) {
             return self.call_math32(op, name, args, elem);
         }
         let symbol = self.ensure_math_function(name);
         let f64 = self.b.f64();
-        let wide: Vec<Value> = args
+        self.call_widened(op, &symbol, args, f64, elem)
+    }
+
+    /// `symbol` (a helper computing in `wide`) on `elem` arguments: narrower ones extended to
+    /// `wide` and the result rounded back.
+    fn call_widened(
+        &mut self,
+        op: MlirOperation,
+        symbol: &str,
+        args: &[Value],
+        wide: MlirType,
+        elem: MlirType,
+    ) -> LResult<Value> {
+        let narrow = type_bits(elem) < type_bits(wide);
+        let args: Vec<Value> = args
             .iter()
-            .map(|&a| self.b.cast(CastOp::FpExt, a, f64))
+            .map(|&a| {
+                if narrow {
+                    self.b.cast(CastOp::FpExt, a, wide)
+                } else {
+                    a
+                }
+            })
             .collect();
-        let Some(r) = self.b.call(&symbol, &wide, Some(f64)) else {
+        let Some(r) = self.b.call(symbol, &args, Some(wide)) else {
             return err(
                 op,
                 "internal error: a call with a result type gave no value",
             );
         };
-        Ok(self.b.cast(CastOp::FpTrunc, r, lty))
+        Ok(if narrow {
+            let lty = self.llvm_type(elem);
+            self.b.cast(CastOp::FpTrunc, r, lty)
+        } else {
+            r
+        })
     }
 
     /// `name` of [`math::f32`] (a function of its list or `exp_neg`) on f32, f16 or bf16
@@ -242,31 +266,9 @@ impl FuncLowering<'_> {
         args: &[Value],
         elem: MlirType,
     ) -> LResult<Value> {
-        let lty = self.llvm_type(elem);
         let symbol = self.ensure_math_function32(name);
         let f32 = self.b.f32();
-        let narrow = type_bits(elem) < 32;
-        let args: Vec<Value> = args
-            .iter()
-            .map(|&a| {
-                if narrow {
-                    self.b.cast(CastOp::FpExt, a, f32)
-                } else {
-                    a
-                }
-            })
-            .collect();
-        let Some(r) = self.b.call(&symbol, &args, Some(f32)) else {
-            return err(
-                op,
-                "internal error: a call with a result type gave no value",
-            );
-        };
-        Ok(if narrow {
-            self.b.cast(CastOp::FpTrunc, r, lty)
-        } else {
-            r
-        })
+        self.call_widened(op, &symbol, args, f32, elem)
     }
 
     /// A `math` dialect op implemented by [`crate::math`], per register.

@@ -27,6 +27,35 @@ enum AxisBit {
     Warp(usize),
 }
 
+fn lane_bit(bit: AxisBit) -> Option<usize> {
+    match bit {
+        AxisBit::Lane(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn register_bit(bit: AxisBit) -> Option<usize> {
+    match bit {
+        AxisBit::Register(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// When `bits` starts with a bit of the kind `index_of` picks, that bit's index and how many of
+/// the following axis bits are the next indices of the same kind (the run's length).
+fn run_at(
+    bits: &[Option<AxisBit>],
+    index_of: fn(AxisBit) -> Option<usize>,
+) -> Option<(usize, usize)> {
+    let first = index_of((*bits.first()?)?)?;
+    let run = bits
+        .iter()
+        .enumerate()
+        .take_while(|(j, b)| b.and_then(index_of) == Some(first + j))
+        .count();
+    Some((first, run))
+}
+
 /// The axis attribute, checked against the rank.
 fn scan_axis(op: MlirOperation, rank: usize) -> LResult<usize> {
     let axis = int_attr(op, "axis").unwrap_or(0);
@@ -168,14 +197,7 @@ impl FuncLowering<'_> {
         while t < bits.len() {
             // A run of axis bits held by consecutive lane bits: one Hillis–Steele scan over the
             // lanes (shfl.up, a combine per lane bit) instead of the pairwise step per bit.
-            if !reverse && let Some(AxisBit::Lane(first_lane)) = bits[t] {
-                let run = bits[t..]
-                    .iter()
-                    .enumerate()
-                    .take_while(
-                        |(j, b)| matches!(b, Some(AxisBit::Lane(l)) if *l == first_lane + j),
-                    )
-                    .count();
+            if !reverse && let Some((first_lane, run)) = run_at(&bits[t..], lane_bit) {
                 self.scan_lane_run(op, &elems, &mut prefix, &mut total, first_lane, run, t > 0)?;
                 t += run;
                 continue;
@@ -184,14 +206,7 @@ impl FuncLowering<'_> {
             // those registers (as Triton scans a thread's elements), one combine per register
             // for the prefix and one for the carried total, instead of the pairwise steps'
             // three per register pair per bit.
-            if let Some(AxisBit::Register(first_reg)) = bits[t] {
-                let run = bits[t..]
-                    .iter()
-                    .enumerate()
-                    .take_while(
-                        |(j, b)| matches!(b, Some(AxisBit::Register(i)) if *i == first_reg + j),
-                    )
-                    .count();
+            if let Some((first_reg, run)) = run_at(&bits[t..], register_bit) {
                 self.scan_register_run(op, &mut prefix, &mut total, first_reg, run, reverse)?;
                 t += run;
                 continue;
