@@ -999,6 +999,40 @@ impl SwizzledSharedEncoding {
         }
     }
 
+    /// The buffer of a tensor-core (mma) operand of `shape` (`order` fastest first) that
+    /// `ldmatrix` reads without bank conflicts: each `ldmatrix` reads 8 rows of 16 bytes, so the
+    /// vectors are 16 bytes along the contiguous dimension, rows sharing one 128-byte line of
+    /// the 32 banks share a phase, and the next rows' vectors are XORed by their phase over as
+    /// many phases as those 8 rows span (for an operand whose contiguous dimension is not k,
+    /// the rows of one instruction are its k extent, `4 * kWidth`).
+    pub fn for_mma_operand(
+        operand: &DotOperandEncoding,
+        shape: &[i64],
+        order: Vec<u32>,
+        element_bits: u32,
+    ) -> Self {
+        let rank = shape.len();
+        let element_bytes = i64::from(element_bits.div_ceil(8).max(1));
+        let inner = order
+            .first()
+            .map_or(rank.saturating_sub(1), |&d| d as usize);
+        let row_bytes = shape.get(inner).copied().unwrap_or(1).max(1) * element_bytes;
+        let vec = (16 / element_bytes).max(1);
+        let per_phase = (128 / row_bytes).max(1);
+        let k_dim = if operand.op_idx == 0 {
+            rank.saturating_sub(1)
+        } else {
+            rank.saturating_sub(2)
+        };
+        let rows = if inner == k_dim {
+            8
+        } else {
+            4 * i64::from(operand.k_width.max(1))
+        };
+        let max_phase = (rows / per_phase).max(1);
+        SwizzledSharedEncoding::new(vec as u32, per_phase as u32, max_phase as u32, order)
+    }
+
     pub fn rank(&self) -> usize {
         self.order.len()
     }

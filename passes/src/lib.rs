@@ -195,7 +195,9 @@ pub static PASSES: &[PassEntry] = &[
         description: "Routes each conversion from a distributed layout into a #ttg.dot_op layout \
             (which duplicates data across threads) explicitly through shared memory: a \
             ttg.local_alloc of the source in a #ttg.swizzled_shared layout following the \
-            source's order, then a ttg.local_load into the dot-operand layout.",
+            source's order (for an mma operand swizzled as Triton's, so that ldmatrix reads \
+            8 rows of 16 bytes from 8 different bank groups), then a ttg.local_load into the \
+            dot-operand layout.",
     },
     PassEntry {
         pass: &loop_pointer_offsets::PASS,

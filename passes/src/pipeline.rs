@@ -1,10 +1,12 @@
 //! `-tritongpu-pipeline{num-stages}`: software pipelining of the loads that feed tensor-core
 //! dots. In an `scf.for`, a global `tt.load` whose only use is a `ttg.local_alloc` read only by
-//! `ttng.warp_group_dot`s, or whose value reaches a dot through register ops of the body (an
-//! operand upcast or scaled before it is staged, as tl.dot_scaled's are), is turned into
-//! `cp.async` copies into a `num-stages`-deep ring of shared-memory buffers, issued
-//! `num-stages - 1` iterations ahead; the second kind of load is replaced by a `ttg.local_load`
-//! of its slot, in its own layout, from an unswizzled buffer in that layout's order:
+//! `ttng.warp_group_dot`s or only by `ttg.local_load`s, or whose value reaches a dot through
+//! register ops of the body (an operand upcast or scaled before it is staged, as tl.dot_scaled's
+//! are, or converted into an `mma.sync` operand), is turned into `cp.async` copies into a ring of
+//! shared-memory buffers, issued `num-stages - 1` iterations ahead; the second kind of load is
+//! replaced by a `ttg.local_load` of its slot, in its own layout, from a buffer in that layout's
+//! order (swizzled for `ldmatrix` when it converts into an `mma.sync` operand, unswizzled
+//! otherwise):
 //!
 //! * before the loop: one multi-buffered `ttg.local_alloc` per load, and the copies of the first
 //!   `num-stages - 1` iterations (each iteration's copies one commit group), masked off past the
@@ -15,11 +17,15 @@
 //!   replaced are dropped;
 //! * at the top of each iteration: `ttg.async_wait {num = num-stages - 2}` (this iteration's group
 //!   has landed); the dots read the read slot through `ttg.memdesc_index`;
-//! * a single accumulating dot stays in flight as in Triton (unless it reads a buffer a
-//!   `ttg.local_alloc` of the body rewrites every iteration): it becomes asynchronous and a
-//!   `ttng.warp_group_dot_wait {pendings = 1}` follows it, after which the previous iteration's
-//!   dot is done with the slot the copies overwrite, so the copies of iteration
-//!   `i + num-stages - 1` go there; otherwise the dots are synchronous and the copies go at the top;
+//! * in a loop without wgmmas whose rings are read only into registers, the slot is free once
+//!   this iteration has read it: the copies of iteration `i + num-stages - 1` go at the end of the
+//!   body into the slot just read, and a ring has `num-stages - 1` slots, as Triton's (the
+//!   lowering puts a barrier between the reads and the copies);
+//! * otherwise a ring has `num-stages` slots. A single accumulating wgmma stays in flight as in
+//!   Triton (unless it reads a buffer a `ttg.local_alloc` of the body rewrites every iteration): it
+//!   becomes asynchronous and a `ttng.warp_group_dot_wait {pendings = 1}` follows it, after which
+//!   the previous iteration's dot is done with the slot the copies overwrite, so the copies go
+//!   there; otherwise the dots are synchronous and the copies go at the top;
 //! * after the loop: `ttg.async_wait {num = 0}` (and `warp_group_dot_wait {pendings = 0}`).
 //!
 //! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
@@ -346,19 +352,33 @@ impl At {
 /// `ttg.async_copy_global_to_local` of its pointers into slot `slot` of its ring, masked by its
 /// mask and `valid`.
 #[allow(clippy::too_many_arguments)]
+/// The pointers and mask of one staged load's copies.
+type CopySource = (MlirValue, Option<MlirValue>);
+
+/// Each staged load's pointers and mask in the iteration `map` clones (read before the loads
+/// are replaced).
+fn copy_sources(staged: &[Staged], map: &HashMap<usize, MlirValue>) -> Vec<CopySource> {
+    staged
+        .iter()
+        .map(|s| {
+            let ins = operands(s.load);
+            let pointers = map.get(&key(ins[0])).copied().unwrap_or(ins[0]);
+            let mask = ins.get(1).map(|&m| map.get(&key(m)).copied().unwrap_or(m));
+            (pointers, mask)
+        })
+        .collect()
+}
+
 fn issue_copies(
     at: &At,
     staged: &[Staged],
     rings: &[MlirValue],
-    map: &HashMap<usize, MlirValue>,
+    sources: &[CopySource],
     slot: MlirValue,
     valid: MlirValue,
 ) {
     let mut tokens = Vec::new();
-    for (s, &ring) in staged.iter().zip(rings) {
-        let ins = operands(s.load);
-        let pointers = map.get(&key(ins[0])).copied().unwrap_or(ins[0]);
-        let mask = ins.get(1).map(|&m| map.get(&key(m)).copied().unwrap_or(m));
+    for ((s, &ring), &(pointers, mask)) in staged.iter().zip(rings).zip(sources) {
         let mask = at.mask_and(value_type(pointers), mask, valid);
         let buffer = index_view(at, ring, slot, s.buffer);
         // SAFETY: the token type and attributes of the live context.
@@ -425,11 +445,14 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                         && user.is_some_and(|alloc| {
                             op_name(alloc) == "ttg.local_alloc"
                                 && mlirOperationGetBlock(alloc).ptr == body.ptr
-                                && only_dot_users(results(alloc)[0])
+                                && (only_dot_users(results(alloc)[0])
+                                    || only_register_reads(results(alloc)[0]))
                         });
                     let (alloc, buffer) = if staged_for_dots {
                         let alloc = user.expect("checked above");
                         (Some(alloc), Some(mutable(value_type(results(alloc)[0]))))
+                    } else if let Some(operand) = mma_v2_operand_of(loaded) {
+                        (None, mma_v2_operand_buffer(value_type(loaded), &operand))
                     } else if reaches_dot(loaded, body) {
                         (None, register_buffer(value_type(loaded)))
                     } else {
@@ -542,6 +565,63 @@ fn register_buffer(ty: MlirType) -> Option<MlirType> {
     }
 }
 
+/// The `#ttg.dot_op` of an `mma.sync` (mma v2) operand when `loaded`'s only use converts it
+/// into one: the loop then reads its slot with `ldmatrix` straight into operand registers.
+fn mma_v2_operand_of(loaded: MlirValue) -> Option<tritium_layout::encoding::DotOperandEncoding> {
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let first = mlirValueGetFirstUse(loaded);
+        if first.ptr.is_null() || !mlirOpOperandGetNextUse(first).ptr.is_null() {
+            return None;
+        }
+        let convert = mlirOpOperandGetOwner(first);
+        if op_name(convert) != "ttg.convert_layout" {
+            return None;
+        }
+        match encoding_of(value_type(results(convert)[0]))? {
+            Encoding::DotOperand(operand) if matches!(&*operand.parent, Encoding::NvidiaMma(mma) if mma.version_major == 2) => {
+                Some(operand)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A buffer for an `mma.sync` operand, swizzled so that `ldmatrix` reads it without bank
+/// conflicts (unswizzled, the 2-warp matmul configs of Triton's tutorial 03 ran 25 M bank
+/// conflicts where Triton's swizzled buffers have 0.3 M).
+fn mma_v2_operand_buffer(
+    ty: MlirType,
+    operand: &tritium_layout::encoding::DotOperandEncoding,
+) -> Option<MlirType> {
+    let Some(Encoding::Blocked(blocked)) = encoding_of(ty) else {
+        return None;
+    };
+    let dims = shape(ty);
+    let shared = Encoding::SwizzledShared(
+        tritium_layout::encoding::SwizzledSharedEncoding::for_mma_operand(
+            operand,
+            &dims,
+            blocked.order.clone(),
+            crate::tma_lowering::elem_bits(element_type(ty)),
+        ),
+    );
+    // SAFETY: live handles of one context; `dims` outlives the call.
+    unsafe {
+        let ctx = mlirTypeGetContext(ty);
+        Some(tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            element_type(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            encoding_to_attr(ctx, &shared),
+            tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx),
+            true,
+            dims.len() as isize,
+            dims.as_ptr(),
+        ))
+    }
+}
+
 /// Whether `value` (a buffer) is read only by wgmmas, directly or through transposed views of
 /// it (attention backward's qT, read by one dot as loaded and by another transposed).
 fn only_dot_users(value: MlirValue) -> bool {
@@ -617,11 +697,22 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         ctx,
     };
 
+    // Rings read only into registers (`ttg.local_load`s feeding `mma.sync` or register ops), in
+    // a loop without wgmmas, are done with a slot once this iteration's reads are: the copies go
+    // at the end of the body, into the slot just read, and a ring needs one slot less (Triton's
+    // `num-stages - 1`; the lowering's barrier orders the reads before the copies overwrite).
+    let register_rings = !has_wgmma(body)
+        && staged.iter().all(|s| {
+            s.alloc
+                .is_none_or(|alloc| only_register_reads(results(alloc)[0]))
+        });
+    let slots = if register_rings { stages - 1 } else { stages };
+
     // The rings of buffers, before the loop.
     let rings: Vec<MlirValue> = staged
         .iter()
         .map(|s| {
-            let ring_type = mutable_with_slots(s.buffer, Some(stages));
+            let ring_type = mutable_with_slots(s.buffer, Some(slots));
             before.insert(build("ttg.local_alloc", loc, &[], &[ring_type], &[]))
         })
         .collect();
@@ -640,7 +731,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         let map = clone_iteration(body, &slice, for_op, iv, &state);
         let valid = before.lt(iv, ub);
         let slot = before.i32(s);
-        issue_copies(&before, &staged, &rings, &map, slot, valid);
+        issue_copies(
+            &before,
+            &staged,
+            &rings,
+            &copy_sources(&staged, &map),
+            slot,
+            valid,
+        );
         issued_state = state.clone();
         state = next_state(body, &slice, &map, &state);
         iv = before.bin("arith.addi", iv, step);
@@ -682,11 +780,12 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         })
         .collect();
     // SAFETY: as above.
-    let (extract, insert_slot) = unsafe {
-        (
-            mlirBlockAddArgument(body, i32_type, loc),
-            mlirBlockAddArgument(body, i32_type, loc),
-        )
+    let extract = unsafe { mlirBlockAddArgument(body, i32_type, loc) };
+    let insert_slot = if register_rings {
+        extract
+    } else {
+        // SAFETY: as above.
+        unsafe { mlirBlockAddArgument(body, i32_type, loc) }
     };
     let issued_steps = inside.i32(stages - 2);
     let issued_steps = inside.bin("arith.muli", issued_steps, step);
@@ -699,7 +798,12 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         .iter()
         .filter_map(|s| s.alloc.map(|a| a.ptr as usize))
         .collect();
-    let copies_at = match keep_dot_in_flight(body, for_op, &staged_allocs) {
+    let in_flight_wait = if register_rings {
+        None
+    } else {
+        keep_dot_in_flight(body, for_op, &staged_allocs)
+    };
+    let copies_at = match in_flight_wait {
         Some(after_wait) => At {
             at: after_wait,
             loc,
@@ -713,7 +817,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let next_ahead = next_state(body, &slice, &issued, &carried);
     let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead);
     let valid = copies_at.lt(ahead_iv, ub);
-    issue_copies(&copies_at, &staged, &rings, &map, insert_slot, valid);
+    // A register ring's copies wait for the reads below; the rest go here.
+    let sources = copy_sources(&staged, &map);
+    let mut deferred_copies = None;
+    if register_rings {
+        deferred_copies = Some((sources, valid));
+    } else {
+        issue_copies(&copies_at, &staged, &rings, &sources, insert_slot, valid);
+    }
     // Every view first, then the loads and allocs they replace go: the top of the body, where
     // the views are inserted, may be one of those loads.
     let views: Vec<MlirValue> = staged
@@ -756,6 +867,14 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
             }
         }
     }
+    if let Some((sources, valid)) = deferred_copies {
+        // At the end of the body: the reads' conversions into operand layouts fold into reads
+        // at the conversions (right before the dots) later, and must still come first.
+        // SAFETY: the body's terminator is its scf.yield (checked by `slice_of`).
+        let end = unsafe { mlirBlockGetTerminator(body) };
+        let at = At { at: end, loc, ctx };
+        issue_copies(&at, &staged, &rings, &sources, insert_slot, valid);
+    }
     // SAFETY: the body's terminator is its scf.yield (checked by `slice_of`).
     let yield_op = unsafe { mlirBlockGetTerminator(body) };
     let bump = At {
@@ -766,7 +885,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let next_slot = |slot: MlirValue| {
         let one = bump.i32(1);
         let next = bump.bin("arith.addi", slot, one);
-        let depth = bump.i32(stages);
+        let depth = bump.i32(slots);
         let wraps = bump.lt(next, depth);
         let zero = bump.i32(0);
         bump.insert(build(
@@ -778,14 +897,19 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
         ))
     };
     let next_extract = next_slot(extract);
-    let next_insert = next_slot(insert_slot);
     let mut yielded = operands(yield_op);
     yielded.extend(ahead_args.iter().map(|(j, _)| next_ahead[j]));
-    yielded.extend([next_extract, next_insert]);
+    yielded.push(next_extract);
+    if !register_rings {
+        yielded.push(next_slot(insert_slot));
+    }
     crate::ttir::util::set_operands(yield_op, &yielded);
     let mut inits = operands(for_op)[3..].to_vec();
     inits.extend(slice.args.iter().map(|j| issued_state[j]));
-    inits.extend([before.i32(0), before.i32(stages - 1)]);
+    inits.push(before.i32(0));
+    if !register_rings {
+        inits.push(before.i32(stages - 1));
+    }
     let for_op = replace_loop(for_op, &inits);
     let for_op = drop_dead_iter_args(for_op, &slice.args);
 
@@ -952,6 +1076,39 @@ fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec
 /// asynchronous, a `ttng.warp_group_dot_wait {pendings = 1}` after it waits for the previous
 /// iteration's, and one with `pendings = 0` after the loop for the last. Returns the op after
 /// the in-loop wait.
+/// Whether `buffer` is read only by `ttg.local_load`s (into registers, done when they return).
+fn only_register_reads(buffer: MlirValue) -> bool {
+    let mut any = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(buffer);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != "ttg.local_load" {
+                return false;
+            }
+            any = true;
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    any
+}
+
+/// Whether the body holds a `ttng.warp_group_dot` (it reads its operands from shared memory
+/// asynchronously).
+fn has_wgmma(body: MlirBlock) -> bool {
+    // SAFETY: iteration over the live body's ops.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if op_name(op) == "ttng.warp_group_dot" {
+                return true;
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    false
+}
+
 fn keep_dot_in_flight(
     body: MlirBlock,
     for_op: MlirOperation,

@@ -1,8 +1,8 @@
 //! `-tritongpu-reduce-data-duplication`: a conversion from a distributed layout into a
 //! `#ttg.dot_op` layout duplicates data across threads (each thread needs whole rows of A / columns
 //! of B). Route it explicitly through shared memory once: `ttg.local_alloc` of the source (in a
-//! `#ttg.swizzled_shared` layout following the source's order) then `ttg.local_load` into the
-//! dot-operand layout. Conversions that keep every element in its thread (an mma accumulator
+//! `#ttg.swizzled_shared` layout following the source's order, swizzled so that `ldmatrix` reads
+//! an mma operand without bank conflicts) then `ttg.local_load` into the dot-operand layout. Conversions that keep every element in its thread (an mma accumulator
 //! read as a wgmma register operand) are left to the lowering, which only renames registers.
 
 use crate::ir_util::*;
@@ -59,10 +59,22 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         let ctx = context_of(op);
-        let shared = encoding_to_attr(
-            ctx,
-            &Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, src.order(dims.len()))),
-        );
+        let order = src.order(dims.len());
+        // Read back with ldmatrix into an mma operand: swizzled against bank conflicts.
+        let buffer = match encoding_of(result_type) {
+            Some(Encoding::DotOperand(operand))
+                if matches!(&*operand.parent, Encoding::NvidiaMma(_)) =>
+            {
+                SwizzledSharedEncoding::for_mma_operand(
+                    &operand,
+                    &dims,
+                    order,
+                    crate::tma_lowering::elem_bits(element_type(source_type)),
+                )
+            }
+            _ => SwizzledSharedEncoding::new(1, 1, 1, order),
+        };
+        let shared = encoding_to_attr(ctx, &Encoding::SwizzledShared(buffer));
         // SAFETY: the element type, `shared` and the memory space are live handles of `ctx`; `dims`
         // lives through the call, which copies it.
         let memdesc = unsafe {

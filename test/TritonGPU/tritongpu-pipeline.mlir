@@ -4,6 +4,7 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/dot_scaled_e4m3.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=SCALED
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn_bwd.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=BWD
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_tf32.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=TF32
+// RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_w2.tritium.ttgir --tritongpu-pipeline=num-stages=4 | FileCheck %s --check-prefix=MMAV2
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -116,3 +117,29 @@
 // TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} {contiguity = 4 : i32} : tensor<128x32x!tt.ptr<f32>, #blocked> -> <128x32xf32, #shared, #smem, mutable>
 // TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} : tensor<32x128x!tt.ptr<f32>, #blocked1> -> <32x128xf32, #shared1, #smem, mutable>
 // TF32: scf.yield
+
+// Tritium's own TTGIR of tutorial 03's matmul at 2 warps (`-tritium-ttgir` at num-stages=1):
+// mma.sync operands staged through ldmatrix-swizzled buffers and read into registers. Pipelined
+// 4 deep, a ring needs 3 slots only: once this iteration has read its slot into registers, the
+// copies for iteration i + 3 go into that same slot, at the end of the body (after the reads
+// and the dot), and one slot index is carried (read = write), as in Triton's pipelined TTGIR.
+// MMAV2: #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// MMAV2: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
+// MMAV2: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x32xf16, #shared, #smem, mutable>
+// MMAV2-COUNT-3: ttg.async_commit_group
+// MMAV2: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[SLOT:[^ ]*]] = %c0_i32{{[^ ]*}})
+// MMAV2-NEXT: ttg.async_wait {num = 2 : i32}
+// MMAV2: %[[A:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT]]]
+// MMAV2: %[[B:.*]] = ttg.memdesc_index %[[RB]][%[[SLOT]]]
+// MMAV2: %[[AR:.*]] = ttg.local_load %[[A]] {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// MMAV2: %[[BR:.*]] = ttg.local_load %[[B]] {{.*}} -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// MMAV2: tt.dot %[[AR]], %[[BR]], %[[ACC]]
+// MMAV2: ttg.memdesc_index %[[RA]][%[[SLOT]]]
+// MMAV2-NEXT: ttg.async_copy_global_to_local
+// MMAV2: ttg.memdesc_index %[[RB]][%[[SLOT]]]
+// MMAV2-NEXT: ttg.async_copy_global_to_local
+// MMAV2-NEXT: ttg.async_commit_group
+// MMAV2: %[[NEXT:.*]] = arith.addi %[[SLOT]], %c1_i32
+// MMAV2: arith.cmpi slt, %[[NEXT]], %c3_i32
+// MMAV2: scf.yield
+// MMAV2: ttg.async_wait {num = 0 : i32}

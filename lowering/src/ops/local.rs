@@ -164,6 +164,16 @@ fn memdesc_layout(
             "the shared layout's order must be a permutation of the buffer's dimensions",
         );
     }
+    // A ring of swizzled buffers keeps its one buffer's encoding: its leading (buffer-index)
+    // dims become the slowest dims of the same swizzle.
+    let encoding = match encoding {
+        Some(Encoding::SwizzledShared(shared)) if shared.order.len() < shape.len() => {
+            let mut ring = shared.clone();
+            ring.order = order.clone();
+            Some(Encoding::SwizzledShared(ring))
+        }
+        other => other,
+    };
     let addressing = match (&encoding, swizzled) {
         (Some(encoding), true) => match linear_addressing(encoding, &shape) {
             Ok(addressing) => addressing,

@@ -126,6 +126,16 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: matmul_loop,
     },
     Pattern {
+        name: "matmul_loop_mma_v2",
+        what: "matmul_loop at 2 warps, 16-byte row strides: mma.sync fed by ldmatrix from swizzled cp.async rings",
+        build: matmul_loop_aligned,
+    },
+    Pattern {
+        name: "matmul_loop_sm80",
+        what: "matmul_loop compiled for sm_80, 16-byte row strides (mma.sync, cp.async rings), run on this GPU",
+        build: matmul_loop_aligned,
+    },
+    Pattern {
         name: "tma_copy",
         what: "device-side TMA descriptors (tensormap_create in global scratch): descriptor load, store and reduce add of 64x64 f32 tiles, ragged edges",
         build: tma_copy,
@@ -1134,13 +1144,23 @@ fn dot_f16(r: &mut Rng) -> Case {
 }
 
 fn matmul_loop(r: &mut Rng) -> Case {
+    matmul_loop_strided(r, 1)
+}
+
+/// `matmul_loop` with N, K and the row strides multiples of 16, as the kernels declaring
+/// `tt.divisibility = 16` on them need: their loads can then be copied asynchronously.
+fn matmul_loop_aligned(r: &mut Rng) -> Case {
+    matmul_loop_strided(r, 16)
+}
+
+fn matmul_loop_strided(r: &mut Rng, align: usize) -> Case {
     let m = ragged(r, 65, 300, 64);
-    let n = ragged(r, 65, 300, 64);
-    let k = ragged(r, 33, 260, 32);
+    let n = ragged(r, 65, 300, 64).next_multiple_of(align);
+    let k = ragged(r, 33, 260, 32).next_multiple_of(align);
     let (sa, sb, sc) = (
-        k + int_in(r, 0, 8) as usize,
-        n + int_in(r, 0, 8) as usize,
-        n + int_in(r, 1, 8) as usize,
+        (k + int_in(r, 0, 8) as usize).next_multiple_of(align),
+        (n + int_in(r, 0, 8) as usize).next_multiple_of(align),
+        (n + int_in(r, 1, 8) as usize).next_multiple_of(align),
     );
     let a = f16_ints(r, m * sa, 4);
     let b = f16_ints(r, k * sb, 4);
