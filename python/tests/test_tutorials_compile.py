@@ -63,6 +63,28 @@ def test_matmul_kernel_every_autotune_config():
     assert "wgmma" in results[0].ptx
 
 
+def test_matmul_kernel_two_warp_configs_use_swizzled_mma_v2_rings():
+    # Two warps cannot issue a wgmma: mma.sync fed by ldmatrix from cp.async rings of
+    # num_stages - 1 = 4 swizzled buffers (as Triton's 24 KiB for 64x32x32 at 5 stages).
+    sig = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
+    result, = compile_all([request("t03_matmul", "matmul_kernel", f'{sig}, 64, 32, 32, 8, ""', num_warps=2,
+                                   num_stages=5)])
+    assert "mma.sync" in result.ptx and "ldmatrix" in result.ptx
+    assert f'"shared":{4 * (64 * 32 + 32 * 32) * 2}' in result.metadata_json.replace(" ", "")
+
+
+def test_matmul_variant_kernels():
+    # Batched (3-D grid) and block-pointer matmuls at the timed config: both pipelined on wgmma.
+    batched = (f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, 1, "
+               "i32:16, i32:16, 1, 128, 256, 64")
+    block = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 128, 256, 64"
+    for result in compile_all([
+        request("matmul_variants", "batched_matmul_kernel", batched, num_warps=8, num_stages=3),
+        request("matmul_variants", "block_ptr_matmul_kernel", block, num_warps=8, num_stages=3),
+    ]):
+        assert "wgmma" in result.ptx and "cp.async.cg.shared.global" in result.ptx
+
+
 def test_layer_norm_kernels():
     compile_all([
         request("t05_layer_norm", "_layer_norm_fwd_fused",
