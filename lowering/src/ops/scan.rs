@@ -4,14 +4,16 @@
 //! The axis index bits are processed from the lowest up. After step `t` every element holds `P`,
 //! its scan within its aligned block of `2^(t+1)` elements, and `T`, that block's total. Step `t`
 //! pairs each element with the one whose index differs in bit `t` (another register of the same
-//! thread, a lane reached with `shfl.sync.bfly`, or a warp reached through shared memory): the
-//! element in the later half prepends its partner's total to `P` and `T`, the other appends it to
-//! `T`. `reverse` swaps which half is later. Every step costs one combine per element, so the
-//! whole scan is `log2(n)` combines per element with no sequential chain. A run of axis bits held
-//! by consecutive lane bits (the usual case: a warp spans the axis) is scanned in one go instead,
-//! Hillis–Steele with `shfl.sync.up` (one combine per lane bit), the run's total read from its
-//! last lane with `shfl.sync.idx`; a run held by consecutive register bits is scanned
-//! sequentially across the registers (two combines per register).
+//! thread or a lane reached with `shfl.sync.bfly`): the element in the later half prepends its
+//! partner's total to `P` and `T`, the other appends it to `T`. `reverse` swaps which half is
+//! later. Every step costs one combine per element, so the whole scan is `log2(n)` combines per
+//! element with no sequential chain. A run of axis bits held by consecutive lane bits (the usual
+//! case: a warp spans the axis) is scanned in one go instead, Hillis–Steele with `shfl.sync.up`
+//! (one combine per lane bit), the run's total read from its last lane with `shfl.sync.idx`; a
+//! run held by consecutive register bits is scanned sequentially across the registers (two
+//! combines per register); a run held by warp bits exchanges only block totals through shared
+//! memory (one per warp and distinct total: a total is the same in all registers and lanes that
+//! differ in scanned bits only), one barrier, then each thread combines the run's totals.
 
 use crate::builder::{IntPredicate, Value};
 use crate::layout_map::ThreadMap;
@@ -30,6 +32,13 @@ enum AxisBit {
 fn lane_bit(bit: AxisBit) -> Option<usize> {
     match bit {
         AxisBit::Lane(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn warp_bit(bit: AxisBit) -> Option<usize> {
+    match bit {
+        AxisBit::Warp(i) => Some(i),
         _ => None,
     }
 }
@@ -139,9 +148,9 @@ fn module_threads(op: MlirOperation) -> (u64, u64) {
     }
 }
 
-/// Shared-memory scratch of `tt.scan`, in bytes, from its types and layouts alone: the warp
-/// exchange holds every register of every thread, per operand (0 when no axis bit is a warp
-/// bit).
+/// Shared-memory scratch of `tt.scan`, in bytes, from its types and layouts alone: a slot per
+/// register, lane and warp for the warp run's exchange of block totals, per operand (0 when no
+/// axis bit is a warp bit).
 pub fn scan_scratch(op: MlirOperation) -> LResult<u64> {
     let ins = operands(op);
     let Some(&first) = ins.first() else {
@@ -193,8 +202,36 @@ impl FuncLowering<'_> {
             .map(|r| inputs.iter().map(|regs| regs[r]).collect())
             .collect();
         let mut total = prefix.clone();
+        // The register and lane bits of the axis scanned so far: a block total is the same in
+        // every register and lane that differ only in them.
+        let done = |upto: usize, index_of: fn(AxisBit) -> Option<usize>| {
+            bits[..upto]
+                .iter()
+                .filter_map(|b| b.and_then(index_of))
+                .fold(0usize, |mask, i| mask | 1 << i)
+        };
         let mut t = 0;
         while t < bits.len() {
+            // A run of axis bits held by warp bits: one exchange of block totals through shared
+            // memory (one per warp and distinct total, not per element) and the run's scan in
+            // every thread.
+            if let Some((first_warp, run)) = run_at(&bits[t..], warp_bit) {
+                let scanned = ScannedBits {
+                    registers: done(t, register_bit),
+                    lanes: done(t, lane_bit),
+                };
+                self.scan_warp_run(
+                    op,
+                    &elems,
+                    &mut prefix,
+                    &mut total,
+                    (first_warp, run),
+                    scanned,
+                    reverse,
+                )?;
+                t += run;
+                continue;
+            }
             // A run of axis bits held by consecutive lane bits: one Hillis–Steele scan over the
             // lanes (shfl.up, a combine per lane bit) instead of the pairwise step per bit.
             if !reverse && let Some((first_lane, run)) = run_at(&bits[t..], lane_bit) {
@@ -247,9 +284,8 @@ impl FuncLowering<'_> {
                         .collect();
                     (shuffled, self.lane, i)
                 }
-                AxisBit::Warp(i) => {
-                    let exchanged = self.exchange_warps(op, &total, &elems, i)?;
-                    (exchanged, self.warp, i)
+                AxisBit::Warp(_) => {
+                    return err(op, "internal error: warp bits are scanned as a run");
                 }
             };
             let shift = self.b.const_i32(bit as i64);
@@ -388,52 +424,134 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// Each register's values from the warp whose index differs in `bit` (same lane, same
-    /// register), through shared memory.
-    fn exchange_warps(
+    /// Axis bits `first_warp .. first_warp + run` of the warp id, in order. After the bits
+    /// below them, a block total is the same in every register and lane that differ only in
+    /// scanned bits, so each warp stores one total per distinct (register, lane) pair, the
+    /// others' are read back (one barrier), and every thread scans the run's totals itself:
+    /// the prefix gets the earlier warps' combined totals prepended, the total becomes all of
+    /// them combined. Before, every element went through shared memory once per warp bit.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_warp_run(
         &mut self,
         op: MlirOperation,
-        values: &[Vec<Value>],
         elems: &[MlirType],
-        bit: usize,
-    ) -> LResult<Vec<Vec<Value>>> {
-        let count = values.len() as u64;
+        prefix: &mut [Vec<Value>],
+        total: &mut [Vec<Value>],
+        (first_warp, run): (usize, usize),
+        scanned: ScannedBits,
+        reverse: bool,
+    ) -> LResult<()> {
+        let count = prefix.len();
         let lanes = self.threads_per_warp as u64;
-        let slots = self.num_warps as u64 * count * lanes;
+        let warps = self.num_warps as u64;
         let base = self.smem_base();
-        let (offsets, _) = Self::operand_regions(elems, slots);
+        let (offsets, _) = Self::operand_regions(elems, warps * count as u64 * lanes);
         self.reserve_scratch(scan_scratch(op)?);
-        let (lane, warp) = (self.lane, self.warp);
-        let mask = self.b.const_i32(1 << bit);
-        let partner = self.b.xor(warp, mask);
-        let regs_c = self.b.const_i32(count as i64);
-        let lanes_c = self.b.const_i32(lanes as i64);
-        let slot = |this: &mut Self, w: Value, r: usize| {
-            let wr = this.b.mul(w, regs_c);
-            let rc = this.b.const_i32(r as i64);
-            let row = this.b.add(wr, rc);
-            let scaled = this.b.mul(row, lanes_c);
-            this.b.add(scaled, lane)
+        // Slot of (register, lane, warp), warps fastest: a run's totals lie side by side.
+        let lane_mask = self
+            .b
+            .const_i32(!(scanned.lanes as i64) & (lanes as i64 - 1));
+        let lane = self.b.and(self.lane, lane_mask);
+        let warps_c = self.b.const_i32(warps as i64);
+        let slot = |this: &mut Self, register: usize, warp: Value| {
+            let row = this.b.const_i32(register as i64 * lanes as i64);
+            let row = this.b.add(row, lane);
+            let scaled = this.b.mul(row, warps_c);
+            this.b.add(scaled, warp)
         };
+        let representatives: Vec<usize> =
+            (0..count).filter(|r| r & scanned.registers == 0).collect();
         self.barrier();
-        for (r, vals) in values.iter().enumerate() {
-            let index = slot(self, warp, r);
+        for &r in &representatives {
+            let index = slot(self, r, self.warp);
             for (k, elem) in elems.iter().enumerate() {
                 let region = self.region_base(base, offsets[k]);
-                self.smem_store(region, index, vals[k], *elem);
+                self.smem_store(region, index, total[r][k], *elem);
             }
         }
         self.barrier();
-        let mut out = Vec::with_capacity(values.len());
-        for r in 0..values.len() {
-            let index = slot(self, partner, r);
-            let mut loaded = Vec::with_capacity(elems.len());
-            for (k, elem) in elems.iter().enumerate() {
-                let region = self.region_base(base, offsets[k]);
-                loaded.push(self.smem_load(region, index, *elem));
+        let span = 1usize << run;
+        let run_mask = ((span - 1) << first_warp) as i64;
+        let keep = self.b.const_i32(!run_mask & (warps as i64 - 1));
+        let other_warps = self.b.and(self.warp, keep);
+        let shift = self.b.const_i32(first_warp as i64);
+        let shifted = self.b.lshr(self.warp, shift);
+        let span_mask = self.b.const_i32(span as i64 - 1);
+        let position = self.b.and(shifted, span_mask);
+        // Scan order: ascending warp positions, descending for `reverse`.
+        let position = if reverse {
+            let last = self.b.const_i32(span as i64 - 1);
+            self.b.sub(last, position)
+        } else {
+            position
+        };
+        let zero = self.b.const_i32(0);
+        let not_first = self.b.icmp(IntPredicate::Ne, position, zero);
+        let mut earlier_of = vec![None; count];
+        let mut total_of = vec![None; count];
+        for &r in &representatives {
+            let mut in_order = Vec::with_capacity(span);
+            for p in 0..span {
+                let w = if reverse { span - 1 - p } else { p };
+                let bits = self.b.const_i32((w << first_warp) as i64);
+                let warp = self.b.or(other_warps, bits);
+                let index = slot(self, r, warp);
+                let loaded: Vec<Value> = elems
+                    .iter()
+                    .enumerate()
+                    .map(|(k, elem)| {
+                        let region = self.region_base(base, offsets[k]);
+                        self.smem_load(region, index, *elem)
+                    })
+                    .collect();
+                in_order.push(loaded);
             }
-            out.push(loaded);
+            // Running totals in scan order: `running[j]` combines positions 0..=j; a thread
+            // prepends the one just before its position (meaningful past the first position),
+            // the last is the run's total.
+            let mut running = vec![in_order[0].clone()];
+            for values in &in_order[1..] {
+                let last = running.last().expect("starts non-empty");
+                let next = self.combine(op, last, values)?;
+                running.push(next);
+            }
+            let mut earlier = running[0].clone();
+            for (p, values) in running.iter().enumerate().take(span - 1).skip(1) {
+                let reach = self.b.const_i32(p as i64);
+                let includes = self.b.icmp(IntPredicate::Ugt, position, reach);
+                earlier = values
+                    .iter()
+                    .zip(&earlier)
+                    .map(|(c, e)| self.b.select(includes, *c, *e))
+                    .collect();
+            }
+            let all = running[span - 1].clone();
+            earlier_of[r] = Some(earlier);
+            total_of[r] = Some(all);
         }
-        Ok(out)
+        for r in 0..count {
+            let rep = r & !scanned.registers;
+            let (Some(earlier), Some(all)) = (&earlier_of[rep], &total_of[rep]) else {
+                return err(
+                    op,
+                    "internal error: a scan register without its representative",
+                );
+            };
+            let combined = self.combine(op, earlier, &prefix[r])?;
+            prefix[r] = combined
+                .iter()
+                .zip(&prefix[r])
+                .map(|(c, p)| self.b.select(not_first, *c, *p))
+                .collect();
+            total[r] = all.clone();
+        }
+        Ok(())
     }
+}
+
+/// Register and lane bits (masks) of the scan axis already scanned.
+#[derive(Clone, Copy)]
+struct ScannedBits {
+    registers: usize,
+    lanes: usize,
 }
