@@ -168,7 +168,11 @@ pub static PASSES: &[PassEntry] = &[
             loop, one commit group per iteration, masked past the end), ttg.async_wait \
             {num = num-stages - 2} at the top of each iteration and the dots reading \
             ttg.memdesc_index of the current slot; the prefetched addresses are the load \
-            operands' pure computations cloned for the prefetched iteration. Loads with a \
+            operands' pure computations cloned for the prefetched iteration. Loads read back \
+            into registers (mma.sync operands, through ldmatrix-swizzled buffers, and operands \
+            upcast or scaled before a dot) are pipelined too; in a loop without wgmmas whose \
+            rings are all read into registers, a ring has num-stages - 1 slots and the copies \
+            go at the end of the body into the slot just read, as Triton's. Loads with a \
             nonzero other are left alone.",
     },
     PassEntry {
@@ -179,8 +183,9 @@ pub static PASSES: &[PassEntry] = &[
             Conversions into a load/store layout are rematerialized backward through cheap ops, \
             conversions out of the preferred or mma layout are pushed forward through elementwise \
             ops, expand_dims, broadcast and reductions, loop-carried values are carried in the \
-            layout they are converted to; chains fold and identity conversions vanish. The rest \
-            stay for the lowering, which handles any conversion.",
+            layout they are converted to (never out of an mma layout), conversions of values \
+            defined outside a loop are hoisted before it; chains fold and identity conversions \
+            vanish. The rest stay for the lowering, which handles any conversion.",
     },
     PassEntry {
         pass: &optimize_thread_locality::PASS,

@@ -191,3 +191,62 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A running maximum carried by a loop (attention's m_i at BLOCK_M = 128): computed in the
+// accumulator's slice layout and stored after the loop in the store's 1-D layout. The loop
+// carries it in the slice layout (no conversion inside); only the store converts.
+// CHECK-LABEL: tt.func @running_max_stays_in_mma_slice
+// CHECK: scf.for {{.*}} -> (tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield
+// CHECK: ttg.convert_layout {{.*}} -> tensor<128xf32, #blocked>
+// CHECK-NEXT: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @running_max_stays_in_mma_slice(%qk: tensor<128x64xf32, #mma>, %out: tensor<128x!tt.ptr<f32>, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant dense<0xFF800000> : tensor<128xf32, #blocked>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> (tensor<128xf32, #blocked>) : i32 {
+      %row = "tt.reduce"(%qk) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %x = arith.maxnumf %a, %b : f32
+        tt.reduce.return %x : f32
+      }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %ms = ttg.convert_layout %m : tensor<128xf32, #blocked> -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %next = arith.maxnumf %ms, %row : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %back = ttg.convert_layout %next : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128xf32, #blocked>
+      scf.yield %back : tensor<128xf32, #blocked>
+    }
+    tt.store %out, %res : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A conversion of a value defined before the loop runs once, before it; inside the loop no
+// conversion is left.
+// CHECK-LABEL: tt.func @loop_invariant_conversion_hoisted
+// CHECK: %[[C:.*]] = ttg.convert_layout %{{.*}} : tensor<128x64xf32, #blocked> -> tensor<128x64xf32, #blocked1>
+// CHECK-NEXT: scf.for
+// CHECK-NOT: ttg.convert_layout
+// CHECK: arith.addf %{{.*}}, %[[C]]
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @loop_invariant_conversion_hoisted(%x: tensor<128x64xf32, #blocked>, %acc0: tensor<128x64xf32, #blocked1>, %n: i32) -> tensor<128x64xf32, #blocked1> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<128x64xf32, #blocked1>) : i32 {
+      %xc = ttg.convert_layout %x : tensor<128x64xf32, #blocked> -> tensor<128x64xf32, #blocked1>
+      %sum = arith.addf %acc, %xc : tensor<128x64xf32, #blocked1>
+      scf.yield %sum : tensor<128x64xf32, #blocked1>
+    }
+    tt.return %res : tensor<128x64xf32, #blocked1>
+  }
+}
