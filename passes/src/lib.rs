@@ -183,9 +183,8 @@ pub static PASSES: &[PassEntry] = &[
             Conversions into a load/store layout are rematerialized backward through cheap ops, \
             conversions out of the preferred or mma layout are pushed forward through elementwise \
             ops, expand_dims, broadcast and reductions, loop-carried values are carried in the \
-            layout they are converted to (never out of an mma layout), conversions of values \
-            defined outside a loop are hoisted before it; chains fold and identity conversions \
-            vanish. The rest stay for the lowering, which handles any conversion.",
+            layout they are converted to; chains fold and identity conversions vanish. The rest \
+            stay for the lowering, which handles any conversion.",
     },
     PassEntry {
         pass: &optimize_thread_locality::PASS,
@@ -213,7 +212,11 @@ pub static PASSES: &[PassEntry] = &[
             arg starting at 0: the copies read tt.addptr(init, splat(offset)), the offset passing \
             through an empty mov.b64 inline asm that keeps LLVM's loop strength reduction from \
             making each address its own induction variable again. The pointer iter arg is left \
-            unused for canonicalize to drop.",
+            unused for canonicalize to drop. A copy whose addresses are recomputed every \
+            iteration from a moving scalar (block pointers: tt.addptr of a loop-invariant base \
+            and i64 offsets built from splats, adds, expand_dims, broadcasts and multiplies by \
+            a uniform invariant) reads the invariant part, added to the base once before the \
+            loop, plus a splat of the scalar part, through the same opaque move.",
     },
     PassEntry {
         pass: &prefetch_loop_loads::PASS,

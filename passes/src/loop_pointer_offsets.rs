@@ -10,6 +10,13 @@
 //! instructions than Triton's loop, measured with ncu). As offsets, the per-element addresses
 //! are loop-invariant bases plus one uniform scalar, which is what Triton's own loop ends up with.
 //! The now unused pointer iter args are left to `canonicalize`.
+//!
+//! Block pointers reach the copies another way: the addresses are recomputed every iteration
+//! from a scalar row offset, `tt.addptr %base, (splat(%row) + %range) * splat(%stride) + %cols`
+//! in i64. Split into `%range * %stride + %cols` (loop invariant: added to the base once, before
+//! the loop) and `%row * %stride` (one uniform scalar, through the same opaque move), each
+//! address costs one 64-bit add per iteration; LLVM had made each its own induction variable
+//! again (attention's K and V tiles: 16, 446 SASS instructions in the loop against Triton's 348).
 
 use crate::ir_util::*;
 use mlir_sys::*;
@@ -310,10 +317,268 @@ fn rewrite(for_op: MlirOperation) {
     }
 }
 
+/// Whether `value` is defined outside `for_op` (by an op not nested in it, or as an argument
+/// of a block outside it).
+fn outside_loop(value: MlirValue, for_op: MlirOperation) -> bool {
+    // SAFETY: parent queries on live values, blocks and ops.
+    unsafe {
+        let mut op = if mlirValueIsAOpResult(value) {
+            mlirOpResultGetOwner(value)
+        } else {
+            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value))
+        };
+        while !op.ptr.is_null() {
+            if op.ptr == for_op.ptr {
+                return false;
+            }
+            let block = mlirOperationGetBlock(op);
+            if block.ptr.is_null() {
+                break;
+            }
+            op = mlirBlockGetParentOperation(block);
+        }
+        true
+    }
+}
+
+/// Ops an invariant address computation is made of (the pipeliner clones them into the loop).
+fn is_address_op(name: &str) -> bool {
+    matches!(
+        name,
+        "tt.splat"
+            | "tt.expand_dims"
+            | "tt.broadcast"
+            | "tt.make_range"
+            | "arith.constant"
+            | "arith.extsi"
+            | "arith.addi"
+            | "arith.muli"
+            | "tt.addptr"
+    )
+}
+
+/// Whether `value` is the same in every iteration of `for_op`: defined outside it, or by an
+/// address op of the loop over such values.
+fn is_invariant(value: MlirValue, for_op: MlirOperation) -> bool {
+    if outside_loop(value, for_op) {
+        return true;
+    }
+    defining_op(value).is_some_and(|def| {
+        is_address_op(&op_name(def)) && operands(def).iter().all(|&v| is_invariant(v, for_op))
+    })
+}
+
+/// `value` (invariant) available before `for_op`: itself when defined outside, else its address
+/// ops cloned before the loop.
+fn hoisted(value: MlirValue, for_op: MlirOperation) -> MlirValue {
+    if outside_loop(value, for_op) {
+        return value;
+    }
+    let def = defining_op(value).expect("an invariant value defined in the loop has an op");
+    let ins: Vec<MlirValue> = operands(def).iter().map(|&v| hoisted(v, for_op)).collect();
+    let clone = tritium_dialects::build::clone_with(def, &ins, &[value_type(value)]);
+    // SAFETY: `for_op` is live in a block, which owns the clone after; the clone has one result.
+    unsafe {
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, clone);
+        mlirOperationGetResult(clone, 0)
+    }
+}
+
+/// The scalar every element of `value` equals, when `value` is a `tt.splat` (through
+/// `tt.expand_dims` and `tt.broadcast`).
+fn uniform_scalar(value: MlirValue) -> Option<MlirValue> {
+    let def = defining_op(value)?;
+    match op_name(def).as_str() {
+        "tt.splat" => operands(def).first().copied(),
+        "tt.expand_dims" | "tt.broadcast" => uniform_scalar(*operands(def).first()?),
+        _ => None,
+    }
+}
+
+/// An i64 offsets tensor of the loop split into a uniform part (a scalar computed in the loop,
+/// right before `at`) and a loop-invariant tensor part (built before `for_op`): the block
+/// pointers' `(splat(row) + range) * splat(stride) + columns`, whose row moves each iteration.
+/// `None` when an op outside the supported ones (splat, addi, muli by a uniform invariant,
+/// expand_dims, broadcast, invariant values) is met.
+struct Split {
+    scalar: Option<MlirValue>,
+    tensor: Option<MlirValue>,
+}
+
+fn split_offsets(value: MlirValue, for_op: MlirOperation, at: MlirOperation) -> Option<Split> {
+    if is_invariant(value, for_op) {
+        return Some(Split {
+            scalar: None,
+            tensor: Some(hoisted(value, for_op)),
+        });
+    }
+    let def = defining_op(value)?;
+    let ins = operands(def);
+    let ty = value_type(value);
+    // SAFETY: location of a live op.
+    let loc = unsafe { mlirOperationGetLocation(def) };
+    let inside = |op: MlirOperation| {
+        // SAFETY: `at` is a live op of the loop body; `op` is new, owned by its block after.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op) };
+        // SAFETY: every op built here has one result.
+        unsafe { mlirOperationGetResult(op, 0) }
+    };
+    let before_loop = |op: MlirOperation| {
+        // SAFETY: `for_op` is live in a block; `op` is new, owned by that block after.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op) };
+        // SAFETY: every op built here has one result.
+        unsafe { mlirOperationGetResult(op, 0) }
+    };
+    match op_name(def).as_str() {
+        "tt.splat" => Some(Split {
+            scalar: Some(*ins.first()?),
+            tensor: None,
+        }),
+        "arith.addi" => {
+            let (a, b) = (
+                split_offsets(ins[0], for_op, at)?,
+                split_offsets(ins[1], for_op, at)?,
+            );
+            let scalar = match (a.scalar, b.scalar) {
+                (Some(x), Some(y)) => Some(inside(build(
+                    "arith.addi",
+                    loc,
+                    &[x, y],
+                    &[value_type(x)],
+                    &[],
+                ))),
+                (x, y) => x.or(y),
+            };
+            let tensor = match (a.tensor, b.tensor) {
+                (Some(x), Some(y)) => {
+                    Some(before_loop(build("arith.addi", loc, &[x, y], &[ty], &[])))
+                }
+                (x, y) => x.or(y),
+            };
+            Some(Split { scalar, tensor })
+        }
+        "arith.muli" => {
+            // One factor is a uniform loop invariant: it distributes over the other's parts.
+            let (factor, other) = [(ins[1], ins[0]), (ins[0], ins[1])]
+                .into_iter()
+                .find(|(f, _)| is_invariant(*f, for_op) && uniform_scalar(*f).is_some())?;
+            let k = uniform_scalar(factor)?;
+            let part = split_offsets(other, for_op, at)?;
+            let scalar = part
+                .scalar
+                .map(|x| inside(build("arith.muli", loc, &[x, k], &[value_type(x)], &[])));
+            let tensor = part.tensor.map(|t| {
+                let factor = hoisted(factor, for_op);
+                before_loop(build("arith.muli", loc, &[t, factor], &[ty], &[]))
+            });
+            Some(Split { scalar, tensor })
+        }
+        "tt.expand_dims" | "tt.broadcast" => {
+            let part = split_offsets(ins[0], for_op, at)?;
+            let tensor = part
+                .tensor
+                .map(|t| before_loop(tritium_dialects::build::clone_with(def, &[t], &[ty])));
+            Some(Split {
+                scalar: part.scalar,
+                tensor,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A pipelined copy in `for_op`'s body whose addresses are recomputed every iteration from a
+/// moving scalar (block pointers: `tt.addptr %base, (splat(%row) + %range) * %stride + %cols`
+/// with i64 offsets) reads `tt.addptr(tt.addptr(%base, invariant part), splat(scalar part))`
+/// instead: the invariant addresses are computed once, before the loop, and each iteration adds
+/// one uniform scalar (opaque to LLVM's loop strength reduction, which otherwise makes every
+/// address its own induction variable: attention's loop over K and V blocks had 16, moved by
+/// register copies every iteration, 28% more SASS than Triton's).
+fn split_recomputed_addresses(for_op: MlirOperation) {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return;
+    };
+    let ctx = context_of(for_op);
+    // SAFETY: iteration over the live body's ops (the copies are collected first: the rewrite
+    // inserts ops).
+    let copies: Vec<MlirOperation> = unsafe {
+        let mut found = Vec::new();
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if op_name(op) == "ttg.async_copy_global_to_local" {
+                found.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+        found
+    };
+    for copy in copies {
+        let Some(&pointers) = operands(copy).first() else {
+            continue;
+        };
+        let Some(addptr) = defining_op(pointers).filter(|op| op_name(*op) == "tt.addptr") else {
+            continue;
+        };
+        let ins = operands(addptr);
+        let (base, offsets) = (ins[0], ins[1]);
+        // SAFETY: type queries on live types.
+        let i64_offsets = unsafe {
+            let element = element_type(value_type(offsets));
+            mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 64
+        };
+        // Offsets that are one splat already are uniform (the carried offsets above).
+        let uniform = defining_op(offsets).is_some_and(|op| op_name(op) == "tt.splat");
+        if !i64_offsets
+            || uniform
+            || !is_invariant(base, for_op)
+            || is_invariant(offsets, for_op)
+            || addresses_per_thread(pointers, &[copy]).is_none_or(|n| n > MAX_ADDRESSES_PER_THREAD)
+        {
+            continue;
+        }
+        // The split builds ops as it goes; a failed one leaves them unused (dead, pure) for
+        // canonicalize.
+        let Some(Split {
+            scalar: Some(scalar),
+            tensor,
+        }) = split_offsets(offsets, for_op, addptr)
+        else {
+            continue;
+        };
+        // SAFETY: location of a live op; the new ops go before the loop (the invariant
+        // addresses) and before the copy (the per-iteration pointers), which reads them.
+        unsafe {
+            let loc = mlirOperationGetLocation(addptr);
+            let base = hoisted(base, for_op);
+            let invariant = match tensor {
+                Some(t) => {
+                    let op = build("tt.addptr", loc, &[base, t], &[value_type(pointers)], &[]);
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op);
+                    mlirOperationGetResult(op, 0)
+                }
+                None => base,
+            };
+            let moved = offset_pointers(ctx, loc, invariant, scalar, true, &|op| {
+                mlirBlockInsertOwnedOperationBefore(body, copy, op)
+            });
+            mlirOperationSetOperand(copy, 0, moved);
+            // The old addresses (and what only they used, left to canonicalize) are dead.
+            if mlirValueGetFirstUse(pointers).ptr.is_null() {
+                mlirOperationDestroy(addptr);
+            }
+        }
+    }
+}
+
 fn run(module: OperationRef, _options: &Options) -> PassResult {
     for op in collect_ops(module.to_raw()) {
         if op_name(op) == "scf.for" {
             rewrite(op);
+        }
+    }
+    for op in collect_ops(module.to_raw()) {
+        if op_name(op) == "scf.for" {
+            split_recomputed_addresses(op);
         }
     }
     Ok(())

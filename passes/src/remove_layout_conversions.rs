@@ -275,57 +275,6 @@ fn in_preferred_family(access: &[MlirAttribute], ty: MlirType) -> bool {
     })
 }
 
-/// Moves `convert` (of `src`) right before the `scf.for` whose body holds it when `src` is
-/// defined outside that loop; returns whether it moved.
-fn hoist_out_of_loop(convert: MlirOperation, src: MlirValue) -> bool {
-    // SAFETY: block and parent queries on live ops and values; the conversion is moved within
-    // the function, before its loop, where `src` (defined outside the loop) is available.
-    unsafe {
-        let block = mlirOperationGetBlock(convert);
-        let parent = mlirBlockGetParentOperation(block);
-        if parent.ptr.is_null() || op_name(parent) != "scf.for" {
-            return false;
-        }
-        // The op defining `src`, or holding the block `src` is an argument of.
-        let mut ancestor = if mlirValueIsAOpResult(src) {
-            mlirOpResultGetOwner(src)
-        } else {
-            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(src))
-        };
-        // Outside the loop: neither the loop itself nor anything nested in it.
-        while !ancestor.ptr.is_null() {
-            if ancestor.ptr == parent.ptr {
-                return false;
-            }
-            let owner = mlirOperationGetBlock(ancestor);
-            if owner.ptr.is_null() {
-                break;
-            }
-            ancestor = mlirBlockGetParentOperation(owner);
-        }
-        mlirOperationMoveBefore(convert, parent);
-        true
-    }
-}
-
-/// Whether a value of `ty` is held in the layout of a global access of its own shape, or a
-/// slice of an access layout: such values stay unless they move toward their shape's preferred
-/// layout. A value of another shape merely sharing an access's encoding is free to move (a
-/// block pointer's 64-wide offsets in the 1-D layout of a 128-wide store).
-fn holds_access_layout(
-    access: &[MlirAttribute],
-    preferred: &HashMap<Vec<i64>, MlirAttribute>,
-    ty: MlirType,
-) -> bool {
-    if !in_preferred_family(access, ty) {
-        return false;
-    }
-    if matches!(encoding_of(ty), Some(Encoding::Slice(_))) {
-        return true;
-    }
-    preferred.contains_key(&shape(ty))
-}
-
 /// Whether `encoding` is a slice (of a slice ...) of `parent`.
 fn is_slice_of(encoding: &Encoding, parent: &Encoding) -> bool {
     match encoding {
@@ -522,19 +471,9 @@ fn rewrite_once(
                 continue;
             }
         }
-        // A conversion of a value defined outside the loop it sits in is loop invariant: it
-        // runs once, before the loop (through shared memory, a conversion costs barriers).
-        if hoist_out_of_loop(op, src) {
-            changed = true;
-            continue;
-        }
         let Some(def) = defining_op(src) else {
-            // A loop-carried value moves into an access layout or an mma one, but never out of
-            // an mma layout (the yield rule above carries values there: the two moves would
-            // undo each other every round, attention's running max and sum at BLOCK_M = 128).
             let into_anchor = (in_preferred_family(access, dst_type)
-                && !in_preferred_family(access, value_type(src))
-                && !in_mma_family(value_type(src)))
+                && !in_preferred_family(access, value_type(src)))
                 || (in_mma_family(dst_type) && !in_mma_family(value_type(src)));
             if into_anchor && carry_in_layout(src, dst_type) {
                 changed = true;
@@ -596,7 +535,7 @@ fn rewrite_once(
         let toward_preferred =
             is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
         if in_mma_family(value_type(src))
-            || (holds_access_layout(access, preferred, value_type(src)) && !toward_preferred)
+            || (in_preferred_family(access, value_type(src)) && !toward_preferred)
         {
             continue;
         }
