@@ -227,6 +227,23 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
     None
 }
 
+/// Whether `value` has uses and every one is an operand of an op named `name`.
+pub fn only_used_by(value: MlirValue, name: &str) -> bool {
+    let mut any = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(value);
+        while !user.ptr.is_null() {
+            if op_name(mlirOpOperandGetOwner(user)) != name {
+                return false;
+            }
+            any = true;
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    any
+}
+
 /// Walks `op` and everything nested, pre-order.
 pub fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
     f(op);

@@ -30,23 +30,6 @@ fn is_a_operand(buffer: MlirValue) -> bool {
     }
 }
 
-/// Whether every use of `value` is an operand of a `ttng.warp_group_dot`.
-fn only_wgmma_reads(value: MlirValue) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != "ttng.warp_group_dot" {
-                return false;
-            }
-            any = true;
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    any
-}
-
 fn run(module: OperationRef, _options: &Options) -> PassResult {
     let module = module.to_raw();
     let ctx = context_of(module);
@@ -71,7 +54,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         // The buffer holds the transposed tensor (a memdesc is not a shaped type).
         let dims = shape(value_type(source));
         let order = trans_order(trans);
-        if dims.len() != 2 || order != [1, 0] || !only_wgmma_reads(buffer) {
+        if dims.len() != 2 || order != [1, 0] || !only_used_by(buffer, "ttng.warp_group_dot") {
             continue;
         }
         // `x` already staged for another wgmma (attention backward's qT read by two dots, once
@@ -187,7 +170,7 @@ fn staged_elsewhere(
                         let buffer = mlirOperationGetResult(user, 0);
                         if let Some(Encoding::NvmmaShared(layout)) =
                             memdesc_encoding_of(value_type(buffer))
-                            && only_wgmma_reads(buffer)
+                            && only_used_by(buffer, "ttng.warp_group_dot")
                         {
                             return Some((buffer, layout));
                         }

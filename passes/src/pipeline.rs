@@ -446,7 +446,7 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                             op_name(alloc) == "ttg.local_alloc"
                                 && mlirOperationGetBlock(alloc).ptr == body.ptr
                                 && (only_dot_users(results(alloc)[0])
-                                    || only_register_reads(results(alloc)[0]))
+                                    || only_used_by(results(alloc)[0], "ttg.local_load"))
                         });
                     let (alloc, buffer) = if staged_for_dots {
                         let alloc = user.expect("checked above");
@@ -535,6 +535,25 @@ fn mutable_with_slots(ty: MlirType, slots: Option<i64>) -> MlirType {
     }
 }
 
+/// A mutable shared-memory buffer of `ty`'s shape and element type in `shared`.
+fn buffer_type(ty: MlirType, shared: &Encoding) -> MlirType {
+    let dims = shape(ty);
+    // SAFETY: live handles of one context; `dims` outlives the call.
+    unsafe {
+        let ctx = mlirTypeGetContext(ty);
+        tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
+            element_type(ty),
+            dims.len() as isize,
+            dims.as_ptr(),
+            encoding_to_attr(ctx, shared),
+            tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx),
+            true,
+            dims.len() as isize,
+            dims.as_ptr(),
+        )
+    }
+}
+
 /// A buffer for a tensor the loop reads back into registers in its own (blocked) layout:
 /// unswizzled, in the layout's dimension order, so the copies and the reads of each thread are
 /// its own contiguous runs.
@@ -542,27 +561,13 @@ fn register_buffer(ty: MlirType) -> Option<MlirType> {
     let Some(Encoding::Blocked(blocked)) = encoding_of(ty) else {
         return None;
     };
-    let dims = shape(ty);
     let shared = Encoding::SwizzledShared(tritium_layout::encoding::SwizzledSharedEncoding::new(
         1,
         1,
         1,
         blocked.order.clone(),
     ));
-    // SAFETY: live handles of one context; `dims` outlives the call.
-    unsafe {
-        let ctx = mlirTypeGetContext(ty);
-        Some(tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
-            element_type(ty),
-            dims.len() as isize,
-            dims.as_ptr(),
-            encoding_to_attr(ctx, &shared),
-            tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx),
-            true,
-            dims.len() as isize,
-            dims.as_ptr(),
-        ))
-    }
+    Some(buffer_type(ty, &shared))
 }
 
 /// The `#ttg.dot_op` of an `mma.sync` (mma v2) operand when `loaded`'s only use converts it
@@ -597,29 +602,15 @@ fn mma_v2_operand_buffer(
     let Some(Encoding::Blocked(blocked)) = encoding_of(ty) else {
         return None;
     };
-    let dims = shape(ty);
     let shared = Encoding::SwizzledShared(
         tritium_layout::encoding::SwizzledSharedEncoding::for_mma_operand(
             operand,
-            &dims,
+            &shape(ty),
             blocked.order.clone(),
             crate::tma_lowering::elem_bits(element_type(ty)),
         ),
     );
-    // SAFETY: live handles of one context; `dims` outlives the call.
-    unsafe {
-        let ctx = mlirTypeGetContext(ty);
-        Some(tritium_dialects::ffi::ttg::tritiumMemDescTypeGet(
-            element_type(ty),
-            dims.len() as isize,
-            dims.as_ptr(),
-            encoding_to_attr(ctx, &shared),
-            tritium_dialects::ffi::ttg::tritiumSharedMemorySpaceGet(ctx),
-            true,
-            dims.len() as isize,
-            dims.as_ptr(),
-        ))
-    }
+    Some(buffer_type(ty, &shared))
 }
 
 /// Whether `value` (a buffer) is read only by wgmmas, directly or through transposed views of
@@ -704,7 +695,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     let register_rings = !has_wgmma(body)
         && staged.iter().all(|s| {
             s.alloc
-                .is_none_or(|alloc| only_register_reads(results(alloc)[0]))
+                .is_none_or(|alloc| only_used_by(results(alloc)[0], "ttg.local_load"))
         });
     let slots = if register_rings { stages - 1 } else { stages };
 
@@ -1070,29 +1061,6 @@ fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec
     Some(ordered)
 }
 
-/// Keeps the loop's accumulating wgmma in flight across iterations, as Triton's pipeliner does:
-/// where the body has one `ttng.warp_group_dot` whose accumulator is loop-carried (its C operand
-/// is an iter arg used only there, its result only yielded back to it), the dot becomes
-/// asynchronous, a `ttng.warp_group_dot_wait {pendings = 1}` after it waits for the previous
-/// iteration's, and one with `pendings = 0` after the loop for the last. Returns the op after
-/// the in-loop wait.
-/// Whether `buffer` is read only by `ttg.local_load`s (into registers, done when they return).
-fn only_register_reads(buffer: MlirValue) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(buffer);
-        while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != "ttg.local_load" {
-                return false;
-            }
-            any = true;
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    any
-}
-
 /// Whether the body holds a `ttng.warp_group_dot` (it reads its operands from shared memory
 /// asynchronously).
 fn has_wgmma(body: MlirBlock) -> bool {
@@ -1109,6 +1077,12 @@ fn has_wgmma(body: MlirBlock) -> bool {
     false
 }
 
+/// Keeps the loop's accumulating wgmma in flight across iterations, as Triton's pipeliner does:
+/// where the body has one `ttng.warp_group_dot` whose accumulator is loop-carried (its C operand
+/// is an iter arg used only there, its result only yielded back to it), the dot becomes
+/// asynchronous, a `ttng.warp_group_dot_wait {pendings = 1}` after it waits for the previous
+/// iteration's, and one with `pendings = 0` after the loop for the last. Returns the op after
+/// the in-loop wait.
 fn keep_dot_in_flight(
     body: MlirBlock,
     for_op: MlirOperation,
