@@ -19,6 +19,7 @@
 //! again (attention's K and V tiles: 16, 446 SASS instructions in the loop against Triton's 348).
 
 use crate::ir_util::*;
+use crate::ttir::util::defined_outside;
 use mlir_sys::*;
 use tritium_dialects::build::build;
 use tritium_dialects::melior::ir::OperationRef;
@@ -317,30 +318,6 @@ fn rewrite(for_op: MlirOperation) {
     }
 }
 
-/// Whether `value` is defined outside `for_op` (by an op not nested in it, or as an argument
-/// of a block outside it).
-fn outside_loop(value: MlirValue, for_op: MlirOperation) -> bool {
-    // SAFETY: parent queries on live values, blocks and ops.
-    unsafe {
-        let mut op = if mlirValueIsAOpResult(value) {
-            mlirOpResultGetOwner(value)
-        } else {
-            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value))
-        };
-        while !op.ptr.is_null() {
-            if op.ptr == for_op.ptr {
-                return false;
-            }
-            let block = mlirOperationGetBlock(op);
-            if block.ptr.is_null() {
-                break;
-            }
-            op = mlirBlockGetParentOperation(block);
-        }
-        true
-    }
-}
-
 /// Ops an invariant address computation is made of (the pipeliner clones them into the loop).
 fn is_address_op(name: &str) -> bool {
     matches!(
@@ -360,7 +337,7 @@ fn is_address_op(name: &str) -> bool {
 /// Whether `value` is the same in every iteration of `for_op`: defined outside it, or by an
 /// address op of the loop over such values.
 fn is_invariant(value: MlirValue, for_op: MlirOperation) -> bool {
-    if outside_loop(value, for_op) {
+    if defined_outside(value, for_op) {
         return true;
     }
     defining_op(value).is_some_and(|def| {
@@ -371,7 +348,7 @@ fn is_invariant(value: MlirValue, for_op: MlirOperation) -> bool {
 /// `value` (invariant) available before `for_op`: itself when defined outside, else its address
 /// ops cloned before the loop.
 fn hoisted(value: MlirValue, for_op: MlirOperation) -> MlirValue {
-    if outside_loop(value, for_op) {
+    if defined_outside(value, for_op) {
         return value;
     }
     let def = defining_op(value).expect("an invariant value defined in the loop has an op");

@@ -321,6 +321,30 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// A run's position in `id` (a lane or warp id): its bits `first .. first + run`.
+    fn run_position(&mut self, id: Value, first: usize, run: usize) -> Value {
+        let shift = self.b.const_i32(first as i64);
+        let mask = self.b.const_i32((1i64 << run) - 1);
+        let shifted = self.b.lshr(id, shift);
+        self.b.and(shifted, mask)
+    }
+
+    /// `combine(earlier, prefix)` where `cond` holds, `prefix` elsewhere (no earlier part).
+    fn prepend_where(
+        &mut self,
+        op: MlirOperation,
+        cond: Value,
+        earlier: &[Value],
+        prefix: &[Value],
+    ) -> LResult<Vec<Value>> {
+        let combined = self.combine(op, earlier, prefix)?;
+        Ok(combined
+            .iter()
+            .zip(prefix)
+            .map(|(c, p)| self.b.select(cond, *c, *p))
+            .collect())
+    }
+
     /// Axis bits `first_lane .. first_lane + run` of the lane id, in order: `total` (each
     /// element's block total so far) is scanned inclusively across those lanes by Hillis–Steele
     /// (round `j` combines the value `2^j` run positions earlier, where there is one); the new
@@ -339,10 +363,7 @@ impl FuncLowering<'_> {
     ) -> LResult<()> {
         use crate::ops::reduce::Shuffle;
         let lane = self.lane;
-        let shift = self.b.const_i32(first_lane as i64);
-        let run_mask = self.b.const_i32((1i64 << run) - 1);
-        let shifted = self.b.lshr(lane, shift);
-        let position = self.b.and(shifted, run_mask);
+        let position = self.run_position(lane, first_lane, run);
         let mut scanned: Vec<Vec<Value>> = total.to_vec();
         for j in 0..run {
             let delta = self.b.const_i32(1i64 << (first_lane + j));
@@ -378,12 +399,7 @@ impl FuncLowering<'_> {
                     .zip(elems)
                     .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Up, one))
                     .collect();
-                let combined = self.combine(op, &exclusive, &prefix[r])?;
-                prefix[r] = combined
-                    .iter()
-                    .zip(&prefix[r])
-                    .map(|(c, p)| self.b.select(not_first, *c, *p))
-                    .collect();
+                prefix[r] = self.prepend_where(op, not_first, &exclusive, &prefix[r])?;
             } else {
                 prefix[r] = scanned[r].clone();
             }
@@ -474,10 +490,7 @@ impl FuncLowering<'_> {
         let run_mask = ((span - 1) << first_warp) as i64;
         let keep = self.b.const_i32(!run_mask & (warps as i64 - 1));
         let other_warps = self.b.and(self.warp, keep);
-        let shift = self.b.const_i32(first_warp as i64);
-        let shifted = self.b.lshr(self.warp, shift);
-        let span_mask = self.b.const_i32(span as i64 - 1);
-        let position = self.b.and(shifted, span_mask);
+        let position = self.run_position(self.warp, first_warp, run);
         // Scan order: ascending warp positions, descending for `reverse`.
         let position = if reverse {
             let last = self.b.const_i32(span as i64 - 1);
@@ -537,12 +550,7 @@ impl FuncLowering<'_> {
                     "internal error: a scan register without its representative",
                 );
             };
-            let combined = self.combine(op, earlier, &prefix[r])?;
-            prefix[r] = combined
-                .iter()
-                .zip(&prefix[r])
-                .map(|(c, p)| self.b.select(not_first, *c, *p))
-                .collect();
+            prefix[r] = self.prepend_where(op, not_first, earlier, &prefix[r])?;
             total[r] = all.clone();
         }
         Ok(())
