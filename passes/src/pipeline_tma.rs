@@ -2,17 +2,18 @@
 //! induction variable and no `tt.load`, a `tt.descriptor_load` of a loop-invariant TMA
 //! descriptor whose only use is a `ttg.local_alloc` in the descriptor's own `#ttg.nvmma_shared`
 //! layout read only by `ttng.warp_group_dot`s is turned into TMA copies into a
-//! `num-stages`-deep ring of buffers, `num-stages - 1` iterations ahead, each slot with its own
-//! mbarrier:
+//! `num-stages`-deep ring of buffers, `num-stages - 1` iterations ahead; the loads of one
+//! stage share its mbarrier:
 //!
-//! * before the loop: the ring (`ttg.local_alloc` of `num-stages x block`), the barriers
+//! * before the loop: the rings (`ttg.local_alloc` of `num-stages x block`), the barriers
 //!   (`num-stages x 1 x i64`, each `ttng.init_barrier` to one arrival) and the copies of the
-//!   first `num-stages - 1` iterations (`barrier_expect` of the block's bytes and
-//!   `async_tma_copy_global_to_local`, predicated off past the loop's end);
+//!   first `num-stages - 1` iterations (one `barrier_expect` of the bytes of every load's block
+//!   per stage and the loads' `async_tma_copy_global_to_local`s, predicated off past the
+//!   loop's end);
 //! * at the top of iteration `k` (counted from 0): `ttng.wait_barrier` on slot `k mod S` with
-//!   phase `(k / S) mod 2`; the dots read `ttg.memdesc_index` of slot `k mod S`; the copy of
-//!   iteration `k + S - 1` goes into slot `(k + S - 1) mod S`, the slot iteration `k - 1` read:
-//!   a single accumulating dot stays in flight as in Triton (asynchronous, a
+//!   phase `(k / S) mod 2` (both carried by the loop, with the prefetch's slot, as Triton's);
+//!   the dots read `ttg.memdesc_index` of slot `k mod S`; the copy of iteration `k + S - 1`
+//!   goes into slot `(k + S - 1) mod S`, the slot iteration `k - 1` read: a single accumulating dot stays in flight as in Triton (asynchronous, a
 //!   `ttng.warp_group_dot_wait {pendings = 1}` after it, `{pendings = 0}` after the loop) and
 //!   the copy follows that wait, after which iteration `k - 1`'s dot is done; otherwise the dots
 //!   are synchronous and the copy goes at the top;
@@ -289,16 +290,8 @@ fn index(at: &At, ring: MlirValue, slot: MlirValue, view: MlirType) -> MlirValue
     ))
 }
 
-/// The expect and the copy of `load` for the iteration whose coordinates are `coords`.
-fn issue(
-    at: &At,
-    load: MlirOperation,
-    coords: &[MlirValue],
-    buffer: MlirValue,
-    barrier: MlirValue,
-    bytes: i64,
-    pred: MlirValue,
-) {
+/// `barrier` expects `bytes` more (a stage's copies together), when `pred` holds.
+fn expect(at: &At, barrier: MlirValue, bytes: i64, pred: MlirValue) {
     at.insert_op(build(
         "ttng.barrier_expect",
         at.loc,
@@ -306,6 +299,17 @@ fn issue(
         &[],
         &[("size", at.int_attr(32, bytes))],
     ));
+}
+
+/// The copy of `load`'s block at `coords` into `buffer`, completing on `barrier`.
+fn copy(
+    at: &At,
+    load: MlirOperation,
+    coords: &[MlirValue],
+    buffer: MlirValue,
+    barrier: MlirValue,
+    pred: MlirValue,
+) {
     let mut ins = vec![operands(load)[0]];
     ins.extend_from_slice(coords);
     ins.extend([barrier, buffer, pred]);
@@ -360,19 +364,20 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
     let bin = |at: &At, name: &str, a: MlirValue, b: MlirValue| {
         at.insert(build(name, at.loc, &[a, b], &[value_type(a)], &[]))
     };
-    // The iteration number and its slot and phase, at the top of the body.
-    let k = {
-        let d = bin(&top, "arith.subi", iv, lb);
-        bin(&top, "arith.divsi", d, step)
+    // The slot this iteration reads, its phase and the slot the prefetch writes: carried by the
+    // loop (from 0, 0 and S - 1), each advanced by one at the end of the body, wrapping at S
+    // (the phase flips when the read slot wraps) — no division per iteration.
+    let i32t = value_type(iv);
+    // SAFETY: new arguments of a live type appended to the live body (inits added below).
+    let (slot, phase, slot_next) = unsafe {
+        let loc = mlirOperationGetLocation(for_op);
+        (
+            mlirBlockAddArgument(body, i32t, loc),
+            mlirBlockAddArgument(body, i32t, loc),
+            mlirBlockAddArgument(body, i32t, loc),
+        )
     };
-    let cs = top.constant(32, s);
-    let slot = bin(&top, "arith.remsi", k, cs);
-    let round = bin(&top, "arith.divsi", k, cs);
-    let one = top.constant(32, 1);
-    let phase = bin(&top, "arith.andi", round, one);
     let ahead = top.constant(32, s - 1);
-    let k_next = bin(&top, "arith.addi", k, ahead);
-    let slot_next = bin(&top, "arith.remsi", k_next, cs);
     let skip = bin(&top, "arith.muli", step, ahead);
     let iv_next = bin(&top, "arith.addi", iv, skip);
     let pred_next = cmp_slt(&top, iv_next, ub);
@@ -384,84 +389,146 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
         Some(wait) => At::new(unsafe { mlirOperationGetNextInBlock(wait) }),
         None => At::new(top.at),
     };
-    let mut dead = Vec::new();
-    for c in found {
-        let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
-        let dims = shape(block);
-        let elem = element_type(block);
-        let bytes =
-            dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
-        let mut ring_dims = vec![s];
-        ring_dims.extend_from_slice(&dims);
-        let ring_type = pre.memdesc(&ring_dims, elem, &c.encoding, true);
-        let view_type = pre.memdesc(&dims, elem, &c.encoding, true);
-        let ring = pre.insert(build("ttg.local_alloc", pre.loc, &[], &[ring_type], &[]));
-        let bars = pre.insert(build(
-            "ttg.local_alloc",
+    // One ring of buffers per load; one ring of barriers for all of them: a stage's copies
+    // complete one barrier, expecting their bytes together (one wait per iteration, as
+    // Triton's).
+    struct Ring {
+        load: MlirOperation,
+        alloc: MlirOperation,
+        ring: MlirValue,
+        view_type: MlirType,
+        coords: Vec<MlirValue>,
+    }
+    let mut stage_bytes = 0;
+    let rings: Vec<Ring> = found
+        .into_iter()
+        .map(|c| {
+            let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
+            let dims = shape(block);
+            let elem = element_type(block);
+            stage_bytes +=
+                dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
+            let mut ring_dims = vec![s];
+            ring_dims.extend_from_slice(&dims);
+            let ring_type = pre.memdesc(&ring_dims, elem, &c.encoding, true);
+            Ring {
+                load: c.load,
+                alloc: c.alloc,
+                ring: pre.insert(build("ttg.local_alloc", pre.loc, &[], &[ring_type], &[])),
+                view_type: pre.memdesc(&dims, elem, &c.encoding, true),
+                coords: operands(c.load)[1..].to_vec(),
+            }
+        })
+        .collect();
+    let bars = pre.insert(build(
+        "ttg.local_alloc",
+        pre.loc,
+        &[],
+        &[barrier_ring_type],
+        &[],
+    ));
+    for i in 0..s {
+        let ci = pre.constant(32, i);
+        let bar = index(&pre, bars, ci, barrier_type);
+        pre.insert_op(build(
+            "ttng.init_barrier",
             pre.loc,
+            &[bar],
             &[],
-            &[barrier_ring_type],
-            &[],
+            &[("count", pre.int_attr(32, 1))],
         ));
-        for i in 0..s {
-            let ci = pre.constant(32, i);
-            let bar = index(&pre, bars, ci, barrier_type);
-            pre.insert_op(build(
-                "ttng.init_barrier",
-                pre.loc,
-                &[bar],
-                &[],
-                &[("count", pre.int_attr(32, 1))],
-            ));
-        }
-        let coords: Vec<MlirValue> = operands(c.load)[1..].to_vec();
-        // The prologue: iterations 0 .. S - 2.
-        for i in 0..s - 1 {
-            let ci = pre.constant(32, i);
-            let offset = bin(&pre, "arith.muli", step, ci);
-            let iv_i = bin(&pre, "arith.addi", lb, offset);
-            let pred = cmp_slt(&pre, iv_i, ub);
-            let mut memo = HashMap::new();
-            let at_i: Vec<MlirValue> = coords
+    }
+    // The prologue: iterations 0 .. S - 2.
+    for i in 0..s - 1 {
+        let ci = pre.constant(32, i);
+        let offset = bin(&pre, "arith.muli", step, ci);
+        let iv_i = bin(&pre, "arith.addi", lb, offset);
+        let pred = cmp_slt(&pre, iv_i, ub);
+        let bar = index(&pre, bars, ci, barrier_type);
+        expect(&pre, bar, stage_bytes, pred);
+        let mut memo = HashMap::new();
+        for r in &rings {
+            let at_i: Vec<MlirValue> = r
+                .coords
                 .iter()
                 .map(|&v| recompute(v, iv, iv_i, for_op, &pre, &mut memo))
                 .collect();
-            let buf = index(&pre, ring, ci, view_type);
-            let bar = index(&pre, bars, ci, barrier_type);
-            issue(&pre, c.load, &at_i, buf, bar, bytes, pred);
+            let buf = index(&pre, r.ring, ci, r.view_type);
+            copy(&pre, r.load, &at_i, buf, bar, pred);
         }
-        // This iteration's slot, then the prefetch S - 1 ahead.
-        let bar = index(&top, bars, slot, barrier_type);
-        top.insert_op(build(
-            "ttng.wait_barrier",
-            top.loc,
-            &[bar, phase],
-            &[],
-            &[("operandSegmentSizes", top.segments(&[1, 1, 0, 0]))],
-        ));
-        let buf = index(&top, ring, slot, view_type);
-        let mut memo = HashMap::new();
-        let next: Vec<MlirValue> = coords
+    }
+    // This iteration's slot, then the prefetch S - 1 ahead.
+    let bar = index(&top, bars, slot, barrier_type);
+    top.insert_op(build(
+        "ttng.wait_barrier",
+        top.loc,
+        &[bar, phase],
+        &[],
+        &[("operandSegmentSizes", top.segments(&[1, 1, 0, 0]))],
+    ));
+    let bar_next = index(&prefetch, bars, slot_next, barrier_type);
+    expect(&prefetch, bar_next, stage_bytes, pred_next);
+    let mut memo = HashMap::new();
+    let mut dead = Vec::new();
+    for r in &rings {
+        let buf = index(&top, r.ring, slot, r.view_type);
+        let next: Vec<MlirValue> = r
+            .coords
             .iter()
             .map(|&v| recompute(v, iv, iv_next, for_op, &prefetch, &mut memo))
             .collect();
-        let buf_next = index(&prefetch, ring, slot_next, view_type);
-        let bar_next = index(&prefetch, bars, slot_next, barrier_type);
-        issue(
-            &prefetch, c.load, &next, buf_next, bar_next, bytes, pred_next,
-        );
-        let staged = results(c.alloc)[0];
+        let buf_next = index(&prefetch, r.ring, slot_next, r.view_type);
+        copy(&prefetch, r.load, &next, buf_next, bar_next, pred_next);
+        let staged = results(r.alloc)[0];
         // SAFETY: both are live memdescs of the same block shape and layout.
         unsafe { mlirValueReplaceAllUsesOfWith(staged, buf) };
-        // Erased once every candidate is done: the first may be what `top` is anchored on.
-        dead.push(c.alloc);
-        dead.push(c.load);
-        for i in 0..s {
-            let ci = after.constant(32, i);
-            let bar = index(&after, bars, ci, barrier_type);
-            after.insert_op(build("ttng.inval_barrier", after.loc, &[bar], &[], &[]));
-        }
+        // Erased once every load is done: the first may be what `top` is anchored on.
+        dead.push(r.alloc);
+        dead.push(r.load);
     }
+    for i in 0..s {
+        let ci = after.constant(32, i);
+        let bar = index(&after, bars, ci, barrier_type);
+        after.insert_op(build("ttng.inval_barrier", after.loc, &[bar], &[], &[]));
+    }
+    // SAFETY: `body` is the loop's live body; its terminator is the scf.yield.
+    let yield_op = unsafe { mlirBlockGetTerminator(body) };
+    let bump = At::new(yield_op);
+    let one = bump.constant(32, 1);
+    let zero = bump.constant(32, 0);
+    let depth = bump.constant(32, s);
+    let advance = |slot: MlirValue| {
+        let next = bin(&bump, "arith.addi", slot, one);
+        let stays = cmp_slt(&bump, next, depth);
+        let wrapped = bump.insert(build(
+            "arith.select",
+            bump.loc,
+            &[stays, next, zero],
+            &[i32t],
+            &[],
+        ));
+        (stays, wrapped)
+    };
+    let (read_stays, next_read) = advance(slot);
+    let flipped = bin(&bump, "arith.xori", phase, one);
+    let next_phase = bump.insert(build(
+        "arith.select",
+        bump.loc,
+        &[read_stays, phase, flipped],
+        &[i32t],
+        &[],
+    ));
+    let (_, next_write) = advance(slot_next);
+    let mut yielded = operands(yield_op);
+    yielded.extend([next_read, next_phase, next_write]);
+    crate::ttir::util::set_operands(yield_op, &yielded);
+    let mut inits = operands(for_op)[3..].to_vec();
+    inits.extend([
+        pre.constant(32, 0),
+        pre.constant(32, 0),
+        pre.constant(32, s - 1),
+    ]);
+    crate::pipeline::replace_loop(for_op, &inits);
     // The allocs (no uses left), then the loads (used only by their allocs).
     for op in dead {
         erase(op);

@@ -376,6 +376,30 @@ fn users(value: MlirValue) -> Vec<MlirOperation> {
     found
 }
 
+/// Whether every use of `value` is the stored value of a `tt.descriptor_store` or
+/// `tt.descriptor_reduce` (operand 1, after the descriptor; the reduce's kind is an attribute).
+fn only_stored_through_descriptors(value: MlirValue) -> bool {
+    let mut any = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(value);
+        while !u.ptr.is_null() {
+            let stored = match op_name(mlirOpOperandGetOwner(u)).as_str() {
+                "tt.descriptor_store" | "tt.descriptor_reduce" => {
+                    mlirOpOperandGetOperandNumber(u) == 1
+                }
+                _ => false,
+            };
+            if !stored {
+                return false;
+            }
+            any = true;
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    any
+}
+
 /// Whether `value` has more than one use (besides the conversion being removed, others that
 /// would keep the producer alive in its own layout).
 fn has_several_uses(value: MlirValue) -> bool {
@@ -446,6 +470,15 @@ fn rewrite_once(
         let dst_type = value_type(results(op)[0]);
         // convert(x: A -> A) = x
         if same_type(value_type(src), dst_type) {
+            replace_and_erase(op, src);
+            changed = true;
+            continue;
+        }
+        // descriptor_store(convert(x)) = descriptor_store(x): a TMA store stages its value in
+        // shared memory from any register layout, so a dot's result goes there from its own
+        // registers (as Triton's forward propagation leaves it) instead of through a
+        // conversion's round trip and a second, narrower copy.
+        if only_stored_through_descriptors(results(op)[0]) {
             replace_and_erase(op, src);
             changed = true;
             continue;

@@ -1,38 +1,55 @@
 // RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 
-// On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, each slot
-// with its own mbarrier: two iterations issued before the loop (predicated on the trip count),
-// each iteration waits on slot k mod 3 with phase (k / 3) mod 2, issues iteration k + 2 into
-// slot (k + 2) mod 3 once the in-flight dot of iteration k - 1 is done (the dot is
-// asynchronous, waited with pendings = 1 after it and 0 after the loop), and the dot reads slot
-// k mod 3; the barriers are invalidated after the loop. With one stage nothing changes.
+// On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, the two
+// loads of a stage sharing its mbarrier (one expect of both blocks' bytes, one wait): two
+// iterations issued before the loop (predicated on the trip count), each iteration waits on
+// slot k mod 3 with phase (k / 3) mod 2 (the loop carries both and the slot it writes, from
+// 0, 0 and 2), issues iteration k + 2 into slot (k + 2) mod 3 once the in-flight dot of
+// iteration k - 1 is done (the dot is asynchronous, waited with pendings = 1 after it and 0
+// after the loop), and the dot reads slot k mod 3; the barriers are invalidated after the loop. With one stage nothing changes.
 // CHECK-LABEL: tt.func public @tma_matmul
 // CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %[[RING_B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
 // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>
 // CHECK-COUNT-3: ttng.init_barrier
-// CHECK: ttng.barrier_expect %{{.*}}, 8192, %[[P0:.*]] :
-// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %[[P0]]
-// CHECK: ttng.barrier_expect %{{.*}}, 8192, %[[P1:.*]] :
-// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %[[P1]]
-// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
-// CHECK: scf.for %[[IV:.*]] = %{{.*}} iter_args
-// CHECK: %[[K:.*]] = arith.divsi %{{.*}}, %{{.*}} : i32
-// CHECK: %[[SLOT:.*]] = arith.remsi %[[K]], %{{.*}} : i32
+// CHECK-NOT: ttg.local_alloc
+// CHECK: ttng.barrier_expect %[[BAR0:.*]], 16384, %[[P0:.*]] :
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %[[BAR0]], %[[P0]]
+// CHECK-NOT: ttng.barrier_expect
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %[[BAR0]], %[[P0]]
+// CHECK: ttng.barrier_expect %[[BAR1:.*]], 16384, %[[P1:.*]] :
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %[[BAR1]], %[[P1]]
+// CHECK-NOT: ttng.barrier_expect
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %[[BAR1]], %[[P1]]
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[SLOT:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[PHASE:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[WSLOT:[^ ]*]] = %c2_i32{{[_0-9]*}})
+// CHECK-NOT: arith.divsi
+// CHECK-NOT: arith.remsi
 // CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[SLOT]]]
-// CHECK: ttng.wait_barrier %[[BAR]], %{{.*}} :
+// CHECK: ttng.wait_barrier %[[BAR]], %[[PHASE]] :
+// CHECK-NOT: ttng.wait_barrier
 // CHECK: %[[A:.*]] = ttg.memdesc_index %[[RING]][%[[SLOT]]]
-// CHECK: ttng.wait_barrier
-// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %{{.*}}, %{{.*}} {isAsync = true} :
+// CHECK: %[[B:.*]] = ttg.memdesc_index %[[RING_B]][%[[SLOT]]]
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %{{.*}} {isAsync = true} :
 // CHECK-NEXT: %[[W:.*]] = ttng.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
-// CHECK: ttng.barrier_expect
-// CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: ttng.barrier_expect
-// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: %[[NEXT:.*]] = ttg.memdesc_index %[[BARS]][%[[WSLOT]]]
+// CHECK: ttng.barrier_expect %[[NEXT]], 16384,
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}, %[[NEXT]],
+// CHECK-NOT: ttng.barrier_expect
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}, %[[NEXT]],
 // CHECK-NOT: tt.descriptor_load
-// CHECK: scf.yield %[[W]]
+// CHECK: %[[R1:.*]] = arith.addi %[[SLOT]], %{{.*}} : i32
+// CHECK: %[[RS:.*]] = arith.cmpi slt, %[[R1]], %{{.*}} : i32
+// CHECK: %[[R:.*]] = arith.select %[[RS]], %[[R1]], %{{.*}} : i32
+// CHECK: %[[FLIP:.*]] = arith.xori %[[PHASE]], %{{.*}} : i32
+// CHECK: %[[P:.*]] = arith.select %[[RS]], %[[PHASE]], %[[FLIP]] : i32
+// CHECK: %[[W1:.*]] = arith.addi %[[WSLOT]], %{{.*}} : i32
+// CHECK: %[[WS:.*]] = arith.cmpi slt, %[[W1]], %{{.*}} : i32
+// CHECK: %[[WN:.*]] = arith.select %[[WS]], %[[W1]], %{{.*}} : i32
+// CHECK: scf.yield %[[W]], %[[R]], %[[P]], %[[WN]]
 // CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
-// CHECK-COUNT-6: ttng.inval_barrier
+// CHECK-COUNT-3: ttng.inval_barrier
+// CHECK-NOT: ttng.inval_barrier
 // CHECK: tt.descriptor_store
 // OFF-LABEL: tt.func public @tma_matmul
 // OFF-NOT: ttng.async_tma_copy_global_to_local

@@ -191,3 +191,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A TMA store stages its value in shared memory from any register layout: the accumulator goes
+// to it in the dot's layout, not through a conversion. A conversion with another user stays.
+// CHECK-LABEL: tt.func @descriptor_store_takes_the_dot_layout
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+// CHECK-NEXT: tt.descriptor_store %{{.*}}[%{{.*}}, %{{.*}}], %[[H]] : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #mma>
+// CHECK: %[[C:.*]] = ttg.convert_layout %{{.*}} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+// CHECK: tt.descriptor_store %{{.*}}[%{{.*}}, %{{.*}}], %[[C]]
+// CHECK: tt.store %{{.*}}, %[[C]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @descriptor_store_takes_the_dot_layout(%desc: !tt.tensordesc<tensor<128x128xf16>>, %acc: tensor<128x128xf32, #mma>, %ptrs: tensor<128x128x!tt.ptr<f16>, #blocked>, %m: i32, %n: i32) {
+    %0 = arith.truncf %acc : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+    %1 = ttg.convert_layout %0 : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+    tt.descriptor_store %desc[%m, %n], %1 : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #blocked>
+    %2 = arith.addf %0, %0 : tensor<128x128xf16, #mma>
+    %3 = ttg.convert_layout %2 : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+    tt.descriptor_store %desc[%m, %n], %3 : !tt.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #blocked>
+    tt.store %ptrs, %3 : tensor<128x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
