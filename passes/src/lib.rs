@@ -26,6 +26,7 @@ pub mod pipelines;
 pub mod prefetch_loop_loads;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
+pub mod schedule;
 pub mod test_passes;
 pub mod tma;
 pub mod tma_lowering;
@@ -160,6 +161,23 @@ pub static PASSES: &[PassEntry] = &[
             are available before the if and every use of the select comes after it.",
     },
     PassEntry {
+        pass: &schedule::ASSIGN_LATENCIES,
+        description: "In each innermost scf.for, marks every load -tritongpu-pipeline can stage \
+            with tt.latency = S - 1 (S: the loop's tt.num_stages, from \
+            tl.range(num_stages=...), else the num-stages option; nothing below 2): tt.load \
+            feeding dots through shared memory or mma.sync operands with cp.async-sized \
+            accesses and addresses the loop can compute ahead, and on sm_90 tt.descriptor_load \
+            of a loop-invariant TMA descriptor staged for wgmma. A single accumulating \
+            ttng.warp_group_dot the pipeliner keeps in flight gets tt.self_latency = 1.",
+    },
+    PassEntry {
+        pass: &schedule::SCHEDULE_LOOPS,
+        description: "Gives each loop with latencies a coarse schedule: tt.scheduled_max_stage \
+            (the largest latency) on the loop; a load of latency L and the body ops computing \
+            its address loop.stage = max - L, loop.cluster = 1; every other op of the body \
+            loop.stage = max, loop.cluster = 0. -tritongpu-pipeline follows it.",
+    },
+    PassEntry {
         pass: &pipeline::PASS,
         description: "Software-pipelines the global loads that feed tensor-core dots in innermost \
             scf.for loops: each load staged by a ttg.local_alloc read only by \
@@ -173,7 +191,10 @@ pub static PASSES: &[PassEntry] = &[
             upcast or scaled before a dot) are pipelined too; in a loop without wgmmas whose \
             rings are all read into registers, a ring has num-stages - 1 slots and the copies \
             go at the end of the body into the slot just read, as Triton's. Loads with a \
-            nonzero other are left alone.",
+            nonzero other are left alone. Stages per loop: a schedule's \
+            (tt.scheduled_max_stage + 1, staging only the loads with a tt.latency; the \
+            schedule's attributes are then removed), else the loop's tt.num_stages, else \
+            num-stages; below 2 the loop is left alone.",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,

@@ -32,8 +32,12 @@
 //! load's operands are computed with: pure ops of the loop body over the induction variable,
 //! loop invariants and loop-carried values whose updates are themselves such ops (pointer
 //! increments). Loads with a nonzero `other` (cp.async zero-fills) or operands computed otherwise
-//! are left alone, as are loops with an induction variable other than i32. `num-stages` below 2
-//! turns the pass off.
+//! are left alone, as are loops with an induction variable other than i32.
+//!
+//! Stages per loop: those of its schedule (`tt.scheduled_max_stage + 1`, from
+//! -tritongpu-schedule-loops; only the loads with a `tt.latency` are then staged, and the
+//! schedule's attributes are removed), else its `tt.num_stages` (`tl.range(num_stages=...)`),
+//! else `num-stages`; below 2 the loop is left alone.
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
@@ -51,7 +55,7 @@ pub static PASS: PassDef = PassDef {
     anchor: Some("builtin.module"),
     options: &[PassOption {
         name: "num-stages",
-        description: "Pipeline depth (buffers per load); below 2 nothing is pipelined",
+        description: "Pipeline depth (buffers per load) of loops without tt.num_stages or a schedule; below 2 those are left alone",
         kind: OptionKind::Int,
         default: "3",
     }],
@@ -652,7 +656,7 @@ fn make_views_mutable(buffer: MlirValue) {
     }
 }
 
-fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
+fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &AxisInfoAnalysis) {
     let Some(&body) = blocks_of(for_op).first() else {
         return;
     };
@@ -668,7 +672,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, axis: &AxisInfoAnalysis) {
     if !i32_iv {
         return;
     }
-    let staged = candidates(body, axis);
+    let mut staged = candidates(body, axis);
+    // A schedule (-tritongpu-schedule-loops) says which loads to stage.
+    if scheduled {
+        staged.retain(|s| crate::schedule::has_latency(s.load));
+    }
     if staged.is_empty() {
         return;
     }
@@ -1105,16 +1113,56 @@ fn keep_dot_in_flight(
     {
         return None;
     }
-    let [dot] = dots[..] else {
+    let [_] = dots[..] else {
         return keep_last_dot_in_flight(body, for_op, &dots, staged);
     };
-    if reads_per_iteration_buffer(dot, body, staged) {
+    let (dot, index, yield_op) = single_dot_in_flight(body, staged)?;
+    let acc_out = results(dot)[0];
+    make_async(dot);
+    let wait = dot_wait(dot, acc_out, 1);
+    // SAFETY: the wait goes right after the live dot in its block, which owns it; the yield's
+    // operand `index` exists (checked above).
+    unsafe {
+        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
+        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+    }
+    drain_after_loop(for_op, index, dot);
+    // SAFETY: next-op query on the live wait.
+    let after = unsafe { mlirOperationGetNextInBlock(wait) };
+    (!after.ptr.is_null()).then_some(after)
+}
+
+/// The body's only `ttng.warp_group_dot` when it can stay in flight into the next iteration: a
+/// synchronous dot accumulating into an iter arg it alone reads, its result yielded (at
+/// `index`, by `yield_op`) and used nowhere else, reading no buffer the body rewrites each
+/// iteration (`staged`: the allocs about to become ring slots).
+fn single_dot_in_flight(
+    body: MlirBlock,
+    staged: &HashSet<usize>,
+) -> Option<(MlirOperation, usize, MlirOperation)> {
+    let mut dots = Vec::new();
+    // SAFETY: iteration over the live body's ops.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            if op_name(op) == "ttng.warp_group_dot" {
+                dots.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    let [dot] = dots[..] else {
+        return None;
+    };
+    if crate::ir_util::bool_attr(dot, "isAsync").unwrap_or(false)
+        || reads_per_iteration_buffer(dot, body, staged)
+    {
         return None;
     }
     let acc_in = *operands(dot).get(2)?;
     let acc_out = *results(dot).first()?;
     // SAFETY: use lists and block arguments of live values; the body's terminator is its yield.
-    let (index, yield_op) = unsafe {
+    unsafe {
         let arg_is_body_iter_arg = mlirValueIsABlockArgument(acc_in)
             && mlirBlockArgumentGetOwner(acc_in).ptr == body.ptr
             && mlirBlockArgumentGetArgNumber(acc_in) > 0;
@@ -1128,20 +1176,49 @@ fn keep_dot_in_flight(
         {
             return None;
         }
-        (index, yield_op)
-    };
-    make_async(dot);
-    let wait = dot_wait(dot, acc_out, 1);
-    // SAFETY: the wait goes right after the live dot in its block, which owns it; the yield's
-    // operand `index` exists (checked above).
-    unsafe {
-        mlirBlockInsertOwnedOperationAfter(body, dot, wait);
-        mlirOperationSetOperand(yield_op, index as isize, mlirOperationGetResult(wait, 0));
+        Some((dot, index, yield_op))
     }
-    drain_after_loop(for_op, index, dot);
-    // SAFETY: next-op query on the live wait.
-    let after = unsafe { mlirOperationGetNextInBlock(wait) };
-    (!after.ptr.is_null()).then_some(after)
+}
+
+/// The loads of `for_op` the cp.async pipelining stages (see the module docs), whatever the
+/// loop's stages and induction variable type: -tritongpu-assign-latencies marks these.
+pub(crate) fn stageable_loads(
+    for_op: MlirOperation,
+    axis: &AxisInfoAnalysis,
+) -> Vec<MlirOperation> {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return Vec::new();
+    };
+    let staged = candidates(body, axis);
+    let roots: Vec<MlirValue> = staged
+        .iter()
+        .flat_map(|s| operands(s.load).into_iter().take(2))
+        .collect();
+    if staged.is_empty() || slice_of(body, for_op, &roots).is_none() {
+        return Vec::new();
+    }
+    staged.iter().map(|s| s.load).collect()
+}
+
+/// The wgmma of `for_op` the pipelining would keep in flight (a single accumulating dot; see
+/// [`single_dot_in_flight`]), for -tritongpu-assign-latencies' `tt.self_latency`.
+pub(crate) fn dot_kept_in_flight(
+    for_op: MlirOperation,
+    staged_loads: &[MlirOperation],
+) -> Option<MlirOperation> {
+    let body = *blocks_of(for_op).first()?;
+    // The staged loads' allocs become ring slots (TMA loads' too).
+    let staged: HashSet<usize> = staged_loads
+        .iter()
+        .filter_map(|&load| {
+            let users = crate::tma_lowering::users(results(load)[0]);
+            users
+                .into_iter()
+                .find(|u| op_name(*u) == "ttg.local_alloc")
+                .map(|a| a.ptr as usize)
+        })
+        .collect();
+    single_dot_in_flight(body, &staged).map(|(dot, _, _)| dot)
 }
 
 /// Whether `dot` reads a buffer that a `ttg.local_alloc` of the loop body writes every
@@ -1308,27 +1385,20 @@ fn has_single_use(value: MlirValue) -> bool {
 }
 
 fn run(module: OperationRef, options: &Options) -> PassResult {
-    let stages = options.int("num-stages");
-    if stages < 2 {
-        return Ok(());
-    }
+    let default = options.int("num-stages");
     let module = module.to_raw();
     // sm_90: loads from tensor descriptors become multi-buffered TMA copies (pipeline_tma.rs).
-    crate::pipeline_tma::run(module, stages);
+    crate::pipeline_tma::run(module, default);
     // Innermost loops only: a loop containing another loop is left alone.
-    let loops: Vec<MlirOperation> = collect_ops(module)
-        .into_iter()
-        .filter(|op| op_name(*op) == "scf.for")
-        .filter(|op| {
-            collect_ops(*op)
-                .iter()
-                .skip(1)
-                .all(|inner| op_name(*inner) != "scf.for")
-        })
-        .collect();
+    let loops = crate::schedule::innermost_loops(module);
     let axis = AxisInfoAnalysis::run(module);
     for for_op in loops {
-        pipeline_loop(for_op, stages, &axis);
+        let scheduled = crate::schedule::is_scheduled(for_op);
+        if let Some(stages) = crate::schedule::loop_stages(for_op, default) {
+            pipeline_loop(for_op, stages, scheduled, &axis);
+        }
     }
+    // The schedule is spent.
+    crate::schedule::clear_schedule(module);
     Ok(())
 }

@@ -38,29 +38,56 @@ struct Candidate {
     encoding: Encoding,
 }
 
-/// Pipelines the descriptor loads of every innermost loop of `module` (sm_90 modules only).
-pub fn run(module: MlirOperation, stages: i64) {
+/// Whether `module` targets sm_90 or later (TMA).
+pub(crate) fn enabled(module: MlirOperation) -> bool {
     let target = string_attr(module, "ttg.target").unwrap_or_default();
     let capability: i64 = target
         .strip_prefix("cuda:")
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    if capability < 90 || stages < 2 {
+    capability >= 90
+}
+
+/// Whether the TMA pipelining takes `for_op`: an innermost loop without `tt.load`s.
+fn takes(for_op: MlirOperation) -> bool {
+    collect_ops(for_op)
+        .iter()
+        .skip(1)
+        .all(|inner| !matches!(op_name(*inner).as_str(), "scf.for" | "tt.load"))
+}
+
+/// Pipelines the descriptor loads of every innermost loop of `module` (sm_90 modules only),
+/// with the loop's stages (its schedule's, its `tt.num_stages` or `default`).
+pub fn run(module: MlirOperation, default: i64) {
+    if !enabled(module) {
         return;
     }
     let loops: Vec<MlirOperation> = collect_ops(module)
         .into_iter()
-        .filter(|op| op_name(*op) == "scf.for")
-        .filter(|op| {
-            collect_ops(*op)
-                .iter()
-                .skip(1)
-                .all(|inner| !matches!(op_name(*inner).as_str(), "scf.for" | "tt.load"))
-        })
+        .filter(|op| op_name(*op) == "scf.for" && takes(*op))
         .collect();
     for for_op in loops {
-        pipeline_loop(for_op, stages);
+        if let Some(stages) = crate::schedule::loop_stages(for_op, default) {
+            pipeline_loop(for_op, stages, crate::schedule::is_scheduled(for_op));
+        }
     }
+}
+
+/// The descriptor loads of `for_op` this pipelining stages, for -tritongpu-assign-latencies.
+pub(crate) fn stageable_loads(for_op: MlirOperation) -> Vec<MlirOperation> {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return Vec::new();
+    };
+    let Some(&iv) = block_args(body).first() else {
+        return Vec::new();
+    };
+    if !takes(for_op) {
+        return Vec::new();
+    }
+    candidates(for_op, body, iv)
+        .iter()
+        .map(|c| c.load)
+        .collect()
 }
 
 /// Whether `value` is defined outside `for_op` (so it is loop-invariant).
@@ -322,7 +349,7 @@ fn copy(
     ));
 }
 
-fn pipeline_loop(for_op: MlirOperation, stages: i64) {
+fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
     let Some(&body) = blocks_of(for_op).first() else {
         return;
     };
@@ -337,7 +364,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64) {
     }
     let loop_ins = operands(for_op);
     let (lb, ub, step) = (loop_ins[0], loop_ins[1], loop_ins[2]);
-    let found = candidates(for_op, body, iv);
+    let mut found = candidates(for_op, body, iv);
+    // A schedule (-tritongpu-schedule-loops) says which loads to stage.
+    if scheduled {
+        found.retain(|c| crate::schedule::has_latency(c.load));
+    }
     if found.is_empty() {
         return;
     }

@@ -65,6 +65,8 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("triton-nvidia-optimize-descriptor-encoding"),
         PassSpec::new("tritongpu-optimize-accumulator-init"),
         PassSpec::new("tritongpu-combine-tensor-select-and-if"),
+        PassSpec::new("tritongpu-assign-latencies").option("num-stages", stages),
+        PassSpec::new("tritongpu-schedule-loops"),
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
         PassSpec::new("tritium-prefetch-loop-loads").option("num-stages", stages),
         PassSpec::new("canonicalize"),

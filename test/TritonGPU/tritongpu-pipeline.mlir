@@ -5,6 +5,7 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/attn_bwd.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=BWD
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_tf32.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=TF32
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_w2.tritium.ttgir --tritongpu-pipeline=num-stages=4 | FileCheck %s --check-prefix=MMAV2
+// RUN: triton-opt %kernels/dot/loop_stages.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=LOOPSTAGES
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -143,3 +144,17 @@
 // MMAV2: arith.cmpi slt, %[[NEXT]], %c3_i32
 // MMAV2: scf.yield
 // MMAV2: ttg.async_wait {num = 0 : i32}
+
+// A loop's tt.num_stages (tl.range(num_stages=...)) overrides the option both ways: with one
+// stage by default only the loop asking for four is pipelined (four slots, two groups pending).
+// LOOPSTAGES-LABEL: tt.func @matmul
+// LOOPSTAGES-NOT: ttg.async_copy_global_to_local
+// LOOPSTAGES-LABEL: tt.func @four_stages
+// LOOPSTAGES: ttg.local_alloc : () -> !ttg.memdesc<4x64x32xf16
+// LOOPSTAGES: ttg.local_alloc : () -> !ttg.memdesc<4x32x64xf16
+// LOOPSTAGES: ttg.async_wait {num = 2 : i32}
+// LOOPSTAGES: } {tt.num_stages = 4 : i32}
+// LOOPSTAGES-LABEL: tt.func @one_stage
+// LOOPSTAGES-NOT: ttg.async_copy_global_to_local
+// LOOPSTAGES-LABEL: tt.func @unaligned_a
+// LOOPSTAGES-NOT: ttg.async_copy_global_to_local
