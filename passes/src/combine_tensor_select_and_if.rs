@@ -21,7 +21,7 @@ pub static PASS: PassDef = PassDef {
 };
 
 /// The op of `block` that is `op` or contains it, if any.
-fn ancestor_in(block: MlirBlock, op: MlirOperation) -> Option<MlirOperation> {
+pub(crate) fn ancestor_in(block: MlirBlock, op: MlirOperation) -> Option<MlirOperation> {
     let mut current = op;
     while !current.ptr.is_null() {
         // SAFETY: `current` is a live, non-null op (the loop condition).

@@ -14,6 +14,7 @@ pub mod convert_to_gpu;
 pub mod decompose_dot_scaled;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
+pub mod fuse_nested_loops;
 pub mod ir_util;
 pub mod loop_pointer_offsets;
 pub mod optimize_accumulator_init;
@@ -26,6 +27,7 @@ pub mod pipelines;
 pub mod prefetch_loop_loads;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
+pub mod reorder_instructions;
 pub mod schedule;
 pub mod test_passes;
 pub mod tma;
@@ -161,6 +163,18 @@ pub static PASSES: &[PassEntry] = &[
             are available before the if and every use of the select comes after it.",
     },
     PassEntry {
+        pass: &fuse_nested_loops::PASS,
+        description: "Fuses an scf.for marked tt.flatten (or ttg.always-fuse) holding exactly one \
+            innermost scf.for, whose bounds are defined outside it and whose induction variable \
+            has the same type, into one loop over len(outer) * max(1, len(inner)) iterations: a \
+            counter T runs 0 .. max(1, len(inner)) - 1 per outer iteration; the prologue (ops \
+            before the inner loop) runs under scf.if T == 0, the inner body under T < \
+            len(inner), the epilogue under T == last; prologue values read later, the inner \
+            iter args and both induction variables are carried. The inner loop's \
+            tt.num_stages moves to the fused loop. Not in -tritium-ttgir: the pipeliner does \
+            not stage loads under the fused body's scf.if yet.",
+    },
+    PassEntry {
         pass: &schedule::ASSIGN_LATENCIES,
         description: "In each innermost scf.for, marks every load -tritongpu-pipeline can stage \
             with tt.latency = S - 1 (S: the loop's tt.num_stages, from \
@@ -250,6 +264,16 @@ pub static PASSES: &[PassEntry] = &[
             masked by iv + step < ub, its value carried as a new iter arg. At most 32 registers \
             a thread of prefetched data per loop; nothing with num-stages below 2 or a \
             tt.num_stages below 2 on the loop.",
+    },
+    PassEntry {
+        pass: &reorder_instructions::PASS,
+        description: "Moves ops within their block without changing a value: a \
+            ttg.convert_layout sinks to just before its first user in the block (past \
+            local_deallocs, loops and work it does not feed); a ttg.local_load into a dot-operand \
+            layout with a single user sinks to just before it, A read before B for a tt.dot; \
+            a ttg.local_alloc of a tt.load moves to just after the load; a ttg.memdesc_trans \
+            to just after its operand's definition. Values used by several ops (or outside the \
+            block) stay.",
     },
     PassEntry {
         pass: &fence_insertion::PASS,

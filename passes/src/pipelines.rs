@@ -72,6 +72,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("canonicalize"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
+        PassSpec::new("tritongpu-reorder-instructions"),
         PassSpec::new("tritium-loop-pointer-offsets"),
     ];
     if options.capability >= 90 {
