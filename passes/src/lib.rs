@@ -24,6 +24,7 @@ pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipeline_tma;
 pub mod pipelines;
+pub mod prefetch;
 pub mod prefetch_loop_loads;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
@@ -252,6 +253,17 @@ pub static PASSES: &[PassEntry] = &[
             and i64 offsets built from splats, adds, expand_dims, broadcasts and multiplies by \
             a uniform invariant) reads the invariant part, added to the base once before the \
             loop, plus a splat of the scalar part, through the same opaque move.",
+    },
+    PassEntry {
+        pass: &prefetch::PASS,
+        description: "In an scf.for whose single tt.dot accumulates in an mma.sync layout and \
+            reads both operands from shared buffers the loop carries (ttg.local_load of an \
+            iter-arg memdesc, possibly through single-use tt.fp_to_fp / extf / truncf / sitofp \
+            / uitofp), the first K slice (256 bits of operand elements wide) of each operand is \
+            read one iteration early: loaded before the loop from the initial buffers and at \
+            the end of the body from the yielded ones, and carried; the dot becomes K / W dots \
+            chained through the accumulator, the later slices read just before their dot. \
+            Loops reading a ring slot (pipelined loops) are left alone.",
     },
     PassEntry {
         pass: &prefetch_loop_loads::PASS,

@@ -70,6 +70,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-pipeline").option("num-stages", stages),
         PassSpec::new("tritium-prefetch-loop-loads").option("num-stages", stages),
         PassSpec::new("canonicalize"),
+        PassSpec::new("tritongpu-prefetch"),
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
         PassSpec::new("tritongpu-reorder-instructions"),
