@@ -66,6 +66,15 @@ gpu-bundle: build
 	  echo "target/debug/tritium compile $$f $$flags -o .gpu/ptx"; \
 	  target/debug/tritium compile $$f $$flags -o .gpu/ptx || left_out="$$left_out $$k"; \
 	done; \
+	for f in test/Inputs/gpu/*.ttgir; do \
+	  k=$$(basename $$f .ttgir); passes=""; \
+	  if [ -f test/Inputs/gpu/$$k.passes ]; then passes=$$(cat test/Inputs/gpu/$$k.passes); fi; \
+	  rm -f .gpu/ptx/$$k.ptx .gpu/ptx/$$k.json; \
+	  echo "target/debug/triton-opt $$f $$passes, then target/debug/tritium compile (as $$k)"; \
+	  target/debug/triton-opt $$f $$passes --mlir-print-debuginfo -o .gpu/$$k.ttgir \
+	    && target/debug/tritium compile .gpu/$$k.ttgir --out-name $$k -o .gpu/ptx || left_out="$$left_out $$k"; \
+	  rm -f .gpu/$$k.ttgir; \
+	done; \
 	if [ -n "$$left_out" ]; then echo "gpu-bundle: left out (do not compile):$$left_out"; fi
 	@echo "on the GPU machine: .gpu/tritium-gpu-check .gpu/ptx --bench"
 

@@ -111,11 +111,11 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
             continue;
         }
         // Every op of `ops` has a position.
-        let start = position[&(op.ptr as usize)];
-        let end = if op_name(*op) == "ttg.local_alloc" {
-            last_use(*op, start, &position)
+        let at = position[&(op.ptr as usize)];
+        let (start, end) = if op_name(*op) == "ttg.local_alloc" {
+            live_range(*op, at, &position)
         } else {
-            start
+            (at, at)
         };
         owners.push(*op);
         buffers.push(Buffer {
@@ -133,9 +133,17 @@ fn run(module_ref: OperationRef, _options: &Options) -> PassResult {
     Ok(())
 }
 
-/// The last position at which the buffer of `alloc` may be read: its last use, extended to the
-/// end of every loop around a use that does not also contain the allocation.
-fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>) -> usize {
+/// The program-order interval in which the buffer of `alloc` (at `start`) is live: to its last
+/// use, extended to the end of every loop around a use that does not also contain the
+/// allocation. Uses go through views and through control flow: a buffer carried by an
+/// `scf.for` (as an init or a yielded value) is read by the loop body through its block
+/// argument and after the loop through its result, and one yielded back into the loop is live
+/// over the whole loop (it is read at the top of the next iteration, before its allocation).
+fn live_range(
+    alloc: MlirOperation,
+    start: usize,
+    position: &HashMap<usize, usize>,
+) -> (usize, usize) {
     let mut alloc_ancestors = Vec::new();
     // SAFETY: parent traversal of live ops; the walk stops at the null parent of the top op.
     unsafe {
@@ -146,13 +154,29 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
         }
     }
     let mut end = start;
+    let mut first = start;
+    let loop_end = |looped: MlirOperation| {
+        // `collect_ops` includes the loop itself: at least one op.
+        position
+            .get(&(looped.ptr as usize))
+            .copied()
+            .unwrap_or(start)
+            + collect_ops(looped).len()
+            - 1
+    };
     // SAFETY: use-list and parent traversal of live ops; the alloc has one result, and views
-    // (memdesc_index/subslice/trans/reshape, a wgmma wait's pass-through) one per operand.
+    // (memdesc_index/subslice/trans/reshape, a wgmma wait's pass-through) one per operand; an
+    // scf.for has one result and one body argument (after the induction variable) per init
+    // (operands after the bounds), an scf.yield one operand per result of its parent.
     unsafe {
         // The buffer's uses, and those of every view of it.
         let mut values = vec![mlirOperationGetResult(alloc, 0)];
+        let mut seen = std::collections::HashSet::new();
         let mut uses = Vec::new();
         while let Some(value) = values.pop() {
+            if !seen.insert(value.ptr as usize) {
+                continue;
+            }
             let mut user = mlirValueGetFirstUse(value);
             while !user.ptr.is_null() {
                 let owner = mlirOpOperandGetOwner(user);
@@ -166,6 +190,35 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
                         let n = mlirOpOperandGetOperandNumber(user) as isize;
                         if n < mlirOperationGetNumResults(owner) {
                             values.push(mlirOperationGetResult(owner, n));
+                        }
+                    }
+                    "scf.for" => {
+                        let n = mlirOpOperandGetOperandNumber(user) as isize;
+                        if n >= 3 {
+                            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner, 0));
+                            values.push(mlirBlockGetArgument(body, n - 2));
+                            values.push(mlirOperationGetResult(owner, n - 3));
+                            end = end.max(loop_end(owner));
+                        }
+                    }
+                    "scf.yield" => {
+                        let n = mlirOpOperandGetOperandNumber(user) as isize;
+                        let parent = mlirOperationGetParentOperation(owner);
+                        match op_name(parent).as_str() {
+                            "scf.for" => {
+                                let body = mlirOperationGetBlock(owner);
+                                values.push(mlirBlockGetArgument(body, n + 1));
+                                values.push(mlirOperationGetResult(parent, n));
+                                first = first.min(
+                                    position
+                                        .get(&(parent.ptr as usize))
+                                        .copied()
+                                        .unwrap_or(start),
+                                );
+                                end = end.max(loop_end(parent));
+                            }
+                            "scf.if" => values.push(mlirOperationGetResult(parent, n)),
+                            _ => {}
                         }
                     }
                     _ => {}
@@ -194,7 +247,7 @@ fn last_use(alloc: MlirOperation, start: usize, position: &HashMap<usize, usize>
             }
         }
     }
-    end
+    (first, end)
 }
 
 #[cfg(test)]

@@ -412,6 +412,13 @@ impl FuncLowering<'_> {
         let mut types = Vec::new();
         for v in values {
             let ty = value_type(*v);
+            // A shared-memory descriptor travels as its buffer's base address.
+            // SAFETY: a type query on a live type.
+            if unsafe { ffi::ttg::tritiumTypeIsMemDesc(ty) } {
+                // SAFETY: a pointer type of the live context.
+                types.push(unsafe { mlirLLVMPointerTypeGet(self.b.ctx, 3) });
+                continue;
+            }
             let count = self.register_count(op, ty)?;
             if count == 0 {
                 continue;

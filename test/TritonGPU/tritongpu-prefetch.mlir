@@ -1,4 +1,11 @@
 // RUN: triton-opt %s --split-input-file --tritongpu-prefetch | FileCheck %s
+// The GPU pattern's kernel (a carried-buffer matmul) lowers to PTX after the pass: the memdescs
+// the loop carries travel as base addresses, the first slices as registers.
+// RUN: triton-opt %S/../Inputs/gpu/matmul_loop_prefetch.ttgir --tritongpu-prefetch -o %t.ttgir
+// RUN: tritium compile %t.ttgir --out-name prefetched -o %t.out && FileCheck %s --check-prefix=PTX < %t.out/prefetched.ptx
+// PTX: .entry matmul_loop_prefetch
+// PTX: ldmatrix
+// PTX: mma.sync.aligned.m16n8k16
 
 // A dot reading both operands from shared buffers the loop carries: the first 16-wide K slice of
 // each (f16 operands: 256 bits) is read before the loop and carried, the dot is split in two

@@ -1,5 +1,7 @@
 //! Structured control flow carrying distributed tensors (`scf.for`, `scf.if`, `scf.while`) and
-//! `tt.return`: each tensor travels as its thread's registers, flattened in operand order.
+//! `tt.return`: each tensor travels as its thread's registers, flattened in operand order; a
+//! shared-memory descriptor (`scf.for`, `scf.if`) as its buffer's base address, every buffer
+//! it may stand for laid out alike.
 
 use crate::builder::*;
 use crate::registry::OpLowering;
@@ -16,13 +18,50 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// The registers of a value list, flattened.
+    /// The registers of a value list, flattened (a memdesc: its buffer's base).
     fn flat_regs(&self, op: MlirOperation, values: &[MlirValue]) -> LResult<Vec<Value>> {
         let mut flat = Vec::new();
         for v in values {
+            if is_memdesc(*v) {
+                flat.push(self.buffer_of(op, *v)?.base);
+                continue;
+            }
             flat.extend(self.regs(op, *v)?);
         }
         Ok(flat)
+    }
+
+    /// The memdescs among `values` (bound to their base, by `bind_flat`) become buffers laid out
+    /// as the corresponding `templates` (a loop's inits, a branch's yielded values), and each
+    /// of `alike` (values the same memdescs also take: yielded ones) must be laid out the same.
+    fn bind_buffers(
+        &mut self,
+        op: MlirOperation,
+        values: &[MlirValue],
+        templates: &[MlirValue],
+        alike: &[MlirValue],
+    ) -> LResult<()> {
+        for (i, (&v, &t)) in values.iter().zip(templates).enumerate() {
+            if !is_memdesc(v) {
+                continue;
+            }
+            let template = self.buffer_of(op, t)?;
+            if let Some(&other) = alike.get(i)
+                && !template.same_layout(&self.buffer_of(op, other)?)
+            {
+                return err(
+                    op,
+                    "a shared-memory descriptor carried through control flow stands for buffers of different layouts",
+                );
+            }
+            let Some(&base) = self.get(v).first() else {
+                return err(op, "internal error: a carried memdesc has no base");
+            };
+            let mut buffer = template;
+            buffer.base = base;
+            self.buffers.insert(v.ptr as usize, buffer);
+        }
+        Ok(())
     }
 
     pub fn lower_for(
@@ -53,6 +92,7 @@ impl FuncLowering<'_> {
         // `body`, and `block_types` starts with it.
         self.set(args[0], vec![lowered_args[0]]);
         self.bind_flat(op, &args[1..], &lowered_args[1..])?;
+        self.bind_buffers(op, &args[1..], &ins[3..], &[])?;
         let saved = self.b.save();
         self.b.set_end(block);
         self.lower_yielding_block(body)?;
@@ -62,7 +102,9 @@ impl FuncLowering<'_> {
         let lowered = self
             .b
             .create("scf.for", &operands, &types, &[], vec![region]);
-        self.bind_flat(op, outs, &Builder::results_of(lowered))
+        self.bind_flat(op, outs, &Builder::results_of(lowered))?;
+        let yielded = operands_of_terminator(body);
+        self.bind_buffers(op, outs, &ins[3..], &yielded)
     }
 
     pub fn lower_if(
@@ -92,7 +134,12 @@ impl FuncLowering<'_> {
             }
         }
         let lowered = self.b.create("scf.if", &[cond], &types, &[], regions);
-        self.bind_flat(op, outs, &Builder::results_of(lowered))
+        self.bind_flat(op, outs, &Builder::results_of(lowered))?;
+        if let (Some(&then_block), Some(&else_block)) = (blocks.first(), blocks.get(1)) {
+            let from_then = operands_of_terminator(then_block);
+            self.bind_buffers(op, outs, &from_then, &operands_of_terminator(else_block))?;
+        }
+        Ok(())
     }
 
     /// Lowers the ops of a region block whose terminator is `scf.yield`, yielding the flattened
@@ -171,5 +218,22 @@ impl FuncLowering<'_> {
             vec![before_region, after_region],
         );
         self.bind_flat(op, outs, &Builder::results_of(lowered))
+    }
+}
+
+/// Whether `value` is a shared-memory descriptor.
+fn is_memdesc(value: MlirValue) -> bool {
+    // SAFETY: a type query on a live value's type.
+    unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(value_type(value)) }
+}
+
+/// The operands of `block`'s terminator.
+fn operands_of_terminator(block: MlirBlock) -> Vec<MlirValue> {
+    // SAFETY: `block` is a live block of the TTGIR being lowered; its terminator is live.
+    let terminator = unsafe { mlirBlockGetTerminator(block) };
+    if terminator.ptr.is_null() {
+        Vec::new()
+    } else {
+        operands(terminator)
     }
 }

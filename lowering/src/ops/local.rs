@@ -23,7 +23,7 @@ pub struct SharedBuffer {
 }
 
 /// How a buffer maps a tensor coordinate to an element offset.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Addressing {
     /// Row-major over the dimensions in `order` (any shape): unswizzled layouts.
     Ordered,
@@ -32,6 +32,17 @@ pub enum Addressing {
     /// `origin` (a `ttg.memdesc_subslice` view's start, which in a swizzled layout XORs rather
     /// than adds).
     Linear { bits: Vec<Vec<u32>>, origin: u32 },
+}
+
+impl SharedBuffer {
+    /// Whether `other` lays out the same elements in the same way (any base): two buffers one
+    /// loop-carried or conditional memdesc may stand for.
+    pub fn same_layout(&self, other: &SharedBuffer) -> bool {
+        self.shape == other.shape
+            && self.order == other.order
+            && self.elem.ptr == other.elem.ptr
+            && self.addressing == other.addressing
+    }
 }
 
 impl Addressing {
@@ -906,10 +917,12 @@ impl FuncLowering<'_> {
         let mut regs = Vec::with_capacity(map.num_registers());
         for group in (0..map.num_registers()).step_by(8) {
             let address = self.matrix_group_address(&rows, buffer, &map.registers[group]);
+            // Volatile: the asm does not tell LLVM that it reads shared memory, so a read at an
+            // address that stays the same across loop iterations (a one-slot ring, a buffer the
+            // loop rewrites or carries) would otherwise be hoisted out of the loop.
             let loaded = self
                 .b
-                .inline_asm(&asm, "=r,=r,=r,=r,r", &[address], Some(words), false)
-                .unwrap_or_else(|| unreachable!("inline_asm with a result type returns a value"));
+                .asm_volatile(&asm, "=r,=r,=r,=r,r", &[address], words);
             for j in 0..4 {
                 let word = self.b.extract_value(loaded, j, i32t);
                 regs.extend(self.unpack_vector(word, 2, buffer.elem));
