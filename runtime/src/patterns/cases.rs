@@ -131,6 +131,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: matmul_loop_aligned,
     },
     Pattern {
+        name: "matmul_loop_one_slot",
+        what: "matmul_loop at 2 warps, 2 stages: one-slot cp.async rings read by ldmatrix at one address every iteration",
+        build: matmul_loop_aligned,
+    },
+    Pattern {
         name: "matmul_loop_sm80",
         what: "matmul_loop compiled for sm_80, 16-byte row strides (mma.sync, cp.async rings), run on this GPU",
         build: matmul_loop_aligned,
