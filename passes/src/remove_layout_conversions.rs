@@ -505,8 +505,12 @@ fn rewrite_once(
             }
         }
         let Some(def) = defining_op(src) else {
+            // A loop-carried value moves into an access layout or an mma one, but never out of
+            // an mma layout (the yield rule above carries values there: the two moves would
+            // undo each other every round, attention's running max and sum at BLOCK_M = 128).
             let into_anchor = (in_preferred_family(access, dst_type)
-                && !in_preferred_family(access, value_type(src)))
+                && !in_preferred_family(access, value_type(src))
+                && !in_mma_family(value_type(src)))
                 || (in_mma_family(dst_type) && !in_mma_family(value_type(src)));
             if into_anchor && carry_in_layout(src, dst_type) {
                 changed = true;

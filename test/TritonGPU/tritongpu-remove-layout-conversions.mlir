@@ -216,3 +216,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop-carried value computed in an accumulator's slice (attention's running max at
+// BLOCK_M = 128) is carried there; only the store after the loop converts. (The rule carrying a
+// value into an access layout used to pull it back to #blocked every round, and the rewrite
+// stopped at its round limit with conversions, identities among them, inside the loop.)
+// CHECK-LABEL: tt.func @running_max_stays_in_the_accumulator_slice
+// CHECK: scf.for {{.*}} -> (tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield %{{.*}} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+// CHECK: ttg.convert_layout %{{.*}} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128xf32, #blocked>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @running_max_stays_in_the_accumulator_slice(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %x: tensor<128x64xf32, #mma>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant dense<0xFF800000> : tensor<128xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> (tensor<128xf32, #blocked>) : i32 {
+      %mc = ttg.convert_layout %m : tensor<128xf32, #blocked> -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %row = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %mx = arith.maxnumf %a, %b : f32
+        tt.reduce.return %mx : f32
+      }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %new = arith.maxnumf %mc, %row : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %nb = ttg.convert_layout %new : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128xf32, #blocked>
+      scf.yield %nb : tensor<128xf32, #blocked>
+    }
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %base = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %ptrs = tt.addptr %base, %range : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %ptrs, %r : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
