@@ -1096,17 +1096,7 @@ fn keep_dot_in_flight(
     for_op: MlirOperation,
     staged: &HashSet<usize>,
 ) -> Option<MlirOperation> {
-    let mut dots = Vec::new();
-    // SAFETY: iteration over the live body's ops.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            if op_name(op) == "ttng.warp_group_dot" {
-                dots.push(op);
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
+    let dots = wgmmas(body);
     if dots
         .iter()
         .any(|&d| crate::ir_util::bool_attr(d, "isAsync").unwrap_or(false))
@@ -1132,6 +1122,14 @@ fn keep_dot_in_flight(
     (!after.ptr.is_null()).then_some(after)
 }
 
+/// The `ttng.warp_group_dot`s of `body`, in order.
+fn wgmmas(body: MlirBlock) -> Vec<MlirOperation> {
+    crate::ttir::util::block_ops(body)
+        .into_iter()
+        .filter(|&op| op_name(op) == "ttng.warp_group_dot")
+        .collect()
+}
+
 /// The body's only `ttng.warp_group_dot` when it can stay in flight into the next iteration: a
 /// synchronous dot accumulating into an iter arg it alone reads, its result yielded (at
 /// `index`, by `yield_op`) and used nowhere else, reading no buffer the body rewrites each
@@ -1140,17 +1138,7 @@ fn single_dot_in_flight(
     body: MlirBlock,
     staged: &HashSet<usize>,
 ) -> Option<(MlirOperation, usize, MlirOperation)> {
-    let mut dots = Vec::new();
-    // SAFETY: iteration over the live body's ops.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            if op_name(op) == "ttng.warp_group_dot" {
-                dots.push(op);
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
+    let dots = wgmmas(body);
     let [dot] = dots[..] else {
         return None;
     };

@@ -18,7 +18,7 @@
 //! are left alone (as Triton's pipeliner output is by its prefetch).
 
 use crate::ir_util::*;
-use crate::ttir::util::{block_ops, erase, set_operands, terminator, with_shape};
+use crate::ttir::util::{block_ops, erase, set_operands, terminator, use_count, with_shape};
 use mlir_sys::*;
 use tritium_dialects::build::{build, clone_with};
 use tritium_dialects::ffi;
@@ -62,14 +62,6 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
     Ok(())
 }
 
-fn single_use(value: MlirValue) -> bool {
-    // SAFETY: use-list queries on a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
-    }
-}
-
 /// The carried-buffer path of `value` (a dot operand) in `body`.
 fn operand_path(value: MlirValue, body: MlirBlock) -> Option<Operand> {
     let mut casts = Vec::new();
@@ -77,7 +69,7 @@ fn operand_path(value: MlirValue, body: MlirBlock) -> Option<Operand> {
     loop {
         let def = defining_op(v)?;
         // SAFETY: block query on a live op.
-        if unsafe { mlirOperationGetBlock(def).ptr } != body.ptr || !single_use(v) {
+        if unsafe { mlirOperationGetBlock(def).ptr } != body.ptr || use_count(v) != 1 {
             return None;
         }
         let name = op_name(def);

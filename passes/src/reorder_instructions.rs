@@ -15,7 +15,7 @@
 
 use crate::combine_tensor_select_and_if::ancestor_in;
 use crate::ir_util::*;
-use crate::ttir::util::block_ops;
+use crate::ttir::util::{block_ops, use_count};
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;
@@ -65,20 +65,6 @@ fn users_in(value: MlirValue, block: MlirBlock) -> Vec<MlirOperation> {
         }
     }
     found
-}
-
-/// The number of uses of `value`.
-fn use_count(value: MlirValue) -> usize {
-    let mut n = 0;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(value);
-        while !u.ptr.is_null() {
-            n += 1;
-            u = mlirOpOperandGetNextUse(u);
-        }
-    }
-    n
 }
 
 /// The first op of `block` after `op` that is in `set` (by address).

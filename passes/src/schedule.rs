@@ -20,7 +20,7 @@
 
 use crate::axis_info::AxisInfoAnalysis;
 use crate::ir_util::*;
-use crate::ttir::util::{attr, remove_attr, set_attr};
+use crate::ttir::util::{attr, block_ops, remove_attr, set_attr};
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;
@@ -149,7 +149,7 @@ fn schedule_loop(for_op: MlirOperation) {
     let Some(&body) = blocks_of(for_op).first() else {
         return;
     };
-    let ops = body_ops(body);
+    let ops = block_ops(body);
     let loads: Vec<(MlirOperation, i64)> = ops
         .iter()
         .filter_map(|&op| int_attr(op, LATENCY).filter(|&l| l > 0).map(|l| (op, l)))
@@ -184,18 +184,4 @@ fn schedule_loop(for_op: MlirOperation) {
         set_attr(op, STAGE, i32_attr(op, stage));
         set_attr(op, CLUSTER, i32_attr(op, cluster));
     }
-}
-
-/// The ops of `body`, in order.
-fn body_ops(body: MlirBlock) -> Vec<MlirOperation> {
-    let mut ops = Vec::new();
-    // SAFETY: iteration over the live block's ops.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            ops.push(op);
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    ops
 }
