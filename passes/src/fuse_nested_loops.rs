@@ -191,10 +191,6 @@ fn if_op(
     }
 }
 
-fn results_of(op: MlirOperation) -> Vec<MlirValue> {
-    results(op)
-}
-
 /// Replaces the uses of `from` outside `region_owner` (all uses when `None`) by `to`.
 fn replace_uses_outside(from: MlirValue, to: MlirValue, region_owner: Option<MlirOperation>) {
     let mut uses = Vec::new();
@@ -235,7 +231,7 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     let in_prologue: HashSet<usize> = prologue.iter().map(|op| op.ptr as usize).collect();
     let carried: Vec<MlirValue> = prologue
         .iter()
-        .flat_map(|&op| results_of(op))
+        .flat_map(|&op| results(op))
         .filter(|&v| {
             crate::ttir::util::users(v).iter().any(|&user| {
                 let mut top = user;
@@ -338,7 +334,7 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     else_values.extend_from_slice(&k_args);
     else_values.push(i_arg);
     set_operands(pro_else, &else_values);
-    let pro = results_of(pro_if);
+    let pro = results(pro_if);
     let j1 = pro[0];
     let pv1 = pro[1..1 + carried.len()].to_vec();
     let k1 = pro[1 + carried.len()..1 + carried.len() + n_inner].to_vec();
@@ -363,7 +359,7 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     let mut else_values = vec![j1];
     else_values.extend_from_slice(&k1);
     set_operands(body_else, &else_values);
-    let body_results = results_of(body_if);
+    let body_results = results(body_if);
     let j2 = body_results[0];
     let k2 = body_results[1..].to_vec();
 
@@ -377,7 +373,7 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     }
     set_operands(epi_then, &operands(outer_yield));
     set_operands(epi_else, &o_args);
-    let o3 = results_of(epi_if);
+    let o3 = results(epi_if);
 
     let mut yielded = vec![t, i1];
     yielded.extend_from_slice(&o3);
@@ -402,10 +398,10 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     for (&from, &to) in inner_args.iter().zip(&k1) {
         replace_uses_outside(from, to, None);
     }
-    for (&from, &to) in results_of(inner).iter().zip(&k2) {
+    for (&from, &to) in results(inner).iter().zip(&k2) {
         replace_uses_outside(from, to, None);
     }
-    for (k, &r) in results_of(outer).iter().enumerate() {
+    for (k, &r) in results(outer).iter().enumerate() {
         // SAFETY: result `2 + k` of the fused loop exists (its iter args start with T and i,
         // then the outer ones).
         let to = unsafe { mlirOperationGetResult(fused, 2 + k as isize) };
