@@ -62,9 +62,13 @@ gpu-bundle: build
 	@left_out=""; for f in test/Inputs/gpu/*.ttir; do \
 	  k=$$(basename $$f .ttir); flags="--num-warps 4"; \
 	  if [ -f test/Inputs/gpu/$$k.flags ]; then flags=$$(cat test/Inputs/gpu/$$k.flags); fi; \
-	  rm -f .gpu/ptx/$$k.ptx .gpu/ptx/$$k.json; \
-	  echo "target/debug/tritium compile $$f $$flags -o .gpu/ptx"; \
-	  target/debug/tritium compile $$f $$flags -o .gpu/ptx || left_out="$$left_out $$k"; \
+	  rm -f .gpu/ptx/$$k.ptx .gpu/ptx/$$k.json; src=$$f; \
+	  if [ -f test/Inputs/gpu/$$k.passes ]; then \
+	    src=.gpu/$$k.ttir; target/debug/triton-opt $$f $$(cat test/Inputs/gpu/$$k.passes) --mlir-print-debuginfo -o $$src; \
+	  fi; \
+	  echo "target/debug/tritium compile $$src $$flags --out-name $$k -o .gpu/ptx"; \
+	  target/debug/tritium compile $$src $$flags --out-name $$k -o .gpu/ptx || left_out="$$left_out $$k"; \
+	  rm -f .gpu/$$k.ttir; \
 	done; \
 	for f in test/Inputs/gpu/*.ttgir; do \
 	  k=$$(basename $$f .ttgir); passes=""; \

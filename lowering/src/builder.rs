@@ -568,6 +568,9 @@ impl Builder {
     pub fn undef(&mut self, ty: MlirType) -> Value {
         self.one("llvm.mlir.undef", &[], ty, &[])
     }
+    pub fn poison(&mut self, ty: MlirType) -> Value {
+        self.one("llvm.mlir.poison", &[], ty, &[])
+    }
     pub fn zero(&mut self, ty: MlirType) -> Value {
         self.one("llvm.mlir.zero", &[], ty, &[])
     }

@@ -143,6 +143,7 @@ fn table() -> Vec<(&'static str, LowerFn)> {
         ("tt.get_num_programs", |l, o| l.lower_program_id(o)),
         ("tt.make_range", |l, o| l.lower_make_range(o)),
         ("tt.splat", |l, o| l.lower_splat(o)),
+        ("ub.poison", |l, o| l.lower_poison(o)),
         ("tt.addptr", |l, o| l.lower_addptr(o)),
         // ops/elementwise.rs
         ("arith.constant", |l, o| l.lower_constant(o.op, &o.outs)),

@@ -5,6 +5,11 @@
 // RUN: triton-opt %t/nest.mlir --tritongpu-fuse-nested-loops -o %t/fused.mlir && tritium run %t/fused.mlir --interpret --arg out=buf:i32:16:zeros --arg n=8 --arg m=4 | FileCheck %s --check-prefix=M4
 // RUN: tritium run %t/nest.mlir --interpret --arg out=buf:i32:16:zeros --arg n=8 --arg m=0 | FileCheck %s --check-prefix=M0
 // RUN: tritium run %t/fused.mlir --interpret --arg out=buf:i32:16:zeros --arg n=8 --arg m=0 | FileCheck %s --check-prefix=M0
+// The GPU pattern's persistent kernel compiles after fusion (its carried pointer's placeholder is a
+// ub.poison, lowered to llvm.mlir.poison):
+// RUN: triton-opt %S/../Inputs/gpu/fused_row_sums.ttir --tritongpu-fuse-nested-loops --mlir-print-debuginfo -o %t.fused.ttir
+// RUN: tritium compile %t.fused.ttir --out-name fused -o %t.ptx && FileCheck %s --check-prefix=PTX < %t.ptx/fused.ptx
+// PTX: .entry fused_row_sums
 // M4: out: i32 x 16 = [3464, 257, 0, 663, 0, 1069, 0, 1475, ...]
 // M0: out: i32 x 16 = [48, 3, 0, 9, 0, 15, 0, 21, ...]
 

@@ -37,6 +37,24 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// `ub.poison` (a value no one reads before it is redefined, such as the placeholders of
+    /// -tritongpu-fuse-nested-loops): `llvm.mlir.poison` in every register.
+    pub fn lower_poison(&mut self, o: &OpLowering) -> LResult<()> {
+        let ty = value_type(o.outs[0]);
+        // SAFETY: a type query on a live type.
+        if unsafe { tritium_dialects::ffi::ttg::tritiumTypeIsMemDesc(ty) } {
+            return err(
+                o.op,
+                "a poison shared-memory descriptor has no buffer to stand for",
+            );
+        }
+        let count = self.register_count(o.op, ty)?;
+        let llvm = self.llvm_type(element_type(ty));
+        let v = self.b.poison(llvm);
+        self.set(o.outs[0], vec![v; count]);
+        Ok(())
+    }
+
     /// `tt.splat`: every register holds the scalar.
     pub fn lower_splat(&mut self, o: &OpLowering) -> LResult<()> {
         let v = self.scalar(o.op, o.ins[0])?;

@@ -91,6 +91,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: for_accum,
     },
     Pattern {
+        name: "fused_row_sums",
+        what: "reduce_in_loop as a persistent tt.flatten loop nest, compiled after -tritongpu-fuse-nested-loops",
+        build: fused_row_sums,
+    },
+    Pattern {
         name: "reduce_in_loop",
         what: "tt.reduce inside scf.for folded into loop-carried sum and max",
         build: reduce_in_loop,
@@ -991,6 +996,37 @@ fn reduce_in_loop(r: &mut Rng) -> Case {
             ("stride", Arg::I32(stride as i32)),
         ],
         note: format!("rows={rows} L={l} stride={stride}"),
+    }
+}
+
+fn fused_row_sums(r: &mut Rng) -> Case {
+    const B: usize = 128;
+    let rows = int_in(r, 20, 120) as usize;
+    let l = ragged(r, 300, 2000, B);
+    let stride = l + int_in(r, 0, 17) as usize;
+    let x = eighths(r, rows * stride, 800);
+    let (sums, maxes): (Vec<f32>, Vec<f32>) = (0..rows)
+        .map(|row| {
+            let xs = &x[row * stride..row * stride + l];
+            (
+                xs.iter().sum::<f32>(),
+                xs.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+            )
+        })
+        .unzip();
+    // Fewer programs than rows: each walks several (the fused loop's outer iterations).
+    let programs = int_in(r, 3, 11) as usize;
+    Case {
+        grid: (programs as u32, 1, 1),
+        args: vec![
+            ("x", Arg::In(Data::F32(x))),
+            ("out_sum", Arg::Out(f32s(sums))),
+            ("out_max", Arg::Out(f32s(maxes))),
+            ("rows", Arg::I32(rows as i32)),
+            ("L", Arg::I32(l as i32)),
+            ("stride", Arg::I32(stride as i32)),
+        ],
+        note: format!("rows={rows} L={l} stride={stride} programs={programs}"),
     }
 }
 

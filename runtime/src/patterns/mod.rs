@@ -29,7 +29,7 @@ pub use cases::{fp8_decode, fp8_encode};
 
 /// A lowering-pattern kernel and how to check it.
 pub struct Pattern {
-    /// Kernel file stem (`test/Inputs/gpu/<name>.ttir`, or `.ttgir` after the passes listed in
+    /// Kernel file stem (`test/Inputs/gpu/<name>.ttir` or `.ttgir`, after the passes listed in
     /// `<name>.passes` when present, compiled to `<name>.ptx`) and entry name.
     pub name: &'static str,
     /// What the kernel checks, one line.
