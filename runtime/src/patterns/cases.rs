@@ -1000,34 +1000,15 @@ fn reduce_in_loop(r: &mut Rng) -> Case {
 }
 
 fn fused_row_sums(r: &mut Rng) -> Case {
-    const B: usize = 128;
-    let rows = int_in(r, 20, 120) as usize;
-    let l = ragged(r, 300, 2000, B);
-    let stride = l + int_in(r, 0, 17) as usize;
-    let x = eighths(r, rows * stride, 800);
-    let (sums, maxes): (Vec<f32>, Vec<f32>) = (0..rows)
-        .map(|row| {
-            let xs = &x[row * stride..row * stride + l];
-            (
-                xs.iter().sum::<f32>(),
-                xs.iter().copied().fold(f32::NEG_INFINITY, f32::max),
-            )
-        })
-        .unzip();
-    // Fewer programs than rows: each walks several (the fused loop's outer iterations).
-    let programs = int_in(r, 3, 11) as usize;
-    Case {
-        grid: (programs as u32, 1, 1),
-        args: vec![
-            ("x", Arg::In(Data::F32(x))),
-            ("out_sum", Arg::Out(f32s(sums))),
-            ("out_max", Arg::Out(f32s(maxes))),
-            ("rows", Arg::I32(rows as i32)),
-            ("L", Arg::I32(l as i32)),
-            ("stride", Arg::I32(stride as i32)),
-        ],
-        note: format!("rows={rows} L={l} stride={stride} programs={programs}"),
-    }
+    // reduce_in_loop's rows, walked by fewer programs than rows: each takes several (the fused
+    // loop's outer iterations).
+    let mut case = reduce_in_loop(r);
+    let rows = case.grid.0;
+    let programs = int_in(r, 3, 11) as u32;
+    case.grid = (programs, 1, 1);
+    case.args.insert(3, ("rows", Arg::I32(rows as i32)));
+    case.note = format!("{} programs={programs}", case.note);
+    case
 }
 
 fn if_else(r: &mut Rng) -> Case {
