@@ -18,6 +18,7 @@
 //! are left alone (as Triton's pipeliner output is by its prefetch).
 
 use crate::ir_util::*;
+use crate::tma_lowering::At;
 use crate::ttir::util::{block_ops, erase, set_operands, terminator, use_count, with_shape};
 use mlir_sys::*;
 use tritium_dialects::build::{build, clone_with};
@@ -161,24 +162,13 @@ fn subslice(at: MlirOperation, buffer: MlirValue, offsets: &[i32], dims: &[i64])
         );
         let ctx = mlirTypeGetContext(ty);
         let offsets_attr = mlirDenseI32ArrayGet(ctx, offsets.len() as isize, offsets.as_ptr());
-        let op = build(
+        At::new(at).insert(build(
             "ttg.memdesc_subslice",
             mlirOperationGetLocation(at),
             &[buffer],
             &[view],
             &[("offsets", offsets_attr)],
-        );
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-        mlirOperationGetResult(op, 0)
-    }
-}
-
-/// Inserts `op` before `at` and returns its result.
-fn insert(at: MlirOperation, op: MlirOperation) -> MlirValue {
-    // SAFETY: `at` is live in a block, which takes ownership of `op` (a single-result op).
-    unsafe {
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op);
-        mlirOperationGetResult(op, 0)
+        ))
     }
 }
 
@@ -200,13 +190,14 @@ fn read_slice(
     let mut offsets = vec![0i32; rank];
     offsets[k_dim] = (k * width) as i32;
     let view = subslice(at, buffer, &offsets, &dims);
-    let mut value = insert(
-        at,
-        clone_with(operand.load, &[view], &[with_shape(loaded_type, &dims)]),
-    );
+    let mut value = At::new(at).insert(clone_with(
+        operand.load,
+        &[view],
+        &[with_shape(loaded_type, &dims)],
+    ));
     for &cast in &operand.casts {
         let ty = with_shape(value_type(results(cast)[0]), &dims);
-        value = insert(at, clone_with(cast, &[value], &[ty]));
+        value = At::new(at).insert(clone_with(cast, &[value], &[ty]));
     }
     value
 }
@@ -235,14 +226,11 @@ fn prefetch_loop(for_op: MlirOperation, dot: MlirOperation, a: &Operand, b: &Ope
 
     // The dot over K / W slices, the first from the carried registers.
     let result_type = value_type(results(dot)[0]);
-    let mut acc = insert(
-        dot,
-        clone_with(dot, &[a_arg, b_arg, ins[2]], &[result_type]),
-    );
+    let mut acc = At::new(dot).insert(clone_with(dot, &[a_arg, b_arg, ins[2]], &[result_type]));
     for step in 1..k / width {
         let a_k = read_slice(dot, a, args[a.index + 1], true, step, width);
         let b_k = read_slice(dot, b, args[b.index + 1], false, step, width);
-        acc = insert(dot, clone_with(dot, &[a_k, b_k, acc], &[result_type]));
+        acc = At::new(dot).insert(clone_with(dot, &[a_k, b_k, acc], &[result_type]));
     }
     // The next iteration's first slices, from the buffers it reads.
     let a_next = read_slice(yield_op, a, yielded[a.index], true, 0, width);

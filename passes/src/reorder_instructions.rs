@@ -41,8 +41,8 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         sink_into_place(block);
         for op in block_ops(block) {
             match op_name(op).as_str() {
-                "ttg.local_alloc" => alloc_after_load(op, block),
-                "ttg.memdesc_trans" => after_operand(op, block),
+                "ttg.local_alloc" => after_operand(op, block, Some("tt.load")),
+                "ttg.memdesc_trans" => after_operand(op, block, None),
                 _ => {}
             }
         }
@@ -153,27 +153,9 @@ fn order_dot_operands(dot: MlirOperation) {
     }
 }
 
-/// `local_alloc(load)` right after the load, when both are in `block`.
-fn alloc_after_load(alloc: MlirOperation, block: MlirBlock) {
-    let Some(&src) = operands(alloc).first() else {
-        return;
-    };
-    let Some(load) = defining_op(src) else {
-        return;
-    };
-    // SAFETY: block and position queries, then a move within the live block.
-    unsafe {
-        if op_name(load) == "tt.load"
-            && mlirOperationGetBlock(load).ptr == block.ptr
-            && mlirOperationGetNextInBlock(load).ptr != alloc.ptr
-        {
-            mlirOperationMoveAfter(alloc, load);
-        }
-    }
-}
-
-/// `op` (one operand) right after its operand's definition in `block`.
-fn after_operand(op: MlirOperation, block: MlirBlock) {
+/// `op` right after the definition of its first operand in `block` (only a `defined_by` op when
+/// given: a `local_alloc` moves up to its `tt.load`).
+fn after_operand(op: MlirOperation, block: MlirBlock, defined_by: Option<&str>) {
     let Some(&src) = operands(op).first() else {
         return;
     };
@@ -182,7 +164,8 @@ fn after_operand(op: MlirOperation, block: MlirBlock) {
     };
     // SAFETY: block and position queries, then a move within the live block.
     unsafe {
-        if mlirOperationGetBlock(def).ptr == block.ptr
+        if defined_by.is_none_or(|name| op_name(def) == name)
+            && mlirOperationGetBlock(def).ptr == block.ptr
             && mlirOperationGetNextInBlock(def).ptr != op.ptr
         {
             mlirOperationMoveAfter(op, def);
