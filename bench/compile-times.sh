@@ -14,9 +14,12 @@ for spec in add:4 softmax:8 rmsnorm:8 matmul:8; do
   kernel=${spec%%:*} warps=${spec##*:}
   times=()
   for _ in $(seq "$runs"); do
+    cache=$(mktemp -d)  # a fresh compile cache per run: a cold compile, not a cache hit
     start=$(date +%s%N)
-    target/release/tritium compile "test/Inputs/kernels/$kernel.ttir" --num-warps "$warps" -o "$out" >/dev/null
+    TRITIUM_CACHE_DIR=$cache target/release/tritium compile "test/Inputs/kernels/$kernel.ttir" \
+      --num-warps "$warps" -o "$out" >/dev/null
     times+=($(( ($(date +%s%N) - start) / 1000 )))
+    rm -rf "$cache"
   done
   sorted=($(printf '%s\n' "${times[@]}" | sort -n))
   n=${#sorted[@]}
@@ -33,9 +36,12 @@ for spec in \
   IFS='|' read -r kernel warps signature <<<"$spec"
   times=()
   for _ in $(seq "$runs"); do
+    cache=$(mktemp -d)
     start=$(date +%s%N)
-    target/release/tritium compile "$py" -n "${kernel}_kernel" -s "$signature" -w "$warps" -o "$out" >/dev/null
+    TRITIUM_CACHE_DIR=$cache target/release/tritium compile "$py" -n "${kernel}_kernel" \
+      -s "$signature" -w "$warps" -o "$out" >/dev/null
     times+=($(( ($(date +%s%N) - start) / 1000 )))
+    rm -rf "$cache"
   done
   sorted=($(printf '%s\n' "${times[@]}" | sort -n))
   n=${#sorted[@]}

@@ -125,7 +125,7 @@ fn compile_with(
     options: &CompileOptions,
     times: &mut StageTimes,
 ) -> Result<Compiled, CompileError> {
-    crate::pass_registry::register_all();
+    crate::pass_registry::register_for_compile();
     if let Some(warps) = options.num_warps
         && (!warps.is_power_of_two() || warps > 32)
     {
@@ -253,7 +253,10 @@ fn compile_with(
             &context,
             &mut module,
             Stage::LowerToLlvm,
-            "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}",
+            &format!(
+                "{}{{emission-kind=LineTablesOnly}}",
+                crate::pass_registry::DEBUG_INFO_SCOPE_PASS
+            ),
             &sink,
             (&options.debug, &kernel_name),
         )?;

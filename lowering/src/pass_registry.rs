@@ -46,13 +46,78 @@ pub fn all_pipelines() -> Vec<&'static PipelineDef> {
 }
 
 /// Registers MLIR's upstream passes and every Tritium pass and pipeline in MLIR's global
-/// registry, once per process. Call before parsing a command line or a pipeline.
+/// registry, once per process. Call before parsing a command line or a pipeline (`triton-opt`).
 pub fn register_all() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: takes no arguments and only adds MLIR's upstream passes to its global
-        // registry; `ONCE` runs it once per process.
+        // registry; `ONCE` runs it once per process (registering one again is a no-op).
         unsafe { mlir_sys::mlirRegisterAllPasses() };
+    });
+    register_tritium();
+}
+
+/// Registers the upstream passes Tritium's own pipelines run ([`UPSTREAM_PASSES_USED`]) and
+/// every Tritium pass and pipeline: what compiling needs, without the few milliseconds all of
+/// MLIR's passes take to register in every process.
+pub fn register_for_compile() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for (_, register) in UPSTREAM_PASSES_USED {
+            // SAFETY: each takes no arguments and only adds one upstream pass to MLIR's global
+            // registry; `ONCE` runs them once per process (registering one again is a no-op).
+            unsafe { register() };
+        }
+    });
+    register_tritium();
+}
+
+/// The upstream passes Tritium's pipelines (TTIR, TTGIR, LLVM) run, with the C API function
+/// registering each (a test checks every stage's passes are Tritium's or listed here).
+pub const UPSTREAM_PASSES_USED: &[(&str, unsafe extern "C" fn())] = &[
+    ("inline", mlir_sys::mlirRegisterTransformsInliner),
+    (
+        "canonicalize",
+        mlir_sys::mlirRegisterTransformsCanonicalizer,
+    ),
+    ("cse", mlir_sys::mlirRegisterTransformsCSE),
+    ("symbol-dce", mlir_sys::mlirRegisterTransformsSymbolDCE),
+    (
+        "convert-scf-to-cf",
+        mlir_sys::mlirRegisterConversionSCFToControlFlowPass,
+    ),
+    (
+        "convert-arith-to-llvm",
+        mlir_sys::mlirRegisterConversionArithToLLVMConversionPass,
+    ),
+    (
+        "convert-math-to-llvm",
+        mlir_sys::mlirRegisterConversionConvertMathToLLVMPass,
+    ),
+    (
+        "convert-index-to-llvm",
+        mlir_sys::mlirRegisterConversionConvertIndexToLLVMPass,
+    ),
+    (
+        "convert-cf-to-llvm",
+        mlir_sys::mlirRegisterConversionConvertControlFlowToLLVMPass,
+    ),
+    (
+        "reconcile-unrealized-casts",
+        mlir_sys::mlirRegisterConversionReconcileUnrealizedCastsPass,
+    ),
+    (
+        DEBUG_INFO_SCOPE_PASS,
+        mlir_sys::mlirRegisterLLVMDIScopeForLLVMFuncOpPass,
+    ),
+];
+
+/// The pass giving LLVM functions a debug-info scope (line tables), run after the lowering.
+pub const DEBUG_INFO_SCOPE_PASS: &str = "ensure-debug-info-scope-on-llvm-func";
+
+fn register_tritium() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
         for entry in all_passes() {
             register_pass(entry.pass);
         }
@@ -139,6 +204,32 @@ mod tests {
                 entry.description.len() > entry.pass.summary.len(),
                 "{}: the description should say more than the summary",
                 entry.pass.argument
+            );
+        }
+    }
+
+    /// `register_for_compile` registers every upstream pass the compile stages run: each pass
+    /// of the TTIR, TTGIR (sm_80 and sm_90), allocation and LLVM stages is Tritium's or listed.
+    #[test]
+    fn compile_registers_every_upstream_pass_it_runs() {
+        let ours: Vec<&str> = all_passes().iter().map(|e| e.pass.argument).collect();
+        let mut stages = tritium_passes::pipelines::ttir_passes();
+        for capability in [80, 90] {
+            let options = tritium_passes::pipelines::TtgirOptions {
+                num_warps: 4,
+                num_stages: 3,
+                capability,
+            };
+            stages.extend(tritium_passes::pipelines::ttgir_passes(&options).unwrap());
+            stages.extend(crate::pipelines::llvm_passes(capability));
+        }
+        stages.extend(crate::pipelines::allocate_passes());
+        let upstream: Vec<&str> = UPSTREAM_PASSES_USED.iter().map(|(name, _)| *name).collect();
+        for spec in stages {
+            assert!(
+                ours.contains(&spec.name) || upstream.contains(&spec.name),
+                "{} runs when compiling but register_for_compile does not register it",
+                spec.name
             );
         }
     }
