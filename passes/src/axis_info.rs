@@ -195,6 +195,21 @@ impl AxisInfoAnalysis {
                 Some(value) => AxisInfo::constant_of(value, &out_shape),
                 None => AxisInfo::unknown(rank),
             },
+            // A value never read before it is redefined (fused loops' placeholders): it
+            // weakens nothing it is joined with.
+            "ub.poison" => {
+                let dims: Vec<u64> = if out_shape.is_empty() {
+                    vec![1]
+                } else {
+                    out_shape.iter().map(|&s| s.max(1) as u64).collect()
+                };
+                AxisInfo {
+                    contiguity: dims.clone(),
+                    divisibility: vec![MAX_DIVISIBILITY; rank],
+                    constancy: dims,
+                    constant: None,
+                }
+            }
             "tt.make_range" => {
                 let start = int_attr(op, "start").unwrap_or(0);
                 let end = int_attr(op, "end").unwrap_or(start.saturating_add(1));

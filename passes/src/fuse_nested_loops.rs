@@ -16,13 +16,17 @@
 //!
 //! The prologue (the outer body's ops before the inner loop) and the epilogue (those after it)
 //! run once per outer iteration, the inner body once per inner iteration, as before; prologue
-//! values used later, the inner loop's iter args and its induction variable are carried by the
-//! fused loop. The inner loop's `tt.num_stages` moves to the fused loop. Other loop nests are left
-//! alone.
+//! values used later (not the inner loop's inits, consumed by the prologue's branch), the inner
+//! loop's iter args and its induction variable are carried by the fused loop, tensors with a
+//! `ub.poison` placeholder. The inner loop's `tt.num_stages` moves to the fused loop. Other loop
+//! nests are left alone.
 //!
-//! Not in `-tritium-ttgir`: the pipeliner stages loads only at the top level of a loop body, and
-//! a fused persistent matmul's loads sit under the body's `scf.if` (Triton's pipeliner takes
-//! them, and keeps no wgmma in flight there; docs/passes-ttgir.md).
+//! A `tt.flatten` nest is first prepared as Triton does (its tests' `ttg.always-fuse` nests
+//! are not): the outer loop's pure invariants are hoisted, prologue ops only the epilogue reads
+//! move into it, and the inner loop's length is speculated — `scf.if len(inner) <= 0` runs a
+//! copy of the nest without the inner loop, the `else` side the nest with its inner loop marked
+//! `ttg.must-execute`, fused over `len(outer) * len(inner)` iterations with the inner body
+//! unguarded, where -tritongpu-pipeline stages its loads (docs/passes-ttgir.md).
 
 use crate::ir_util::*;
 use crate::ttir::util::{
@@ -52,12 +56,142 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
     let nests: Vec<(MlirOperation, MlirOperation)> = collect_ops(module)
         .into_iter()
         .filter(|&op| op_name(op) == "scf.for" && FLATTEN.iter().any(|a| attr(op, a).is_some()))
-        .filter_map(|outer| fusible_inner(outer).map(|inner| (outer, inner)))
+        .filter_map(|outer| {
+            // Hoisting first also takes the inner loop's bounds out when they are invariant
+            // (constants, sums of arguments), as Triton's speculation does.
+            if is_prepared(outer) {
+                crate::ttir::licm::hoist_speculatable(outer);
+            }
+            fusible_inner(outer).map(|inner| (outer, inner))
+        })
         .collect();
     for (outer, inner) in nests {
-        fuse(outer, inner);
+        // Triton prepares a `tt.flatten` nest (its tests' `ttg.always-fuse` ones are fused
+        // as they are): invariants leave the outer loop, prologue values only the epilogue
+        // reads move there, and the inner loop is made to run at least once.
+        let must_execute = if is_prepared(outer) {
+            sink_into_epilogue(outer, inner);
+            speculate_inner_length(outer, inner);
+            true
+        } else {
+            attr(inner, MUST_EXECUTE).is_some()
+        };
+        fuse(outer, inner, must_execute);
     }
     Ok(())
+}
+
+/// Whether the nest is prepared before fusion: `tt.flatten` ones, not Triton's test attribute.
+fn is_prepared(outer: MlirOperation) -> bool {
+    attr(outer, FLATTEN[0]).is_some() && attr(outer, FLATTEN[1]).is_none()
+}
+
+/// Marks an inner loop known to run at least once per outer iteration (Triton's name).
+const MUST_EXECUTE: &str = "ttg.must-execute";
+
+/// Moves the prologue ops whose results only the epilogue reads (pure, speculatable, without
+/// regions) to the start of the epilogue, so the fused loop need not carry their values.
+fn sink_into_epilogue(outer: MlirOperation, inner: MlirOperation) {
+    let body = blocks_of(outer)[0];
+    let ops = block_ops(body);
+    let split = ops
+        .iter()
+        .position(|op| op.ptr == inner.ptr)
+        .expect("inner is in the body");
+    let epilogue: HashSet<usize> = ops[split + 1..].iter().map(|op| op.ptr as usize).collect();
+    let mut sunk: HashSet<usize> = HashSet::new();
+    for &op in ops[..split].iter().rev() {
+        if crate::ttir::util::num_regions(op) != 0 || !crate::ttir::util::is_speculatable(op) {
+            continue;
+        }
+        let users: Vec<MlirOperation> = results(op)
+            .into_iter()
+            .flat_map(crate::ttir::util::users)
+            .map(|user| top_level_in(user, body))
+            .collect();
+        let only_epilogue = !users.is_empty()
+            && users.iter().all(|u| {
+                let key = u.ptr as usize;
+                sunk.contains(&key) || (epilogue.contains(&key) && !is_terminator(*u, body))
+            });
+        if only_epilogue {
+            sunk.insert(op.ptr as usize);
+        }
+    }
+    // In body order, right after the inner loop.
+    let mut at = inner;
+    for &op in &ops[..split] {
+        if sunk.contains(&(op.ptr as usize)) {
+            // SAFETY: `op` moves within its live block to after `at`; every user of it comes
+            // later in the epilogue (or is sunk after it, in order).
+            unsafe { mlirOperationMoveAfter(op, at) };
+            at = op;
+        }
+    }
+}
+
+fn is_terminator(op: MlirOperation, block: MlirBlock) -> bool {
+    terminator(block).ptr == op.ptr
+}
+
+/// The op of `block` that is or holds `op`.
+fn top_level_in(op: MlirOperation, block: MlirBlock) -> MlirOperation {
+    let mut top = op;
+    // SAFETY: parent queries on live ops nested in `block`'s parent.
+    unsafe {
+        while !top.ptr.is_null() && mlirOperationGetBlock(top).ptr != block.ptr {
+            top = mlirOperationGetParentOperation(top);
+        }
+    }
+    top
+}
+
+/// Triton's speculation on the inner loop's length: `scf.if len(inner) <= 0` runs a copy of
+/// the nest without the inner loop (its results are its inits), the `else` branch the nest,
+/// whose inner loop is marked `ttg.must-execute`: fused, its body then runs on every fused
+/// iteration without a guard, where the pipeliner can stage its loads.
+fn speculate_inner_length(outer: MlirOperation, inner: MlirOperation) {
+    let loc = location(outer);
+    let parts = for_parts(inner);
+    let pre = Builder { at: outer, loc };
+    let len = pre.trip_count(parts.lb, parts.ub, parts.step);
+    let zero = pre.int(len, 0);
+    let empty = pre.cmp(3, len, zero);
+    let result_types: Vec<MlirType> = results(outer).into_iter().map(value_type).collect();
+    let (if_op, [then_yield, else_yield]) = if_op(&pre, empty, &result_types);
+    // SAFETY: a deep copy of the live nest, inserted in the then-block (which owns it).
+    let copy = unsafe {
+        let copy = mlirOperationClone(outer);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(then_yield), then_yield, copy);
+        copy
+    };
+    let copy_inner = collect_ops(copy)
+        .into_iter()
+        .skip(1)
+        .find(|&op| op_name(op) == "scf.for")
+        .expect("the copy holds the inner loop");
+    for (r, init) in results(copy_inner)
+        .into_iter()
+        .zip(for_parts(copy_inner).inits)
+    {
+        crate::ttir::util::replace_uses(r, init);
+    }
+    // SAFETY: the copied inner loop's results are unused now.
+    unsafe { mlirOperationDestroy(copy_inner) };
+    for name in FLATTEN {
+        remove_attr(copy, name);
+    }
+    set_operands(then_yield, &results(copy));
+    for (r, to) in results(outer).into_iter().zip(results(if_op)) {
+        crate::ttir::util::replace_uses(r, to);
+    }
+    // SAFETY: the nest moves into the else-block before its yield (its results' uses now go
+    // to the if's results).
+    unsafe { mlirOperationMoveBefore(outer, else_yield) };
+    set_operands(else_yield, &results(outer));
+    // SAFETY: a unit attribute of the live inner loop's context.
+    let unit = unsafe { mlirUnitAttrGet(context_of(inner)) };
+    set_attr(inner, MUST_EXECUTE, unit);
 }
 
 /// The inner loop of a fusible nest (see the module docs).
@@ -110,7 +244,7 @@ impl Builder {
     fn int(&self, like: MlirValue, v: i64) -> MlirValue {
         self.value(constant(self.loc, int_attr_of(value_type(like), v)))
     }
-    /// `arith.cmpi` with MLIR's predicate number (0 eq, 2 slt).
+    /// `arith.cmpi` with MLIR's predicate number (0 eq, 2 slt, 3 sle).
     fn cmp(&self, predicate: i64, a: MlirValue, b: MlirValue) -> MlirValue {
         // SAFETY: i1 and i64 types and an attribute of the live location's context.
         let (i1, pred) = unsafe {
@@ -150,8 +284,11 @@ impl Builder {
         } else if float {
             self.value(constant(self.loc, float_attr_of(ty, 0.0)))
         } else {
-            self.value(build("ub.poison", self.loc, &[], &[ty], &[]))
+            self.poison(ty)
         }
+    }
+    fn poison(&self, ty: MlirType) -> MlirValue {
+        self.value(build("ub.poison", self.loc, &[], &[ty], &[]))
     }
     /// `len(range(lb, ub, step))` for a positive step: `ceildiv(ub - lb, step)`.
     fn trip_count(&self, lb: MlirValue, ub: MlirValue, step: MlirValue) -> MlirValue {
@@ -210,7 +347,7 @@ fn replace_uses_outside(from: MlirValue, to: MlirValue, region_owner: Option<Mli
     }
 }
 
-fn fuse(outer: MlirOperation, inner: MlirOperation) {
+fn fuse(outer: MlirOperation, inner: MlirOperation, must_execute: bool) {
     let outer_body = blocks_of(outer)[0];
     let inner_body = blocks_of(inner)[0];
     let op_parts = for_parts(outer);
@@ -234,6 +371,10 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
         .flat_map(|&op| results(op))
         .filter(|&v| {
             crate::ttir::util::users(v).iter().any(|&user| {
+                // The inner loop's inits are read in the prologue's branch.
+                if user.ptr == inner.ptr {
+                    return false;
+                }
                 let mut top = user;
                 // The user's op in the outer body (it may be nested in the inner loop).
                 // SAFETY: parent queries on live ops.
@@ -255,7 +396,11 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     let len_i = pre.trip_count(op_parts.lb, op_parts.ub, op_parts.step);
     let len_j = pre.trip_count(in_parts.lb, in_parts.ub, in_parts.step);
     let one = pre.int(len_j, 1);
-    let inner_len = pre.bin("arith.maxsi", one, len_j);
+    let inner_len = if must_execute {
+        len_j
+    } else {
+        pre.bin("arith.maxsi", one, len_j)
+    };
     let total = pre.bin("arith.muli", len_i, inner_len);
     let zero = pre.int(len_j, 0);
     let minus_one = pre.int(len_j, -1);
@@ -264,7 +409,16 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     inits.extend_from_slice(&op_parts.inits);
     inits.push(zero);
     inits.extend(inner_args.iter().map(|&a| pre.placeholder(value_type(a))));
-    inits.extend(carried.iter().map(|&v| pre.placeholder(value_type(v))));
+    // Poison, not zero, for carried tensors: axis info then keeps what the prologue's values
+    // are known to be (contiguous column offsets, ...), which a zero placeholder would weaken.
+    inits.extend(carried.iter().map(|&v| {
+        let ty = value_type(v);
+        if is_tensor(ty) {
+            pre.poison(ty)
+        } else {
+            pre.placeholder(ty)
+        }
+    }));
     let types: Vec<MlirType> = inits.iter().map(|&v| value_type(v)).collect();
 
     // The fused loop and its body block.
@@ -340,28 +494,53 @@ fn fuse(outer: MlirOperation, inner: MlirOperation) {
     let k1 = pro[1 + carried.len()..1 + carried.len() + n_inner].to_vec();
     let i1 = pro[pro.len() - 1];
 
-    // if T < len_j: body(i, j); j += step_j
-    let runs = b.cmp(2, t, len_j);
-    let mut body_types = vec![value_type(j_arg)];
-    body_types.extend(inner_args.iter().map(|&a| value_type(a)));
-    let (body_if, [body_then, body_else]) = if_op(&b, runs, &body_types);
+    // if T < len_j: body(i, j); j += step_j (unguarded when the inner loop must execute:
+    // every T is then one of its iterations)
     let inner_yield = terminator(inner_body);
-    for op in block_ops(inner_body) {
-        if op.ptr != inner_yield.ptr {
-            // SAFETY: `op` moves from the inner body to before the then-yield.
-            unsafe { mlirOperationMoveBefore(op, body_then) };
+    let (j2, k2) = if must_execute {
+        for op in block_ops(inner_body) {
+            if op.ptr != inner_yield.ptr {
+                // SAFETY: `op` moves from the inner body to before the fused yield.
+                unsafe { mlirOperationMoveBefore(op, fused_yield) };
+            }
         }
-    }
-    let j_step = Builder { at: body_then, loc }.bin("arith.addi", j1, in_parts.step);
-    let mut then_values = vec![j_step];
-    then_values.extend(operands(inner_yield));
-    set_operands(body_then, &then_values);
-    let mut else_values = vec![j1];
-    else_values.extend_from_slice(&k1);
-    set_operands(body_else, &else_values);
-    let body_results = results(body_if);
-    let j2 = body_results[0];
-    let k2 = body_results[1..].to_vec();
+        let j_step = b.bin("arith.addi", j1, in_parts.step);
+        // An iter arg yielded unchanged is the value it had on entry.
+        let inner_iv = block_args(inner_body)[0];
+        let entry = |v: MlirValue| {
+            if crate::ttir::util::same(v, inner_iv) {
+                return j1;
+            }
+            inner_args
+                .iter()
+                .position(|&a| crate::ttir::util::same(a, v))
+                .map_or(v, |n| k1[n])
+        };
+        (
+            j_step,
+            operands(inner_yield).into_iter().map(entry).collect(),
+        )
+    } else {
+        let runs = b.cmp(2, t, len_j);
+        let mut body_types = vec![value_type(j_arg)];
+        body_types.extend(inner_args.iter().map(|&a| value_type(a)));
+        let (body_if, [body_then, body_else]) = if_op(&b, runs, &body_types);
+        for op in block_ops(inner_body) {
+            if op.ptr != inner_yield.ptr {
+                // SAFETY: `op` moves from the inner body to before the then-yield.
+                unsafe { mlirOperationMoveBefore(op, body_then) };
+            }
+        }
+        let j_step = Builder { at: body_then, loc }.bin("arith.addi", j1, in_parts.step);
+        let mut then_values = vec![j_step];
+        then_values.extend(operands(inner_yield));
+        set_operands(body_then, &then_values);
+        let mut else_values = vec![j1];
+        else_values.extend_from_slice(&k1);
+        set_operands(body_else, &else_values);
+        let body_results = results(body_if);
+        (body_results[0], body_results[1..].to_vec())
+    };
 
     // if T == inner_len - 1: epilogue(i); outer iter args = outer yield
     let ends = b.cmp(0, t, t_end);

@@ -171,9 +171,14 @@ pub static PASSES: &[PassEntry] = &[
             counter T runs 0 .. max(1, len(inner)) - 1 per outer iteration; the prologue (ops \
             before the inner loop) runs under scf.if T == 0, the inner body under T < \
             len(inner), the epilogue under T == last; prologue values read later, the inner \
-            iter args and both induction variables are carried. The inner loop's \
-            tt.num_stages moves to the fused loop. Not in -tritium-ttgir: the pipeliner does \
-            not stage loads under the fused body's scf.if yet.",
+            iter args (but not their inits) and both induction variables are carried, with \
+            ub.poison placeholders for tensors. A tt.flatten nest is first prepared as Triton \
+            does: the outer loop's pure invariants are hoisted, prologue ops only the epilogue \
+            reads move into it, and the inner length is speculated: scf.if len(inner) <= 0 \
+            runs a copy of the nest without the inner loop, else the nest with its inner loop \
+            marked ttg.must-execute, which fuses over len(outer) * len(inner) iterations with \
+            the inner body unguarded (where the pipeliner stages its loads). The inner loop's \
+            tt.num_stages moves to the fused loop.",
     },
     PassEntry {
         pass: &schedule::ASSIGN_LATENCIES,
@@ -201,7 +206,11 @@ pub static PASSES: &[PassEntry] = &[
             loop, one commit group per iteration, masked past the end), ttg.async_wait \
             {num = num-stages - 2} at the top of each iteration and the dots reading \
             ttg.memdesc_index of the current slot; the prefetched addresses are the load \
-            operands' pure computations cloned for the prefetched iteration. Loads read back \
+            operands' pure computations cloned for the prefetched iteration, value-only scf.if \
+            branches included (a fused loop's prologue, run only when that iteration exists). \
+            A single accumulating wgmma stays in flight (warp_group_dot_wait {pendings = 1}), \
+            with a wait {pendings = 0} before its result's reads in later branches (a fused \
+            loop's epilogue); iter args nothing needs any more are yielded unchanged. Loads read back \
             into registers (mma.sync operands, through ldmatrix-swizzled buffers, and operands \
             upcast or scaled before a dot) are pipelined too; in a loop without wgmmas whose \
             rings are all read into registers, a ring has num-stages - 1 slots and the copies \

@@ -31,8 +31,16 @@
 //! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
 //! load's operands are computed with: pure ops of the loop body over the induction variable,
 //! loop invariants and loop-carried values whose updates are themselves such ops (pointer
-//! increments). Loads with a nonzero `other` (cp.async zero-fills) or operands computed otherwise
-//! are left alone, as are loops with an induction variable other than i32.
+//! increments), and `scf.if`s computing values only (a fused persistent loop's tile prologue,
+//! divisions included), whose clones run only when the iteration they stand for exists. Loads
+//! with a nonzero `other` (cp.async zero-fills) or operands computed otherwise are left alone,
+//! as are loops with an induction variable other than i32.
+//!
+//! An accumulating wgmma whose result is also read in later `scf.if`s of the body (a fused
+//! loop's epilogue, once per tile) stays in flight too: a `warp_group_dot_wait {pendings = 0}`
+//! goes before those reads. Afterwards, iter args nothing needs any more (state the clones now
+//! compute ahead, kept alive only by a branch's `else` side) are yielded unchanged, for
+//! canonicalization to drop.
 //!
 //! Stages per loop: those of its schedule (`tt.scheduled_max_stage + 1`, from
 //! -tritongpu-schedule-loops; only the loads with a `tt.latency` are then staged, and the
@@ -145,6 +153,44 @@ pub(crate) fn slice_of(
     for_op: MlirOperation,
     roots: &[MlirValue],
 ) -> Option<Slice> {
+    slice_with(body, for_op, roots, false)
+}
+
+/// Whether `op` is an `scf.if` computing values only (index arithmetic, divisions included,
+/// nested `scf.if`s): a fused loop's prologue. Cloned for another iteration, it runs only when
+/// that iteration does ([`clone_iteration`]'s `valid`), so its divisions are never speculated.
+fn is_value_branch(op: MlirOperation) -> bool {
+    if op_name(op) != "scf.if" {
+        return false;
+    }
+    let mut ok = true;
+    walk(op, &mut |nested| {
+        if nested.ptr == op.ptr {
+            return;
+        }
+        let name = op_name(nested);
+        // SAFETY: region count of a live op.
+        let regions = unsafe { mlirOperationGetNumRegions(nested) };
+        ok &= match name.as_str() {
+            "scf.if" | "scf.yield" => true,
+            _ => {
+                regions == 0
+                    && (is_recomputable(nested)
+                        || (name.starts_with("arith.") && crate::ttir::util::is_pure(&name)))
+            }
+        };
+    });
+    ok
+}
+
+/// [`slice_of`], also taking value-only `scf.if`s of the body ([`is_value_branch`]) when
+/// `branches`: their clones must then be given the iteration's `valid`.
+pub(crate) fn slice_with(
+    body: MlirBlock,
+    for_op: MlirOperation,
+    roots: &[MlirValue],
+    branches: bool,
+) -> Option<Slice> {
     // SAFETY: traversal of live ops and values of the loop body; the yield is the body's
     // terminator (checked to be an scf.yield), its operand `j` exists for every iter arg `j`.
     unsafe {
@@ -177,10 +223,13 @@ pub(crate) fn slice_of(
             if !in_slice.insert(def.ptr as usize) {
                 continue;
             }
-            if !is_recomputable(def) {
+            if is_recomputable(def) {
+                work.extend(operands(def));
+            } else if branches && is_value_branch(def) {
+                work.extend(crate::ttir::util::external_operands(def));
+            } else {
                 return None;
             }
-            work.extend(operands(def));
         }
         let mut ops = Vec::new();
         let mut op = mlirBlockGetFirstOperation(body);
@@ -213,12 +262,16 @@ fn is_outside(op: MlirOperation, for_op: MlirOperation) -> bool {
 /// Clones the slice before `at` for one iteration: `iv` the induction variable's value and
 /// `state` the iter args' values (by iter-arg index); returns the map from the body's values to
 /// the clones'.
+///
+/// `valid` (whether that iteration runs) guards the clones of the slice's `scf.if`s: a branch
+/// of an iteration past the loop's end takes its `else` side.
 pub(crate) fn clone_iteration(
     body: MlirBlock,
     slice: &Slice,
     at: MlirOperation,
     iv: MlirValue,
     state: &HashMap<usize, MlirValue>,
+    valid: Option<MlirValue>,
 ) -> HashMap<usize, MlirValue> {
     let mut map: HashMap<usize, MlirValue> = HashMap::new();
     // SAFETY: block arguments of the live body; clones of live ops inserted before the live
@@ -229,13 +282,40 @@ pub(crate) fn clone_iteration(
             map.insert(key(mlirBlockGetArgument(body, j as isize + 1)), v);
         }
         for &op in &slice.ops {
-            let ins: Vec<MlirValue> = operands(op)
-                .into_iter()
-                .map(|v| map.get(&key(v)).copied().unwrap_or(v))
-                .collect();
-            let types: Vec<MlirType> = results(op).into_iter().map(value_type).collect();
-            let copy = clone_with(op, &ins, &types);
-            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, copy);
+            let copy = if mlirOperationGetNumRegions(op) != 0 {
+                let copy = mlirOperationClone(op);
+                // Values from outside the branch (every one the clone's ops read that is not
+                // its own) are this iteration's.
+                walk(copy, &mut |nested| {
+                    for (n, v) in operands(nested).into_iter().enumerate() {
+                        if let Some(&to) = map.get(&key(v)) {
+                            mlirOperationSetOperand(nested, n as isize, to);
+                        }
+                    }
+                });
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, copy);
+                let valid = valid.expect("a slice with branches is cloned with `valid`");
+                let cond = mlirOperationGetOperand(copy, 0);
+                let guarded = build(
+                    "arith.andi",
+                    mlirOperationGetLocation(op),
+                    &[cond, valid],
+                    &[value_type(cond)],
+                    &[],
+                );
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), copy, guarded);
+                mlirOperationSetOperand(copy, 0, mlirOperationGetResult(guarded, 0));
+                copy
+            } else {
+                let ins: Vec<MlirValue> = operands(op)
+                    .into_iter()
+                    .map(|v| map.get(&key(v)).copied().unwrap_or(v))
+                    .collect();
+                let types: Vec<MlirType> = results(op).into_iter().map(value_type).collect();
+                let copy = clone_with(op, &ins, &types);
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, copy);
+                copy
+            };
             for (i, r) in results(op).into_iter().enumerate() {
                 map.insert(key(r), mlirOperationGetResult(copy, i as isize));
             }
@@ -684,9 +764,11 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
         .iter()
         .flat_map(|s| operands(s.load).into_iter().take(2))
         .collect();
-    let Some(slice) = slice_of(body, for_op, &roots) else {
+    let Some(slice) = slice_with(body, for_op, &roots, true) else {
         return;
     };
+    // Branches in the copies' addresses run only for iterations that do.
+    let has_branches = slice.ops.iter().any(|&op| op_name(op) == "scf.if");
     let ctx = context_of(for_op);
     // SAFETY: live op location.
     let loc = unsafe { mlirOperationGetLocation(for_op) };
@@ -727,8 +809,9 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
     // The iter args of the last iteration the prologue issues (`stages - 2`).
     let mut issued_state = state.clone();
     for s in 0..stages - 1 {
-        let map = clone_iteration(body, &slice, for_op, iv, &state);
-        let valid = before.lt(iv, ub);
+        let guard = has_branches.then(|| before.lt(iv, ub));
+        let map = clone_iteration(body, &slice, for_op, iv, &state, guard);
+        let valid = guard.unwrap_or_else(|| before.lt(iv, ub));
         let slot = before.i32(s);
         issue_copies(
             &before,
@@ -812,10 +895,19 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
     };
     // The issued iteration's updates give the state of the one to issue (the rest of that
     // clone is unused and folds away).
-    let issued = clone_iteration(body, &slice, copies_at.at, issued_iv, &carried);
+    let issued_guard = has_branches.then(|| copies_at.lt(issued_iv, ub));
+    let issued = clone_iteration(
+        body,
+        &slice,
+        copies_at.at,
+        issued_iv,
+        &carried,
+        issued_guard,
+    );
     let next_ahead = next_state(body, &slice, &issued, &carried);
-    let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead);
-    let valid = copies_at.lt(ahead_iv, ub);
+    let guard = has_branches.then(|| copies_at.lt(ahead_iv, ub));
+    let map = clone_iteration(body, &slice, copies_at.at, ahead_iv, &next_ahead, guard);
+    let valid = guard.unwrap_or_else(|| copies_at.lt(ahead_iv, ub));
     // A register ring's copies wait for the reads below; the rest go here.
     let sources = copy_sources(&staged, &map);
     let mut deferred_copies = None;
@@ -1108,6 +1200,7 @@ fn keep_dot_in_flight(
     };
     let (dot, index, yield_op) = single_dot_in_flight(body, staged)?;
     let acc_out = results(dot)[0];
+    wait_in_branches(dot, body);
     make_async(dot);
     let wait = dot_wait(dot, acc_out, 1);
     // SAFETY: the wait goes right after the live dot in its block, which owns it; the yield's
@@ -1154,17 +1247,86 @@ fn single_dot_in_flight(
         let arg_is_body_iter_arg = mlirValueIsABlockArgument(acc_in)
             && mlirBlockArgumentGetOwner(acc_in).ptr == body.ptr
             && mlirBlockArgumentGetArgNumber(acc_in) > 0;
-        if !arg_is_body_iter_arg || !has_single_use(acc_in) || !has_single_use(acc_out) {
+        if !arg_is_body_iter_arg || !has_single_use(acc_in) {
             return None;
         }
         let index = mlirBlockArgumentGetArgNumber(acc_in) as usize - 1;
-        let use_ = mlirValueGetFirstUse(acc_out);
-        let yield_op = mlirOpOperandGetOwner(use_);
-        if op_name(yield_op) != "scf.yield" || mlirOpOperandGetOperandNumber(use_) as usize != index
-        {
+        let yield_op = mlirBlockGetTerminator(body);
+        let mut yielded = false;
+        let mut u = mlirValueGetFirstUse(acc_out);
+        while !u.ptr.is_null() {
+            let user = mlirOpOperandGetOwner(u);
+            if user.ptr == yield_op.ptr {
+                yielded |= mlirOpOperandGetOperandNumber(u) as usize == index;
+                if mlirOpOperandGetOperandNumber(u) as usize != index {
+                    return None;
+                }
+            } else if !in_branch_after(user, dot, body) {
+                return None;
+            }
+            u = mlirOpOperandGetNextUse(u);
+        }
+        if op_name(yield_op) != "scf.yield" || !yielded {
             return None;
         }
         Some((dot, index, yield_op))
+    }
+}
+
+/// Whether `user` is nested in an `scf.if` of `body` that comes after `dot`: a fused loop's
+/// epilogue, reading the accumulator once per tile after a wait of its own.
+pub(crate) fn in_branch_after(user: MlirOperation, dot: MlirOperation, body: MlirBlock) -> bool {
+    // SAFETY: parent and order queries on live ops of `body`.
+    unsafe {
+        if mlirOperationGetBlock(user).ptr == body.ptr {
+            return false;
+        }
+        let mut top = user;
+        while mlirOperationGetBlock(top).ptr != body.ptr {
+            top = mlirOperationGetParentOperation(top);
+            if top.ptr.is_null() {
+                return false;
+            }
+        }
+        op_name(top) == "scf.if" && mlirOperationIsBeforeInBlock(dot, top)
+    }
+}
+
+/// Before each block's first user of the in-flight `dot`'s result nested in a branch (see
+/// [`in_branch_after`]), a `warp_group_dot_wait {pendings = 0}` that those users read instead.
+pub(crate) fn wait_in_branches(dot: MlirOperation, body: MlirBlock) {
+    let acc_out = results(dot)[0];
+    let users: Vec<(MlirOperation, isize)> = {
+        let mut users = Vec::new();
+        // SAFETY: use-list traversal of a live value.
+        unsafe {
+            let mut u = mlirValueGetFirstUse(acc_out);
+            while !u.ptr.is_null() {
+                let user = mlirOpOperandGetOwner(u);
+                if in_branch_after(user, dot, body) {
+                    users.push((user, mlirOpOperandGetOperandNumber(u) as isize));
+                }
+                u = mlirOpOperandGetNextUse(u);
+            }
+        }
+        users
+    };
+    let mut waits: HashMap<usize, (MlirOperation, MlirValue)> = HashMap::new();
+    for (user, n) in users {
+        // SAFETY: the user is live in a block; a wait goes before the block's first user (in
+        // block order) and every user there reads its result.
+        unsafe {
+            let block = mlirOperationGetBlock(user);
+            let entry = waits.entry(block.ptr as usize).or_insert_with(|| {
+                let wait = dot_wait(dot, acc_out, 0);
+                mlirBlockInsertOwnedOperationBefore(block, user, wait);
+                (wait, mlirOperationGetResult(wait, 0))
+            });
+            if mlirOperationIsBeforeInBlock(user, entry.0) {
+                mlirOperationMoveBefore(entry.0, user);
+            }
+            mlirOperationSetOperand(user, n, entry.1);
+        }
     }
 }
 
@@ -1182,7 +1344,7 @@ pub(crate) fn stageable_loads(
         .iter()
         .flat_map(|s| operands(s.load).into_iter().take(2))
         .collect();
-    if staged.is_empty() || slice_of(body, for_op, &roots).is_none() {
+    if staged.is_empty() || slice_with(body, for_op, &roots, true).is_none() {
         return Vec::new();
     }
     staged.iter().map(|s| s.load).collect()
@@ -1388,5 +1550,89 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
     }
     // The schedule is spent.
     crate::schedule::clear_schedule(module);
+    for for_op in collect_ops(module) {
+        if op_name(for_op) == "scf.for" {
+            release_branch_cycles(for_op);
+        }
+    }
     Ok(())
+}
+
+/// Iter args whose value nothing needs (a fused loop's prologue values the copies now compute
+/// ahead, their old state kept by an `scf.if`'s `else` side, or the ahead state's values no
+/// copy reads) are yielded unchanged, which canonicalization folds away with the branch
+/// results that kept them alive. Needed: operands of ops with effects or regions other than
+/// `scf.if`, every branch's condition, loop results used after the loop, and, backwards, what
+/// needed values are computed from (a branch result: its condition and both sides; an iter
+/// arg: its update).
+fn release_branch_cycles(for_op: MlirOperation) {
+    let Some(&body) = blocks_of(for_op).first() else {
+        return;
+    };
+    // SAFETY: the body's terminator is checked to be its scf.yield; operands, results, block
+    // arguments and parents of live ops and values of the loop.
+    unsafe {
+        let yield_op = mlirBlockGetTerminator(body);
+        if yield_op.ptr.is_null() || op_name(yield_op) != "scf.yield" {
+            return;
+        }
+        let mut live: HashSet<usize> = HashSet::new();
+        let mut work: Vec<MlirValue> = Vec::new();
+        walk(for_op, &mut |op| {
+            if op.ptr == for_op.ptr {
+                return;
+            }
+            let name = op_name(op);
+            let parent = mlirOperationGetParentOperation(op);
+            let region_op = mlirOperationGetNumRegions(op) != 0 && name != "scf.if";
+            let inside_region_op = parent.ptr != for_op.ptr && op_name(parent) != "scf.if";
+            if inside_region_op {
+                return;
+            }
+            if region_op {
+                work.extend(crate::ttir::util::external_operands(op));
+            } else if name == "scf.if" {
+                // Whether a branch runs matters even when it yields nothing (a guarded store).
+                work.push(mlirOperationGetOperand(op, 0));
+            } else if name != "scf.yield" && !crate::ttir::util::is_pure(&name) {
+                work.extend(operands(op));
+            }
+        });
+        let results_count = mlirOperationGetNumResults(for_op);
+        for j in 0..results_count {
+            if !has_no_uses(mlirOperationGetResult(for_op, j)) {
+                work.push(mlirBlockGetArgument(body, j + 1));
+            }
+        }
+        while let Some(v) = work.pop() {
+            if !live.insert(key(v)) {
+                continue;
+            }
+            if mlirValueIsABlockArgument(v) {
+                if mlirBlockArgumentGetOwner(v).ptr == body.ptr {
+                    let n = mlirBlockArgumentGetArgNumber(v);
+                    if n > 0 {
+                        work.push(mlirOperationGetOperand(yield_op, n - 1));
+                    }
+                }
+                continue;
+            }
+            let def = mlirOpResultGetOwner(v);
+            if op_name(def) == "scf.if" {
+                let p = mlirOpResultGetResultNumber(v);
+                work.push(mlirOperationGetOperand(def, 0));
+                for block in blocks_of(def) {
+                    work.push(mlirOperationGetOperand(mlirBlockGetTerminator(block), p));
+                }
+            } else {
+                work.extend(operands(def));
+            }
+        }
+        for j in 0..results_count {
+            let arg = mlirBlockGetArgument(body, j + 1);
+            if !live.contains(&key(arg)) {
+                mlirOperationSetOperand(yield_op, j, arg);
+            }
+        }
+    }
 }

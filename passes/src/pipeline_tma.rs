@@ -20,9 +20,13 @@
 //! * after the loop: `ttng.inval_barrier` of every slot.
 //!
 //! The copies' coordinates are the load's, recomputed for the prefetched iteration from the
-//! induction variable and loop invariants by pure ops (a coordinate read from another
-//! loop-carried value leaves the load alone). Loops that also hold `tt.load`s are left to the
-//! `cp.async` pipelining.
+//! induction variable and loop invariants by pure ops; coordinates that read other
+//! loop-carried values (a fused persistent loop's tile offsets, computed in its prologue's
+//! `scf.if`) come from clones of the iterations, their state carried `num-stages - 2` ahead by
+//! the loop and each branch clone run only when its iteration exists, as the `cp.async`
+//! pipelining does (pipeline.rs). The in-flight wgmma's result may also be read in later
+//! branches of the body (the fused loop's epilogue), after a `pendings = 0` wait there. Loops
+//! that also hold `tt.load`s are left to the `cp.async` pipelining.
 
 use crate::ir_util::*;
 use crate::tma_lowering::{At, block_of, erase, memdesc_dims, tma_layout, users};
@@ -207,10 +211,21 @@ fn keep_dot_in_flight(for_op: MlirOperation, body: MlirBlock) -> Option<MlirOper
         return None;
     }
     let out = *results(dot).first()?;
-    let [yield_op] = users(out)[..] else {
+    // Besides the yield, reads in later branches (a fused loop's epilogue) wait there.
+    let in_body = |op: MlirOperation| {
+        // SAFETY: block query on a live op.
+        unsafe { mlirOperationGetBlock(op).ptr == body.ptr }
+    };
+    let (yields, others): (Vec<MlirOperation>, Vec<MlirOperation>) = users(out)
+        .into_iter()
+        .partition(|&u| op_name(u) == "scf.yield" && in_body(u));
+    let [yield_op] = yields[..] else {
         return None;
     };
-    if op_name(yield_op) != "scf.yield" {
+    if !others
+        .iter()
+        .all(|&u| crate::pipeline::in_branch_after(u, dot, body))
+    {
         return None;
     }
     let index = operands(yield_op).iter().position(|v| v.ptr == out.ptr)?;
@@ -221,6 +236,7 @@ fn keep_dot_in_flight(for_op: MlirOperation, body: MlirBlock) -> Option<MlirOper
     {
         return None;
     }
+    crate::pipeline::wait_in_branches(dot, body);
     // SAFETY: the dot, the yield and the loop are live; the waits are inserted into the blocks,
     // which own them, and take over the uses of the values they wait for.
     unsafe {
@@ -277,7 +293,10 @@ fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Optio
         None => {}
     }
     if !ins[1..].iter().all(|&v| recomputable(v, iv, for_op, 0)) {
-        return None;
+        // Coordinates from loop-carried state (a fused loop's tile offsets) are computed
+        // ahead by cloning the iterations, as the cp.async pipelining does.
+        let body = *blocks_of(for_op).first()?;
+        crate::pipeline::slice_with(body, for_op, &ins[1..], true)?;
     }
     let out = *results(load).first()?;
     let [alloc] = users(out)[..] else {
@@ -372,6 +391,22 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
     if found.is_empty() {
         return;
     }
+    // Coordinates computed from the induction variable alone are recomputed for the prefetched
+    // iteration; otherwise (loop-carried state, a fused loop's tile offsets) the iterations'
+    // slice is cloned, its state carried ahead as for the cp.async copies.
+    let all_coords: Vec<MlirValue> = found
+        .iter()
+        .flat_map(|c| operands(c.load).into_iter().skip(1))
+        .collect();
+    let slice = if all_coords.iter().all(|&v| recomputable(v, iv, for_op, 0)) {
+        None
+    } else {
+        match crate::pipeline::slice_with(body, for_op, &all_coords, true) {
+            Some(slice) => Some(slice),
+            // `candidates` checked each load's coordinates alone.
+            None => return,
+        }
+    };
     let pre = At::new(for_op);
     // SAFETY: the loop is live in a block; the op after it (a terminator at least) anchors the
     // ops built after the loop.
@@ -451,6 +486,12 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
             }
         })
         .collect();
+    let init = |j: usize| operands(for_op)[3 + j];
+    let mut state: HashMap<usize, MlirValue> = slice
+        .as_ref()
+        .map(|sl| sl.args.iter().map(|&j| (j, init(j))).collect())
+        .unwrap_or_default();
+    let mut issued_state = state.clone();
     let bars = pre.insert(build(
         "ttg.local_alloc",
         pre.loc,
@@ -477,17 +518,69 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
         let pred = cmp_slt(&pre, iv_i, ub);
         let bar = index(&pre, bars, ci, barrier_type);
         expect(&pre, bar, stage_bytes, pred);
+        let cloned = slice
+            .as_ref()
+            .map(|sl| crate::pipeline::clone_iteration(body, sl, for_op, iv_i, &state, Some(pred)));
         let mut memo = HashMap::new();
         for r in &rings {
             let at_i: Vec<MlirValue> = r
                 .coords
                 .iter()
-                .map(|&v| recompute(v, iv, iv_i, for_op, &pre, &mut memo))
+                .map(|&v| match &cloned {
+                    Some(map) => map.get(&key(v)).copied().unwrap_or(v),
+                    None => recompute(v, iv, iv_i, for_op, &pre, &mut memo),
+                })
                 .collect();
             let buf = index(&pre, r.ring, ci, r.view_type);
             copy(&pre, r.load, &at_i, buf, bar, pred);
         }
+        if let (Some(sl), Some(map)) = (&slice, &cloned) {
+            issued_state = state.clone();
+            state = crate::pipeline::next_state(body, sl, map, &state);
+        }
     }
+    // The state of the last iteration the prologue issued, carried by the loop: each iteration
+    // advances it one step and clones the prefetched iteration from the result.
+    let ahead_args: Vec<(usize, MlirValue)> = match &slice {
+        Some(sl) => sl
+            .args
+            .iter()
+            .map(|&j| {
+                let ty = value_type(issued_state[&j]);
+                // SAFETY: a new argument of a live type appended to the live body (its init is
+                // added below, after the slots').
+                let arg =
+                    unsafe { mlirBlockAddArgument(body, ty, mlirOperationGetLocation(for_op)) };
+                (j, arg)
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let prefetched = slice.as_ref().map(|sl| {
+        let carried: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
+        let behind = top.constant(32, s - 2);
+        let behind = bin(&top, "arith.muli", step, behind);
+        let issued_iv = bin(&top, "arith.addi", iv, behind);
+        let issued_pred = cmp_slt(&top, issued_iv, ub);
+        let issued = crate::pipeline::clone_iteration(
+            body,
+            sl,
+            prefetch.at,
+            issued_iv,
+            &carried,
+            Some(issued_pred),
+        );
+        let next_ahead = crate::pipeline::next_state(body, sl, &issued, &carried);
+        let map = crate::pipeline::clone_iteration(
+            body,
+            sl,
+            prefetch.at,
+            iv_next,
+            &next_ahead,
+            Some(pred_next),
+        );
+        (map, next_ahead)
+    });
     // This iteration's slot, then the prefetch S - 1 ahead.
     let bar = index(&top, bars, slot, barrier_type);
     top.insert_op(build(
@@ -506,7 +599,10 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
         let next: Vec<MlirValue> = r
             .coords
             .iter()
-            .map(|&v| recompute(v, iv, iv_next, for_op, &prefetch, &mut memo))
+            .map(|&v| match &prefetched {
+                Some((map, _)) => map.get(&key(v)).copied().unwrap_or(v),
+                None => recompute(v, iv, iv_next, for_op, &prefetch, &mut memo),
+            })
             .collect();
         let buf_next = index(&prefetch, r.ring, slot_next, r.view_type);
         copy(&prefetch, r.load, &next, buf_next, bar_next, pred_next);
@@ -552,6 +648,9 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
     let (_, next_write) = advance(slot_next);
     let mut yielded = operands(yield_op);
     yielded.extend([next_read, next_phase, next_write]);
+    if let Some((_, next_ahead)) = &prefetched {
+        yielded.extend(ahead_args.iter().map(|(j, _)| next_ahead[j]));
+    }
     crate::ttir::util::set_operands(yield_op, &yielded);
     let mut inits = operands(for_op)[3..].to_vec();
     inits.extend([
@@ -559,6 +658,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
         pre.constant(32, 0),
         pre.constant(32, s - 1),
     ]);
+    inits.extend(ahead_args.iter().map(|(j, _)| issued_state[j]));
     crate::pipeline::replace_loop(for_op, &inits);
     // The allocs (no uses left), then the loads (used only by their allocs).
     for op in dead {

@@ -226,7 +226,7 @@ fn prefetch_loop(for_op: MlirOperation) {
         };
         let state0: HashMap<usize, MlirValue> =
             slice.args.iter().map(|&j| (j, parts.inits[j])).collect();
-        let map0 = clone_iteration(body, &slice, for_op, parts.lb, &state0);
+        let map0 = clone_iteration(body, &slice, for_op, parts.lb, &state0, None);
         let runs = before.lt(parts.lb, parts.ub);
         let first: Vec<MlirValue> = loads
             .iter()
@@ -246,10 +246,10 @@ fn prefetch_loop(for_op: MlirOperation) {
         let state_next = if slice.args.is_empty() {
             current
         } else {
-            let this_iteration = clone_iteration(body, &slice, top, iv, &current);
+            let this_iteration = clone_iteration(body, &slice, top, iv, &current, None);
             next_state(body, &slice, &this_iteration, &current)
         };
-        let map_next = clone_iteration(body, &slice, top, iv_next, &state_next);
+        let map_next = clone_iteration(body, &slice, top, iv_next, &state_next, None);
         let runs_next = inside.lt(iv_next, parts.ub);
         let yield_op = mlirBlockGetTerminator(body);
         let mut yielded = operands(yield_op);

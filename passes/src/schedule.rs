@@ -162,7 +162,7 @@ fn schedule_loop(for_op: MlirOperation) {
     for &(load, latency) in &loads {
         let roots: Vec<MlirValue> = operands(load);
         let mut ops_of_load: HashSet<usize> = HashSet::from([load.ptr as usize]);
-        if let Some(slice) = crate::pipeline::slice_of(body, for_op, &roots) {
+        if let Some(slice) = crate::pipeline::slice_with(body, for_op, &roots, true) {
             ops_of_load.extend(slice.ops.iter().map(|op| op.ptr as usize));
         }
         early.push((ops_of_load, max - latency));

@@ -125,16 +125,43 @@ def test_fused_attention_backward_kernels(causal, head_dim):
     assert "wgmma" in results[1].ptx
 
 
-def test_persistent_matmul_kernel():
+@pytest.mark.parametrize("flatten", ["True", "False"])
+def test_persistent_matmul_kernel(flatten):
     # 4096^3 on 132 SMs: the tile loop strides by the SM count, the K loop is pipelined.
     strides = "i32:16, 1, i32:16, 1, i32:16, 1"
     result, = compile_all([
         request("t11_persistent_matmul", "matmul_persistent_kernel",
-                f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, {strides}, 128, 256, 64, 8, 132",
+                f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, {strides}, 128, 256, 64, 8, 132, {flatten}",
                 num_warps=8, num_stages=3),
     ])
     assert "wgmma" in result.ptx
     # Both operands are staged by cp.async (B's columns are contiguous by tl.max_contiguous on a
-    # tl.where, which the axis analysis must honour): 4 copies of A and 8 of B per stage, for
-    # the two prologue stages and the loop.
+    # tl.where, which the axis analysis must honour, also through the fused loop's carried
+    # offsets): 4 copies of A and 8 of B per stage, for the two prologue stages and the loop.
     assert result.ptx.count("cp.async.cg.shared.global") == 3 * (4 + 8)
+    # The wgmma stays in flight across iterations; fused, each tile's store first waits for it
+    # in the loop (a second wait for none pending besides the one after the loop).
+    waits = 2 if flatten == "True" else 1
+    assert result.ptx.count("wgmma.wait_group.sync.aligned 0;") == waits
+    assert result.ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
+
+
+def test_descriptor_matmul_kernels():
+    # Host-side descriptors (tutorial 09): the tiled matmul and the persistent one whose
+    # tile loop is fused with its K loop.
+    a, c = "tensordesc<fp16[128, 64]>", "tensordesc<fp16[128, 128]>"
+    wide_b, wide_c = "tensordesc<fp16[64, 256]>", "tensordesc<fp16[128, 256]>"
+    tiled, persistent = compile_all([
+        request("t09_descriptors", "matmul_descriptor_kernel",
+                f"{a}, tensordesc<fp16[64, 128]>, {c}, i32:16, 128, 128, 64", num_warps=8),
+        request("t09_descriptors", "matmul_descriptor_persistent_kernel",
+                f"{a}, {wide_b}, {wide_c}, i32:16, i32:16, i32:16, 128, 256, 64, 8, 132", num_warps=8),
+    ])
+    tma_load = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    for result in (tiled, persistent):
+        assert result.ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
+    # Fused, the loads of the next tiles are TMA copies issued ahead like the tiled kernel's (A
+    # one 128x64 box, B four 64x64 boxes per stage, two stages before the loop, one in it),
+    # and each tile's store first waits for the wgmma in flight.
+    assert persistent.ptx.count(tma_load) == 3 * (1 + 4)
+    assert persistent.ptx.count("wgmma.wait_group.sync.aligned 0;") == 2

@@ -1,5 +1,6 @@
 // RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
 // RUN: triton-opt %s --split-input-file --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+// RUN: triton-opt %kernels/dot/persistent_descriptor.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=FUSED
 
 // On sm_90 the descriptor loads feeding wgmma become TMA copies into 3-slot rings, the two
 // loads of a stage sharing its mbarrier (one expect of both blocks' bytes, one wait): two
@@ -86,3 +87,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.nu
     tt.return %10 : tensor<64x64xf32, #mma>
   }
 }
+
+// Tutorial 09's persistent descriptor matmul, fused: the TMA coordinates come through the
+// tile prologue's scf.if. The copies of the two prologue stages and of the iteration two
+// ahead (after a clone advancing the carried state by the iteration one ahead) are made from
+// clones of that branch, each run only for an iteration that exists
+// (condition and-ed with the copy's predicate); the wgmma stays in flight, with a
+// pendings = 0 wait inside the epilogue branch before the tile's descriptor store.
+// FUSED-LABEL: tt.func public @matmul_descriptor_persistent_kernel
+// FUSED: } else {
+// FUSED: ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16
+// FUSED: ttg.local_alloc : () -> !ttg.memdesc<3x64x256xf16
+// FUSED: ttng.barrier_expect %{{.*}}, 49152, %[[P:[^ ]*]]
+// FUSED: %[[G:.*]] = arith.andi %{{.*}}, %[[P]] : i1
+// FUSED: %[[TILE:.*]]:3 = scf.if %[[G]]
+// FUSED:   arith.divsi
+// FUSED: ttng.async_tma_copy_global_to_local %arg0[%[[TILE]]#0, %{{.*}}] {{.*}}, %[[P]]
+// FUSED: ttng.async_tma_copy_global_to_local %arg5[%{{.*}}, %[[TILE]]#1] {{.*}}, %[[P]]
+// FUSED: scf.for
+// FUSED:   ttng.wait_barrier
+// FUSED:   %[[DOT:.*]] = ttng.warp_group_dot {{.*}}isAsync = true
+// FUSED:   ttng.warp_group_dot_wait %[[DOT]] {pendings = 1 : i32}
+// FUSED:   scf.if
+// FUSED:   %[[AG:.*]] = arith.andi %{{.*}}, %[[AP:[^ ]*]] : i1
+// FUSED:   %[[AHEAD:.*]]:3 = scf.if %[[AG]]
+// FUSED:   ttng.barrier_expect %{{.*}}, 49152, %[[AP]]
+// FUSED:   ttng.async_tma_copy_global_to_local %arg0[%[[AHEAD]]#0, %{{.*}}] {{.*}}, %[[AP]]
+// FUSED:   ttng.async_tma_copy_global_to_local %arg5[%{{.*}}, %[[AHEAD]]#1] {{.*}}, %[[AP]]
+// FUSED:   scf.if
+// FUSED:     %[[DONE:.*]] = ttng.warp_group_dot_wait %[[DOT]] {pendings = 0 : i32}
+// FUSED:     arith.truncf %[[DONE]]
+// FUSED:     tt.descriptor_store
+// FUSED: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// FUSED-COUNT-3: ttng.inval_barrier

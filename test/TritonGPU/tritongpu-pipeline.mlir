@@ -6,6 +6,8 @@
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_tf32.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=TF32
 // RUN: triton-opt %S/../Inputs/kernels/dot/mm_f16_w2.tritium.ttgir --tritongpu-pipeline=num-stages=4 | FileCheck %s --check-prefix=MMAV2
 // RUN: triton-opt %kernels/dot/loop_stages.tritium.ttgir --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=LOOPSTAGES
+// RUN: triton-opt %kernels/dot/persistent_fused.tritium.ttgir --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=FUSED
+// RUN: triton-opt %s --tritongpu-pipeline=num-stages=3 | FileCheck %s --check-prefix=KEEP
 
 // Tritium's own TTGIR of a 64x64x32 wgmma matmul loop (`-tritium-ttgir`), pipelined 3 deep: a
 // ring of 3 buffers per operand and the copies of iterations 0 and 1 before the loop (one commit
@@ -158,3 +160,65 @@
 // LOOPSTAGES-NOT: ttg.async_copy_global_to_local
 // LOOPSTAGES-LABEL: tt.func @unaligned_a
 // LOOPSTAGES-NOT: ttg.async_copy_global_to_local
+
+// A fused persistent matmul (tt.flatten nest, inner length speculated): the loads' row and
+// column offsets come through the tile prologue's scf.if. Both loads are staged; the prologue
+// clones that compute the copies' addresses run only for iterations that exist (their
+// condition and-ed with i < total), divisions included; the wgmma stays in flight with a
+// pendings = 0 wait inside the epilogue branch before the tile is truncated and stored.
+// FUSED-LABEL: tt.func public @persistent_matmul
+// FUSED: } else {
+// FUSED: %[[TOTAL:.*]] = arith.muli
+// FUSED: ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16
+// FUSED: ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16
+// FUSED: %[[VALID0:.*]] = arith.cmpi slt, %c0_i32, %[[TOTAL]] : i32
+// FUSED: %[[GUARD0:.*]] = arith.andi %{{.*}}, %[[VALID0]] : i1
+// FUSED: scf.if %[[GUARD0]]
+// FUSED:   arith.remsi
+// FUSED:   arith.divsi
+// FUSED: ttg.async_copy_global_to_local
+// FUSED: ttg.async_copy_global_to_local
+// FUSED: ttg.async_commit_group
+// FUSED: scf.for
+// FUSED:   ttg.async_wait {num = 1 : i32}
+// FUSED:   scf.if
+// FUSED:   %[[DOT:.*]] = ttng.warp_group_dot {{.*}}isAsync = true
+// FUSED:   ttng.warp_group_dot_wait %[[DOT]] {pendings = 1 : i32}
+// FUSED:   %[[AHEAD_VALID:.*]] = arith.cmpi slt, %{{.*}}, %[[TOTAL]] : i32
+// FUSED:   %[[AHEAD_GUARD:.*]] = arith.andi %{{.*}}, %[[AHEAD_VALID]] : i1
+// FUSED:   scf.if %[[AHEAD_GUARD]]
+// FUSED:   ttg.async_copy_global_to_local
+// FUSED:   ttg.async_copy_global_to_local
+// FUSED:   ttg.async_commit_group
+// FUSED:   scf.if
+// FUSED:     %[[DONE:.*]] = ttng.warp_group_dot_wait %[[DOT]] {pendings = 0 : i32}
+// FUSED:     arith.truncf %[[DONE]]
+// FUSED:     tt.store
+// FUSED: ttg.async_wait {num = 0 : i32}
+// FUSED: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+
+// Releasing the iter args nothing needs keeps one that only decides whether a branch runs
+// (here a guarded store's): the flag still flips every iteration.
+// KEEP-LABEL: tt.func public @flag_only_guards_a_store
+// KEEP: scf.for {{.*}} iter_args(%[[FLAG:.*]] = %false)
+// KEEP:   scf.if %[[FLAG]] {
+// KEEP:     tt.store
+// KEEP:   %[[NEXT:.*]] = arith.xori %[[FLAG]], %true
+// KEEP:   scf.yield %[[NEXT]] : i1
+module {
+  tt.func public @flag_only_guards_a_store(%out: !tt.ptr<i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %false = arith.constant false
+    %true = arith.constant true
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%flag = %false) -> (i1) : i32 {
+      scf.if %flag {
+        %p = tt.addptr %out, %i : !tt.ptr<i32>, i32
+        tt.store %p, %i : !tt.ptr<i32>
+      }
+      %next = arith.xori %flag, %true : i1
+      scf.yield %next : i1
+    }
+    tt.return
+  }
+}

@@ -55,6 +55,20 @@ fn speculatable_tree(op: MlirOperation) -> bool {
     ok
 }
 
+/// Moves the pure, speculatable, loop-invariant ops of `lp`'s body (loads stay) before it:
+/// -tritongpu-fuse-nested-loops does this to an outer loop before fusing it, as Triton does.
+pub(crate) fn hoist_speculatable(lp: MlirOperation) {
+    let body = body(lp, 0);
+    let yield_op = terminator(body);
+    for op in block_ops(body) {
+        if op.ptr != yield_op.ptr && invariant(op, lp) && speculatable_tree(op) {
+            // SAFETY: `op` is a live op of `lp`'s body whose operands are all defined outside
+            // `lp`, so it can move before `lp`.
+            unsafe { mlirOperationMoveBefore(op, lp) };
+        }
+    }
+}
+
 fn hoist(lp: MlirOperation) {
     let body = body(lp, 0);
     let mut writes = false;

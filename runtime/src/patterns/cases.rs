@@ -156,6 +156,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: matmul_loop_aligned,
     },
     Pattern {
+        name: "persistent_matmul",
+        what: "matmul_loop_sm80's tiles walked by fewer programs (tt.flatten tile loop): fused, inner length speculated, pipelined with the wgmma in flight across tiles",
+        build: persistent_matmul,
+    },
+    Pattern {
         name: "tma_copy",
         what: "device-side TMA descriptors (tensormap_create in global scratch): descriptor load, store and reduce add of 64x64 f32 tiles, ragged edges",
         build: tma_copy,
@@ -1185,6 +1190,17 @@ fn matmul_loop(r: &mut Rng) -> Case {
 /// `tt.divisibility = 16` on them need: their loads can then be copied asynchronously.
 fn matmul_loop_aligned(r: &mut Rng) -> Case {
     matmul_loop_strided(r, 16)
+}
+
+/// `matmul_loop_aligned`'s tiles taken by a few programs, each walking several (and some
+/// none, when there are more programs than tiles).
+fn persistent_matmul(r: &mut Rng) -> Case {
+    let mut case = matmul_loop_aligned(r);
+    let tiles = case.grid.0 * case.grid.1;
+    let programs = int_in(r, 2, 9) as u32;
+    case.grid = (programs, 1, 1);
+    case.note = format!("{} tiles={tiles} programs={programs}", case.note);
+    case
 }
 
 fn matmul_loop_strided(r: &mut Rng, align: usize) -> Case {
