@@ -276,8 +276,14 @@ impl Drop for TargetMachine {
     }
 }
 
-/// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`.
-pub fn optimize(module: &LlvmModule, machine: &TargetMachine) -> Result<(), String> {
+/// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`, then,
+/// with `group_scalar_chains`, the SLP vectorizer with a generic target's costs (as Triton's O3
+/// has them).
+pub fn optimize(
+    module: &LlvmModule,
+    machine: &TargetMachine,
+    group_scalar_chains: bool,
+) -> Result<(), String> {
     // SAFETY: the module and machine are live (owned by their wrappers); the strings are
     // NUL-terminated literals; the data layout is copied into the module before it is disposed,
     // the pass options are disposed once after the run, and an error is consumed by
@@ -289,12 +295,25 @@ pub fn optimize(module: &LlvmModule, machine: &TargetMachine) -> Result<(), Stri
         LLVMDisposeTargetData(layout);
 
         let options = LLVMCreatePassBuilderOptions();
-        let error_ref = LLVMRunPasses(
+        let mut error_ref = LLVMRunPasses(
             module.module,
             c"default<O3>".as_ptr(),
             machine.machine,
             options,
         );
+        if error_ref.is_null() && group_scalar_chains {
+            // Triton's O3 runs without a target machine, so its SLP vectorizer, costed for a
+            // generic target, groups independent scalar chains into short vectors; NVPTX's cost
+            // model (32-bit registers) never does. NVPTX splits the vectors again, but the grouped
+            // order is what ptxas allocates registers for: dropout's eight Philox streams per
+            // thread take 48 registers in the ungrouped order and 32 (as Triton's) grouped.
+            error_ref = LLVMRunPasses(
+                module.module,
+                c"function(slp-vectorizer)".as_ptr(),
+                std::ptr::null_mut(),
+                options,
+            );
+        }
         LLVMDisposePassBuilderOptions(options);
         if !error_ref.is_null() {
             let message = LLVMGetErrorMessage(error_ref);

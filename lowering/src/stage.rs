@@ -26,7 +26,8 @@ pub enum Stage {
     LowerToLlvm,
     /// MLIR's translation of the LLVM dialect to LLVM IR.
     TranslateToLlvmIr,
-    /// LLVM's `default<O3>` for the NVPTX target.
+    /// LLVM's `default<O3>` for the NVPTX target, then the SLP vectorizer with a generic target's
+    /// costs (as Triton's O3 runs it).
     OptimizeLlvm,
     /// LLVM's NVPTX backend: PTX assembly.
     Nvptx,

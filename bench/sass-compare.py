@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Static comparison with Triton 3.6 on a machine without a GPU: registers, spills and SASS size.
+
+    python3 bench/sass-compare.py OUTDIR [CASE ...]
+
+For each checked-in case (test/Inputs/corpus/CASE.ttir with Triton's CASE.ttgir beside it; also
+test/Inputs/kernels/dot and the four shared kernels when named), compiles
+
+  * Triton's side: Triton's own TTGIR through Triton 3.6's backend (`triton.compile` of the .ttgir
+    for cuda:90, which needs no GPU) to PTX and a cubin with Triton's bundled ptxas;
+  * Tritium's side: the TTIR through `tritium compile --arch sm_90a` to PTX, then the same ptxas;
+
+and prints registers, local-memory bytes (spills), shared memory and SASS instruction count
+(nvdisasm, NOPs left out) side by side. OUTDIR keeps both PTX, cubin and SASS files
+(CASE.triton.sass, CASE.tritium.sass) for diffing.
+
+Needs a Python with `triton` 3.6 installed (TRITON_PYTHON, default python3; `pip install triton==3.6.0`
+works without a GPU) and `tritium` (TRITIUM, default target/release then target/debug). Registers
+and SASS size are what ptxas makes of the PTX: a proxy for speed, not a measurement of it; the
+driver JIT on the GPU machine may be a newer ptxas than Triton's bundled one.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEARCH = [os.path.join(ROOT, "test", "Inputs", d) for d in ("corpus", os.path.join("kernels", "dot"), "kernels")]
+
+TRITON_SIDE = r"""
+import json, os, sys, triton
+from triton.backends.compiler import GPUTarget
+ttgir, out = sys.argv[1], sys.argv[2]
+kernel = triton.compile(ttgir, target=GPUTarget("cuda", 90, 32))
+open(out + ".ptx", "w").write(kernel.asm["ptx"])
+open(out + ".cubin", "wb").write(kernel.asm["cubin"])
+bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
+"""
+
+
+def find_case(name):
+    for d in SEARCH:
+        if os.path.exists(os.path.join(d, name + ".ttir")) and os.path.exists(os.path.join(d, name + ".ttgir")):
+            return d
+    return None
+
+
+def all_cases():
+    d = SEARCH[0]
+    return sorted(f[:-5] for f in os.listdir(d) if f.endswith(".ttir") and os.path.exists(os.path.join(d, f[:-5] + ".ttgir")))
+
+
+def tritium():
+    if os.environ.get("TRITIUM"):
+        return os.environ["TRITIUM"]
+    for profile in ("release", "debug"):
+        path = os.path.join(ROOT, "target", profile, "tritium")
+        if os.path.exists(path):
+            return path
+    sys.exit("build tritium first (cargo build --release -p tritium), or set TRITIUM=path/to/tritium")
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:3])}...: {(r.stderr or r.stdout).strip()[:400]}")
+    return r.stdout
+
+
+def resources(bin_dir, cubin):
+    usage = run([os.path.join(bin_dir, "cuobjdump"), "--dump-resource-usage", cubin])
+    m = re.search(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", usage)
+    regs, stack, shared, local = (int(g) for g in m.groups())
+    sass = run([os.path.join(bin_dir, "nvdisasm"), cubin])
+    instructions = [line for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4}\*/\s", line)]
+    count = sum(1 for line in instructions if not re.search(r"\bNOP\b", line))
+    return dict(regs=regs, stack=stack, local=local, shared=shared, sass=count), sass
+
+
+def compare(name, outdir, triton_python):
+    d = find_case(name)
+    if d is None:
+        raise RuntimeError("no .ttir with Triton's .ttgir beside it")
+    base = os.path.join(outdir, name)
+    info = json.loads(run([triton_python, "-c", TRITON_SIDE, os.path.join(d, name + ".ttgir"), base + ".triton"]))
+    bin_dir, warps = info["bin"], info["num_warps"]
+    triton, triton_sass = resources(bin_dir, base + ".triton.cubin")
+    tdir = os.path.join(outdir, name + ".tritium")
+    os.makedirs(tdir, exist_ok=True)
+    env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
+    run([tritium(), "compile", os.path.join(d, name + ".ttir"), "--num-warps", str(warps), "--arch", "sm_90a",
+         "-o", tdir], env=env)
+    ptx = next(os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".ptx"))
+    run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", ptx, "-o", base + ".tritium.cubin"])
+    ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")
+    with open(base + ".triton.sass", "w") as f:
+        f.write(triton_sass)
+    with open(base + ".tritium.sass", "w") as f:
+        f.write(ours_sass)
+    return triton, ours
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        sys.exit(__doc__)
+    outdir, only = argv[0], argv[1:]
+    os.makedirs(outdir, exist_ok=True)
+    triton_python = os.environ.get("TRITON_PYTHON", "python3")
+    print(f"{'case':24} {'regs T/ours':>12} {'local T/ours':>13} {'SASS T/ours':>14} {'ratio':>6}")
+    failed, results = 0, {}
+    for name in only or all_cases():
+        try:
+            t, o = compare(name, outdir, triton_python)
+        except (RuntimeError, StopIteration, json.JSONDecodeError) as e:
+            print(f"{name:24} FAIL {str(e).splitlines()[0] if str(e) else type(e).__name__}", flush=True)
+            failed += 1
+            continue
+        results[name] = dict(triton=t, tritium=o)
+        flag = "  <-- spills" if o["local"] > t["local"] else ("  <-- regs" if o["regs"] > t["regs"] + 8 else "")
+        print(f"{name:24} {t['regs']:>5}/{o['regs']:<6} {t['local']:>6}/{o['local']:<6} {t['sass']:>6}/{o['sass']:<7} "
+              f"{o['sass'] / t['sass']:6.2f}{flag}", flush=True)
+    with open(os.path.join(outdir, "sass-compare.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
