@@ -434,6 +434,87 @@ fn backward_slice_size(op: MlirOperation, limit: usize) -> usize {
     seen.len()
 }
 
+/// The most ops an index chain ([`is_index_chain`]) may have.
+const INDEX_CHAIN_LIMIT: usize = 8;
+
+/// Whether `op` computes index arithmetic from scratch: integer adds, subtractions, multiplies
+/// and casts (at most [`INDEX_CHAIN_LIMIT`] ops) whose tensor operands all come from ranges,
+/// splats and constants. Rebuilt in the layout a conversion asks for, such a chain leaves no
+/// conversion behind and the original keeps its other users, so it is cloned even out of an
+/// access layout (a block pointer's offsets, rewritten to pointers in a loop, follow the loads'
+/// layouts as Triton's rematerialization makes them).
+fn is_index_chain(op: MlirOperation) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![op];
+    while let Some(current) = work.pop() {
+        if !seen.insert(current.ptr as usize) {
+            continue;
+        }
+        if seen.len() > INDEX_CHAIN_LIMIT {
+            return false;
+        }
+        let name = op_name(current);
+        if is_cheap_source(&name) {
+            continue;
+        }
+        if !matches!(
+            name.as_str(),
+            "arith.addi"
+                | "arith.subi"
+                | "arith.muli"
+                | "arith.extsi"
+                | "arith.extui"
+                | "arith.trunci"
+        ) {
+            return false;
+        }
+        for operand in operands(current) {
+            match defining_op(operand) {
+                Some(def) => work.push(def),
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
+/// `value`, an [`is_index_chain`] value, computed again in `encoding`: each op of the chain is
+/// cloned right after its original (which dominates every use of it), once per value.
+fn rebuild_index_chain(
+    value: MlirValue,
+    encoding: MlirAttribute,
+    memo: &mut HashMap<usize, MlirValue>,
+) -> MlirValue {
+    if let Some(&clone) = memo.get(&key(value)) {
+        return clone;
+    }
+    let Some(def) = defining_op(value) else {
+        return value;
+    };
+    let ty = with_encoding(value_type(value), encoding);
+    let new_operands: Vec<MlirValue> = operands(def)
+        .into_iter()
+        .map(|operand| {
+            if is_tensor(value_type(operand)) {
+                rebuild_index_chain(operand, encoding, memo)
+            } else {
+                operand
+            }
+        })
+        .collect();
+    let new = insert_after(
+        def,
+        tritium_dialects::build::clone_with(def, &new_operands, &[ty]),
+    );
+    if op_name(def) == "arith.constant" {
+        crate::convert_to_gpu_retype(new, ty);
+    }
+    // SAFETY: every op of an index chain has one result.
+    let clone = unsafe { mlirOperationGetResult(new, 0) };
+    memo.insert(key(value), clone);
+    clone
+}
+
 /// Whether `value` (defined by `def`) can be asked for in another layout: the backward rules
 /// then compute it there, from its producers' conversions (an elementwise chain beside the one
 /// a forward move follows, e.g. the running mean a Welford update reads with the new sample).
@@ -571,6 +652,20 @@ fn rewrite_once(
         // (a random mask computed in a store's layout moves to the loads' one, as Triton's).
         let toward_preferred =
             is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
+        if in_preferred_family(access, value_type(src))
+            && !in_mma_family(value_type(src))
+            && !toward_preferred
+            && in_preferred_family(access, dst_type)
+            && is_index_chain(def)
+            && let Some(encoding) = encoding_attr(dst_type)
+        {
+            // Rebuilt whole: a conversion left inside the chain would read as one out of the
+            // preferred layout, and the forward rules would move the chain back.
+            let clone = rebuild_index_chain(src, encoding, &mut HashMap::new());
+            replace_and_erase(op, clone);
+            changed = true;
+            continue;
+        }
         if in_mma_family(value_type(src))
             || (in_preferred_family(access, value_type(src)) && !toward_preferred)
         {

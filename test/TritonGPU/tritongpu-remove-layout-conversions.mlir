@@ -255,3 +255,64 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Index arithmetic built from ranges and splats (a block pointer's row offsets, rewritten to
+// pointers in a loop) is rebuilt whole in the layout a conversion asks for, even out of an access
+// layout (#b1 is the 1-D store's): no conversion stays in the loop, the range and its extension
+// are built in the slice layout before it, and the loop adds only the splat offset.
+// CHECK-LABEL: tt.func @block_pointer_rows
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[ROWS:.+]] = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #[[B2:blocked[0-9]*]]}>>
+// CHECK: %[[ROWS64:.+]] = arith.extsi %[[ROWS]]
+// CHECK: scf.for
+// CHECK: %[[OFFS:.+]] = tt.splat %{{.+}} : i64 -> tensor<64xi64, #ttg.slice<{dim = 1, parent = #[[B2]]}>>
+// CHECK: arith.addi %[[OFFS]], %[[ROWS64]] : tensor<64xi64, #ttg.slice<{dim = 1, parent = #[[B2]]}>>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @block_pointer_rows(%p: !tt.ptr<f16>, %m: !tt.ptr<f32>, %out: !tt.ptr<f16>, %stride: i64) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : i64
+    %zero = arith.constant 0 : i64
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf16, #b2>
+    // A 1-D store fixes #b1 as an access layout.
+    %mr = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+    %ms = tt.splat %m : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b1>
+    %mp = tt.addptr %ms, %mr : tensor<128x!tt.ptr<f32>, #b1>, tensor<128xi32, #b1>
+    %mv = arith.sitofp %mr : tensor<128xi32, #b1> to tensor<128xf32, #b1>
+    tt.store %mp, %mv : tensor<128x!tt.ptr<f32>, #b1>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b2}>>
+    %cols64 = arith.extsi %cols : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b2}>> to tensor<64xi64, #ttg.slice<{dim = 0, parent = #b2}>>
+    %colsx = tt.expand_dims %cols64 {axis = 0 : i32} : tensor<64xi64, #ttg.slice<{dim = 0, parent = #b2}>> -> tensor<1x64xi64, #b2>
+    %colsb = tt.broadcast %colsx : tensor<1x64xi64, #b2> -> tensor<64x64xi64, #b2>
+    %base = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #b2>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
+    %rows64 = arith.extsi %rows : tensor<64xi32, #b1> to tensor<64xi64, #b1>
+    %r:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%off = %zero, %acc = %acc0) -> (i64, tensor<64x64xf16, #b2>) {
+      // The rows of this iteration's tile, as the block-pointer rewrite leaves them: in #b1.
+      %offs = tt.splat %off : i64 -> tensor<64xi64, #b1>
+      %row = arith.addi %offs, %rows64 : tensor<64xi64, #b1>
+      %rowc = ttg.convert_layout %row : tensor<64xi64, #b1> -> tensor<64xi64, #ttg.slice<{dim = 1, parent = #b2}>>
+      %rowx = tt.expand_dims %rowc {axis = 1 : i32} : tensor<64xi64, #ttg.slice<{dim = 1, parent = #b2}>> -> tensor<64x1xi64, #b2>
+      %strides = tt.splat %stride : i64 -> tensor<64x1xi64, #b2>
+      %rowoff = arith.muli %rowx, %strides : tensor<64x1xi64, #b2>
+      %rowb = tt.broadcast %rowoff : tensor<64x1xi64, #b2> -> tensor<64x64xi64, #b2>
+      %o = arith.addi %rowb, %colsb : tensor<64x64xi64, #b2>
+      %ptrs = tt.addptr %base, %o : tensor<64x64x!tt.ptr<f16>, #b2>, tensor<64x64xi64, #b2>
+      %v = tt.load %ptrs : tensor<64x64x!tt.ptr<f16>, #b2>
+      %sum = arith.addf %acc, %v : tensor<64x64xf16, #b2>
+      %next = arith.addi %off, %c64 : i64
+      scf.yield %next, %sum : i64, tensor<64x64xf16, #b2>
+    }
+    %os = tt.splat %out : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #b2>
+    %op = tt.addptr %os, %colsb : tensor<64x64x!tt.ptr<f16>, #b2>, tensor<64x64xi64, #b2>
+    tt.store %op, %r#1 : tensor<64x64x!tt.ptr<f16>, #b2>
+    tt.return
+  }
+}
