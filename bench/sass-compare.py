@@ -2,6 +2,7 @@
 """Static comparison with Triton 3.6 on a machine without a GPU: registers, spills and SASS size.
 
     python3 bench/sass-compare.py OUTDIR [CASE ...]
+    python3 bench/sass-compare.py --python OUTDIR FILE KERNEL SIGNATURE WARPS STAGES NAME
 
 For each checked-in case (test/Inputs/corpus/CASE.ttir with Triton's CASE.ttgir beside it; also
 test/Inputs/kernels/dot and the four shared kernels when named), compiles
@@ -13,6 +14,12 @@ test/Inputs/kernels/dot and the four shared kernels when named), compiles
 and prints registers, local-memory bytes (spills), shared memory and SASS instruction count
 (nvdisasm, NOPs left out) side by side. OUTDIR keeps both PTX, cubin and SASS files
 (CASE.triton.sass, CASE.tritium.sass) for diffing.
+
+With --python, one kernel of a Python file (a tutorial of python/tests/gpu, written against
+`import tritium as triton`) is compiled by both from the same source: Triton's side from a copy
+whose `tritium` imports read `triton`, Tritium's with `tritium compile -n KERNEL -s SIGNATURE`
+(the signature as `tritium compile` takes it: types with `:16` hints, literals for constexprs and
+integers specialized to 1).
 
 Needs a Python with `triton` 3.6 installed (TRITON_PYTHON, default python3; `pip install triton==3.6.0`
 works without a GPU) and `tritium` (TRITIUM, default target/release then target/debug). Registers
@@ -27,6 +34,49 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEARCH = [os.path.join(ROOT, "test", "Inputs", d) for d in ("corpus", os.path.join("kernels", "dot"), "kernels")]
+
+TRITON_PYTHON_SIDE = r"""
+import json, os, re, sys, importlib.util, triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+source, kernel_name, signature, warps, stages, out = sys.argv[1:7]
+try:
+    import torch  # noqa: F401  (the tutorials import it; compiling does not need it)
+except ImportError:
+    import types
+    class Anything:
+        def __getattr__(self, name): return Anything()
+        def __call__(self, *args, **kwargs): return Anything()
+    stub = types.ModuleType("torch")
+    stub.__getattr__ = lambda name: Anything()
+    sys.modules["torch"] = stub
+spec = importlib.util.spec_from_file_location("tutorial", source)
+module = importlib.util.module_from_spec(spec)
+try:
+    spec.loader.exec_module(module)
+except Exception:
+    pass  # module-level code past the kernels (benchmarks, device queries) may need a GPU
+fn = getattr(module, kernel_name)
+while not isinstance(fn, triton.runtime.jit.JITFunction):  # autotuned or heuristics-wrapped
+    fn = fn.fn
+entries = [e.strip() for e in re.split(r",(?![^(]*\))", signature)]
+types, constants, attrs = {}, {}, {}
+for i, (name, entry) in enumerate(zip(fn.arg_names, entries)):
+    if re.fullmatch(r"-?\d+|True|False|\".*\"", entry):
+        types[name], constants[name] = "constexpr", eval(entry)
+    else:
+        ty, _, divisibility = entry.partition(":")
+        types[name] = ty
+        if divisibility:
+            attrs[(i,)] = [["tt.divisibility", int(divisibility)]]
+kernel = triton.compile(ASTSource(fn, types, constexprs=constants, attrs=attrs),
+                        target=GPUTarget("cuda", 90, 32),
+                        options={"num_warps": int(warps), "num_stages": int(stages)})
+open(out + ".ptx", "w").write(kernel.asm["ptx"])
+open(out + ".cubin", "wb").write(kernel.asm["cubin"])
+bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
+"""
 
 TRITON_SIDE = r"""
 import json, os, sys, triton
@@ -65,7 +115,8 @@ def tritium():
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:3])}...: {(r.stderr or r.stdout).strip()[:400]}")
+        program = os.path.basename(cmd[0]) + (" " + cmd[1] if cmd[1:2] != ["-c"] else " -c ...")
+        raise RuntimeError(f"{program}: {(r.stderr or r.stdout).strip()[-600:]}")
     return r.stdout
 
 
@@ -102,9 +153,52 @@ def compare(name, outdir, triton_python):
     return triton, ours
 
 
+def compare_python(outdir, source, kernel, signature, warps, stages, name, triton_python):
+    base = os.path.join(outdir, name)
+    text = open(source).read()
+    text = re.sub(r"^import tritium as triton$", "import triton", text, flags=re.M)
+    text = re.sub(r"^import tritium\.language as tl$", "import triton.language as tl", text, flags=re.M)
+    text = re.sub(r"^(from|import) tritium", r"\1 triton", text, flags=re.M)
+    # The tutorials pick a device at import; compiling needs none.
+    text = re.sub(r"^DEVICE = .*$", "DEVICE = None", text, flags=re.M)
+    copy = base + ".triton_source.py"
+    with open(copy, "w") as f:
+        f.write(text)
+    info = json.loads(run([triton_python, "-c", TRITON_PYTHON_SIDE, copy, kernel, signature, warps, stages,
+                           base + ".triton"]))
+    bin_dir = info["bin"]
+    triton, triton_sass = resources(bin_dir, base + ".triton.cubin")
+    tdir = os.path.join(outdir, name + ".tritium")
+    os.makedirs(tdir, exist_ok=True)
+    env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
+    run([tritium(), "compile", source, "-n", kernel, "-s", signature, "-w", warps, "--num-stages", stages,
+         "--arch", "sm_90a", "-o", tdir, "-on", name], env=env)
+    run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", os.path.join(tdir, name + ".ptx"), "-o",
+         base + ".tritium.cubin"])
+    ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")
+    with open(base + ".triton.sass", "w") as f:
+        f.write(triton_sass)
+    with open(base + ".tritium.sass", "w") as f:
+        f.write(ours_sass)
+    return triton, ours
+
+
 def main(argv):
-    if not argv or argv[0].startswith("-"):
+    if not argv or (argv[0].startswith("-") and argv[0] != "--python"):
         sys.exit(__doc__)
+    if argv[0] == "--python":
+        if len(argv) != 8:
+            sys.exit(__doc__)
+        outdir = argv[1]
+        os.makedirs(outdir, exist_ok=True)
+        try:
+            t, o = compare_python(outdir, *argv[2:8], os.environ.get("TRITON_PYTHON", "python3"))
+        except (RuntimeError, json.JSONDecodeError) as e:
+            sys.exit(f"{argv[7]}: {e}")
+        print(f"{'':12} {'regs':>5} {'spilled':>8} {'SASS':>6}")
+        for side, r in (("Triton", t), ("Tritium", o)):
+            print(f"{side:12} {r['regs']:5} {r['stack'] + r['local']:8} {r['sass']:6}")
+        return 0
     outdir, only = argv[0], argv[1:]
     os.makedirs(outdir, exist_ok=True)
     triton_python = os.environ.get("TRITON_PYTHON", "python3")
