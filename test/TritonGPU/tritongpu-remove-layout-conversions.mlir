@@ -316,3 +316,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// What the index-chain rebuild leaves alone: offsets that come from memory (gathered rows) are
+// not index arithmetic; the load stays where it is and its value is converted once.
+// CHECK-LABEL: tt.func @gathered_rows
+// CHECK: %[[ROWS:.+]] = tt.load %{{.+}} : tensor<128x!tt.ptr<i64>, #[[B1:blocked[0-9]*]]>
+// CHECK: %[[ROW:.+]] = arith.addi %[[ROWS]], %{{.+}} : tensor<128xi64, #[[B1]]>
+// CHECK: ttg.convert_layout %[[ROW]] : tensor<128xi64, #[[B1]]> -> tensor<128xi64, #ttg.slice<{dim = 1, parent = #{{.+}}}>>
+// CHECK-NOT: tt.load %{{.+}} : tensor<128x!tt.ptr<i64>
+// CHECK: tt.return
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @gathered_rows(%p: !tt.ptr<f16>, %rows_ptr: !tt.ptr<i64>, %out: !tt.ptr<f16>, %stride: i64) {
+    %ir = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+    %is = tt.splat %rows_ptr : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>, #b1>
+    %ip = tt.addptr %is, %ir : tensor<128x!tt.ptr<i64>, #b1>, tensor<128xi32, #b1>
+    %rows = tt.load %ip : tensor<128x!tt.ptr<i64>, #b1>
+    %one = arith.constant dense<1> : tensor<128xi64, #b1>
+    %row = arith.addi %rows, %one : tensor<128xi64, #b1>
+    %rowc = ttg.convert_layout %row : tensor<128xi64, #b1> -> tensor<128xi64, #ttg.slice<{dim = 1, parent = #b2}>>
+    %rowx = tt.expand_dims %rowc {axis = 1 : i32} : tensor<128xi64, #ttg.slice<{dim = 1, parent = #b2}>> -> tensor<128x1xi64, #b2>
+    %strides = tt.splat %stride : i64 -> tensor<128x1xi64, #b2>
+    %rowoff = arith.muli %rowx, %strides : tensor<128x1xi64, #b2>
+    %rowb = tt.broadcast %rowoff : tensor<128x1xi64, #b2> -> tensor<128x64xi64, #b2>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b2}>>
+    %cols64 = arith.extsi %cols : tensor<64xi32, #ttg.slice<{dim = 0, parent = #b2}>> to tensor<64xi64, #ttg.slice<{dim = 0, parent = #b2}>>
+    %colsx = tt.expand_dims %cols64 {axis = 0 : i32} : tensor<64xi64, #ttg.slice<{dim = 0, parent = #b2}>> -> tensor<1x64xi64, #b2>
+    %colsb = tt.broadcast %colsx : tensor<1x64xi64, #b2> -> tensor<128x64xi64, #b2>
+    %o = arith.addi %rowb, %colsb : tensor<128x64xi64, #b2>
+    %base = tt.splat %p : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #b2>
+    %ptrs = tt.addptr %base, %o : tensor<128x64x!tt.ptr<f16>, #b2>, tensor<128x64xi64, #b2>
+    %v = tt.load %ptrs : tensor<128x64x!tt.ptr<f16>, #b2>
+    %os = tt.splat %out : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #b2>
+    %op = tt.addptr %os, %colsb : tensor<128x64x!tt.ptr<f16>, #b2>, tensor<128x64xi64, #b2>
+    tt.store %op, %v : tensor<128x64x!tt.ptr<f16>, #b2>
+    tt.return
+  }
+}
