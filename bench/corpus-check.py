@@ -25,6 +25,8 @@ import os
 import subprocess
 import sys
 
+from tritium_binary import tritium
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "bench", "cases_corpus.py")
 
@@ -37,14 +39,6 @@ def signatures():
     sys.exit(f"{CORPUS}: no CORPUS_SIGNATURES")
 
 
-def tritium():
-    if os.environ.get("TRITIUM"):
-        return os.environ["TRITIUM"]
-    for profile in ("release", "debug"):
-        path = os.path.join(ROOT, "target", profile, "tritium")
-        if os.path.exists(path):
-            return path
-    sys.exit("build tritium first (cargo build -p tritium), or set TRITIUM=path/to/tritium")
 
 
 def compile_all(outdir, only):

@@ -11,7 +11,8 @@ test/Inputs/kernels/dot and the four shared kernels when named), compiles
     for cuda:90, which needs no GPU) to PTX and a cubin with Triton's bundled ptxas;
   * Tritium's side: the TTIR through `tritium compile --arch sm_90a` to PTX, then the same ptxas;
 
-and prints registers, local-memory bytes (spills), shared memory and SASS instruction count
+and prints registers, spilled bytes (the stack frame and local memory cuobjdump reports) and SASS
+instruction count
 (nvdisasm, NOPs left out) side by side. OUTDIR keeps both PTX, cubin and SASS files
 (CASE.triton.sass, CASE.tritium.sass) for diffing.
 
@@ -20,6 +21,9 @@ With --python, one kernel of a Python file (a tutorial of python/tests/gpu, writ
 whose `tritium` imports read `triton`, Tritium's with `tritium compile -n KERNEL -s SIGNATURE`
 (the signature as `tritium compile` takes it: types with `:16` hints, literals for constexprs and
 integers specialized to 1).
+
+The corpus is memory-bound (stages do not matter); for a dot case, set NUM_STAGES to the stages
+its Triton TTGIR was made with (the dot cases' default is 1, `_s3` ones 3).
 
 Needs a Python with `triton` 3.6 installed (TRITON_PYTHON, default python3; `pip install triton==3.6.0`
 works without a GPU) and `tritium` (TRITIUM, default target/release then target/debug). Registers
@@ -31,6 +35,8 @@ import os
 import re
 import subprocess
 import sys
+
+from tritium_binary import tritium
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEARCH = [os.path.join(ROOT, "test", "Inputs", d) for d in ("corpus", os.path.join("kernels", "dot"), "kernels")]
@@ -102,14 +108,6 @@ def all_cases():
     return sorted(f[:-5] for f in os.listdir(d) if f.endswith(".ttir") and os.path.exists(os.path.join(d, f[:-5] + ".ttgir")))
 
 
-def tritium():
-    if os.environ.get("TRITIUM"):
-        return os.environ["TRITIUM"]
-    for profile in ("release", "debug"):
-        path = os.path.join(ROOT, "target", profile, "tritium")
-        if os.path.exists(path):
-            return path
-    sys.exit("build tritium first (cargo build --release -p tritium), or set TRITIUM=path/to/tritium")
 
 
 def run(cmd, **kw):
@@ -137,14 +135,22 @@ def compare(name, outdir, triton_python):
     base = os.path.join(outdir, name)
     info = json.loads(run([triton_python, "-c", TRITON_SIDE, os.path.join(d, name + ".ttgir"), base + ".triton"]))
     bin_dir, warps = info["bin"], info["num_warps"]
+    stages = ["--num-stages", os.environ["NUM_STAGES"]] if os.environ.get("NUM_STAGES") else []
+    return tritium_side(outdir, name, bin_dir,
+                        [os.path.join(d, name + ".ttir"), "--num-warps", str(warps), *stages, "--arch", "sm_90a"])
+
+
+def tritium_side(outdir, name, bin_dir, compile_args):
+    """Compiles with `tritium compile COMPILE_ARGS` and assembles with Triton's ptxas; writes both
+    SASS listings; returns Triton's and Tritium's resources (Triton's cubin is already there)."""
+    base = os.path.join(outdir, name)
     triton, triton_sass = resources(bin_dir, base + ".triton.cubin")
     tdir = os.path.join(outdir, name + ".tritium")
     os.makedirs(tdir, exist_ok=True)
     env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
-    run([tritium(), "compile", os.path.join(d, name + ".ttir"), "--num-warps", str(warps), "--arch", "sm_90a",
-         "-o", tdir], env=env)
-    ptx = next(os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".ptx"))
-    run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", ptx, "-o", base + ".tritium.cubin"])
+    run([tritium(), "compile", *compile_args, "-o", tdir, "-on", name], env=env)
+    run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", os.path.join(tdir, name + ".ptx"), "-o",
+         base + ".tritium.cubin"])
     ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")
     with open(base + ".triton.sass", "w") as f:
         f.write(triton_sass)
@@ -166,21 +172,9 @@ def compare_python(outdir, source, kernel, signature, warps, stages, name, trito
         f.write(text)
     info = json.loads(run([triton_python, "-c", TRITON_PYTHON_SIDE, copy, kernel, signature, warps, stages,
                            base + ".triton"]))
-    bin_dir = info["bin"]
-    triton, triton_sass = resources(bin_dir, base + ".triton.cubin")
-    tdir = os.path.join(outdir, name + ".tritium")
-    os.makedirs(tdir, exist_ok=True)
-    env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
-    run([tritium(), "compile", source, "-n", kernel, "-s", signature, "-w", warps, "--num-stages", stages,
-         "--arch", "sm_90a", "-o", tdir, "-on", name], env=env)
-    run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", os.path.join(tdir, name + ".ptx"), "-o",
-         base + ".tritium.cubin"])
-    ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")
-    with open(base + ".triton.sass", "w") as f:
-        f.write(triton_sass)
-    with open(base + ".tritium.sass", "w") as f:
-        f.write(ours_sass)
-    return triton, ours
+    return tritium_side(outdir, name, info["bin"],
+                        [source, "-n", kernel, "-s", signature, "-w", warps, "--num-stages", stages,
+                         "--arch", "sm_90a"])
 
 
 def main(argv):
@@ -202,7 +196,7 @@ def main(argv):
     outdir, only = argv[0], argv[1:]
     os.makedirs(outdir, exist_ok=True)
     triton_python = os.environ.get("TRITON_PYTHON", "python3")
-    print(f"{'case':24} {'regs T/ours':>12} {'local T/ours':>13} {'SASS T/ours':>14} {'ratio':>6}")
+    print(f"{'case':24} {'regs T/ours':>12} {'spilled T/ours':>15} {'SASS T/ours':>14} {'ratio':>6}")
     failed, results = 0, {}
     for name in only or all_cases():
         try:
@@ -212,8 +206,9 @@ def main(argv):
             failed += 1
             continue
         results[name] = dict(triton=t, tritium=o)
-        flag = "  <-- spills" if o["local"] > t["local"] else ("  <-- regs" if o["regs"] > t["regs"] + 8 else "")
-        print(f"{name:24} {t['regs']:>5}/{o['regs']:<6} {t['local']:>6}/{o['local']:<6} {t['sass']:>6}/{o['sass']:<7} "
+        spilled_t, spilled_o = t["stack"] + t["local"], o["stack"] + o["local"]
+        flag = "  <-- spills" if spilled_o > spilled_t else ("  <-- regs" if o["regs"] > t["regs"] + 8 else "")
+        print(f"{name:24} {t['regs']:>5}/{o['regs']:<6} {spilled_t:>7}/{spilled_o:<7} {t['sass']:>6}/{o['sass']:<7} "
               f"{o['sass'] / t['sass']:6.2f}{flag}", flush=True)
     with open(os.path.join(outdir, "sass-compare.json"), "w") as f:
         json.dump(results, f, indent=1)
