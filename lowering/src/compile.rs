@@ -688,6 +688,28 @@ fn tensordesc_meta(func: MlirOperation) -> Result<Vec<serde_json::Value>, String
 mod tests {
     use super::*;
 
+    /// A kernel without a dot goes through the SLP vectorizer with a generic target's costs (as
+    /// Triton's O3): dropout's independent Philox streams come out grouped into `<4 x i32>`
+    /// operations (the order ptxas allocates in 32 registers, not 48).
+    #[test]
+    fn slp_groups_scalar_chains_of_kernels_without_a_dot() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Inputs");
+        let text = std::fs::read_to_string(root.join("corpus/dropout.ttir")).unwrap();
+        let options = CompileOptions {
+            num_warps: Some(4),
+            keep_intermediates: true,
+            ..Default::default()
+        };
+        let dropout = compile(&text, "dropout.ttir", &options)
+            .unwrap()
+            .llvm_ir
+            .unwrap();
+        assert!(
+            dropout.contains("xor <4 x i32>") && dropout.contains("mul <4 x i32>"),
+            "dropout's Philox rounds are not grouped"
+        );
+    }
+
     /// Triton 3.6's tensor-core kernels (`test/Inputs/kernels/dot`, `num_stages=1`): Tritium's
     /// TTGIR for the same TTIR picks the same mma layouts, and leaves no more
     /// `ttg.convert_layout`s than Triton's.
