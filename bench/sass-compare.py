@@ -13,7 +13,7 @@ test/Inputs/kernels/dot and the four shared kernels when named), compiles
 
 and prints registers, spilled bytes (the stack frame and local memory cuobjdump reports) and SASS
 instruction count
-(nvdisasm, NOPs left out) side by side. OUTDIR keeps both PTX, cubin and SASS files
+(nvdisasm, NOPs left out) side by side. OUTDIR keeps both sides' TTGIR, LLVM IR, PTX, cubin and SASS files
 (CASE.triton.sass, CASE.tritium.sass) for diffing.
 
 With --python, one kernel of a Python file (a tutorial of python/tests/gpu, written against
@@ -79,6 +79,8 @@ kernel = triton.compile(ASTSource(fn, types, constexprs=constants, attrs=attrs),
                         target=GPUTarget("cuda", 90, 32),
                         options={"num_warps": int(warps), "num_stages": int(stages)})
 open(out + ".ptx", "w").write(kernel.asm["ptx"])
+open(out + ".ll", "w").write(kernel.asm["llir"])
+open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
 open(out + ".cubin", "wb").write(kernel.asm["cubin"])
 bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
 print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
@@ -90,6 +92,8 @@ from triton.backends.compiler import GPUTarget
 ttgir, out = sys.argv[1], sys.argv[2]
 kernel = triton.compile(ttgir, target=GPUTarget("cuda", 90, 32))
 open(out + ".ptx", "w").write(kernel.asm["ptx"])
+open(out + ".ll", "w").write(kernel.asm["llir"])
+open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
 open(out + ".cubin", "wb").write(kernel.asm["cubin"])
 bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
 print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
@@ -148,7 +152,7 @@ def tritium_side(outdir, name, bin_dir, compile_args):
     tdir = os.path.join(outdir, name + ".tritium")
     os.makedirs(tdir, exist_ok=True)
     env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
-    run([tritium(), "compile", *compile_args, "-o", tdir, "-on", name], env=env)
+    run([tritium(), "compile", *compile_args, "-o", tdir, "-on", name, "--emit", "ttgir,ll"], env=env)
     run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", os.path.join(tdir, name + ".ptx"), "-o",
          base + ".tritium.cubin"])
     ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")

@@ -309,15 +309,35 @@ impl FuncLowering<'_> {
         let mut base = Vec::new();
         // Every lane and warp basis has one entry per dim (the layout's outputs are the dims).
         for d in 0..rank {
-            let mut acc = self.b.prologue_i32(0);
-            for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)] {
-                let terms: Vec<u64> = bases.iter().map(|basis| basis[d] as u64).collect();
-                acc = self.prologue_xor_bits(acc, source, &terms);
-            }
-            base.push(acc);
+            let lane_terms: Vec<u64> = map.lane_bases.iter().map(|basis| basis[d] as u64).collect();
+            let warp_terms: Vec<u64> = map.warp_bases.iter().map(|basis| basis[d] as u64).collect();
+            let zero = self.b.prologue_i32(0);
+            base.push(self.prologue_thread_xor(zero, &lane_terms, &warp_terms));
         }
         self.bases.insert(ty.ptr as usize, base.clone());
         Ok(base)
+    }
+
+    /// `acc ^ Σ (lane bit i · lane_terms[i]) ^ Σ (warp bit j · warp_terms[j])`, in the prologue:
+    /// a GF(2)-linear thread coordinate or offset. With every lane bit given, the terms are taken
+    /// as bits of `tid.x` (= warp · 32 + lane), so a field that crosses from lane into warp bits
+    /// (rows 8·warp + lane/4, say) is one `(tid >> b) & mask`: LLVM's loop strength reduction
+    /// sees the rows of one thread as one base plus constants and chains their addresses, where
+    /// an `or` of a lane part and a warp part left it one induction variable per row (16 more
+    /// 64-bit registers live across an attention loop).
+    pub fn prologue_thread_xor(
+        &mut self,
+        acc: Value,
+        lane_terms: &[u64],
+        warp_terms: &[u64],
+    ) -> Value {
+        let lane_bits = self.threads_per_warp.trailing_zeros() as usize;
+        if lane_terms.len() == lane_bits {
+            let terms: Vec<u64> = lane_terms.iter().chain(warp_terms).copied().collect();
+            return self.prologue_xor_bits(acc, self.tid, &terms);
+        }
+        let acc = self.prologue_xor_bits(acc, self.lane, lane_terms);
+        self.prologue_xor_bits(acc, self.warp, warp_terms)
     }
 
     /// `acc ^ Σ_bit (((source >> bit) & 1) * terms[bit])` (xor-combined), in the prologue: a

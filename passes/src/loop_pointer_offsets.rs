@@ -72,6 +72,10 @@ fn uniform_step(inc: MlirValue) -> Option<Step> {
 /// in ptxas) and ran 1.85x slower; a pipelined matmul's 8 vectors per operand gained 10%.
 const MAX_ADDRESSES_PER_THREAD: u64 = 16;
 
+/// The most block-pointer addresses a thread keeps as loop-invariant bases, over all the copies
+/// of one loop (see [`split_recomputed_addresses`]).
+const MAX_HOISTED_ADDRESSES_PER_LOOP: u64 = 8;
+
 /// The addresses a thread holds for the pointer tensor `value`, read only by the cp.async
 /// copies among `users`: its elements, one per copy of `contiguity` elements (the width the
 /// pipeliner chose and recorded on each copy; none recorded: one element).
@@ -489,6 +493,8 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         }
         found
     };
+    // The copies whose addresses qualify, with the addresses a thread holds for each.
+    let mut candidates = Vec::new();
     for copy in copies {
         let Some(&pointers) = operands(copy).first() else {
             continue;
@@ -505,14 +511,21 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         };
         // Offsets that are one splat already are uniform (the carried offsets above).
         let uniform = defining_op(offsets).is_some_and(|op| op_name(op) == "tt.splat");
-        if !i64_offsets
-            || uniform
-            || !is_invariant(base, for_op)
-            || is_invariant(offsets, for_op)
-            || addresses_per_thread(pointers, &[copy]).is_none_or(|n| n > MAX_ADDRESSES_PER_THREAD)
-        {
+        if !i64_offsets || uniform || !is_invariant(base, for_op) || is_invariant(offsets, for_op) {
             continue;
         }
+        let Some(count) = addresses_per_thread(pointers, &[copy]) else {
+            continue;
+        };
+        candidates.push((copy, pointers, addptr, base, offsets, count));
+    }
+    // Hoisted bases stay live across the loop, two registers each; past the budget the
+    // recomputed addresses are cheaper (LLVM chains a thread's rows: one add each).
+    let total: u64 = candidates.iter().map(|c| c.5).sum();
+    if total > MAX_HOISTED_ADDRESSES_PER_LOOP {
+        return;
+    }
+    for (copy, pointers, addptr, base, offsets, _) in candidates {
         // The split builds ops as it goes; a failed one leaves them unused (dead, pure) for
         // canonicalize.
         let Some(Split {

@@ -60,3 +60,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Row 8·warp + lane/16 of a thread: one field of tid.x across the lane/warp boundary, so LLVM sees
+// a thread's rows as one base plus constants (and chains their addresses in loops).
+// CHECK-LABEL: llvm.func @rows_across_lanes_and_warps
+// CHECK-DAG: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32)
+// CHECK-DAG: %[[SEVEN:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK-NEXT: %[[SHIFTED:.*]] = llvm.lshr %[[TID]], %[[FOUR]]
+// CHECK-NEXT: llvm.and %[[SHIFTED]], %[[SEVEN]]
+// CHECK-NOT: llvm.udiv
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rows_across_lanes_and_warps(%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+    %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %column = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<8x1xi32, #blocked>
+    %tile = tt.broadcast %column : tensor<8x1xi32, #blocked> -> tensor<8x128xi32, #blocked>
+    %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %row_of_cols = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xi32, #blocked>
+    %colsb = tt.broadcast %row_of_cols : tensor<1x128xi32, #blocked> -> tensor<8x128xi32, #blocked>
+    %c128 = arith.constant dense<128> : tensor<8x128xi32, #blocked>
+    %scaled = arith.muli %tile, %c128 : tensor<8x128xi32, #blocked>
+    %offsets = arith.addi %scaled, %colsb : tensor<8x128xi32, #blocked>
+    %base = tt.splat %out : !tt.ptr<i32> -> tensor<8x128x!tt.ptr<i32>, #blocked>
+    %ptrs = tt.addptr %base, %offsets : tensor<8x128x!tt.ptr<i32>, #blocked>, tensor<8x128xi32, #blocked>
+    tt.store %ptrs, %tile : tensor<8x128x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}

@@ -100,3 +100,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Two such tiles (attention's K and V at head dim 128): 16 addresses a thread, which as
+// loop-invariant bases would keep 32 registers live across the loop; their addresses stay
+// recomputed (LLVM chains a thread's rows, one add each).
+// MANY-LABEL: tt.func @two_block_pointer_tiles
+// MANY-NOT: tt.elementwise_inline_asm
+// MANY: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @two_block_pointer_tiles(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %base2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i64, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c0_i64 = arith.constant 0 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %buf2 = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %rows64 = arith.extsi %rows : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> to tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %cols64 = arith.extsi %cols : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>> to tensor<128xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %cols2 = tt.expand_dims %cols64 {axis = 0 : i32} : tensor<128xi64, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xi64, #blocked>
+    %colsb = tt.broadcast %cols2 : tensor<1x128xi64, #blocked> -> tensor<64x128xi64, #blocked>
+    %strides = tt.splat %stride : i64 -> tensor<64x1xi64, #blocked>
+    %bases = tt.splat %base : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked>
+    %bases2 = tt.splat %base2 : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked>
+    %end = scf.for %i = %c0 to %n step %c1 iter_args(%row = %c0_i64) -> (i64) : i32 {
+      %next = arith.addi %row, %c64_i64 : i64
+      %rs = tt.splat %next : i64 -> tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %r = arith.addi %rs, %rows64 : tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi64, #blocked>
+      %rk = arith.muli %r2, %strides : tensor<64x1xi64, #blocked>
+      %rb = tt.broadcast %rk : tensor<64x1xi64, #blocked> -> tensor<64x128xi64, #blocked>
+      %off = arith.addi %rb, %colsb : tensor<64x128xi64, #blocked>
+      %ptrs = tt.addptr %bases, %off : tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<64x128xi64, #blocked>
+      %tok = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 8 : i32} : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
+      %ptrs2 = tt.addptr %bases2, %off : tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<64x128xi64, #blocked>
+      %tok2 = ttg.async_copy_global_to_local %ptrs2, %buf2 {contiguity = 8 : i32} : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
+      scf.yield %next : i64
+    }
+    tt.return
+  }
+}

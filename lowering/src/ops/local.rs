@@ -611,15 +611,15 @@ impl FuncLowering<'_> {
         let thread_part = match cache.thread {
             Some(v) => v,
             None => {
-                let mut acc = self.b.prologue_i32(0);
-                for (source, bases) in [(self.lane, &map.lane_bases), (self.warp, &map.warp_bases)]
-                {
-                    let terms: Vec<u64> = bases
+                let terms = |bases: &[Vec<u32>]| -> Vec<u64> {
+                    bases
                         .iter()
                         .map(|basis| addressing.offset_of(basis) as u64)
-                        .collect();
-                    acc = self.prologue_xor_bits(acc, source, &terms);
-                }
+                        .collect()
+                };
+                let (lane_terms, warp_terms) = (terms(&map.lane_bases), terms(&map.warp_bases));
+                let zero = self.b.prologue_i32(0);
+                let acc = self.prologue_thread_xor(zero, &lane_terms, &warp_terms);
                 cache.thread = Some(acc);
                 acc
             }
@@ -835,15 +835,14 @@ impl FuncLowering<'_> {
             // Power-of-two shapes (checked by the plan): row-major offsets are XOR terms too.
             Addressing::Ordered => as_linear_terms(buffer),
         };
-        let mut row = self.b.prologue_i32(0);
-        let mut thread_bits = 0;
-        let sources: [(Value, &[u32]); 2] =
-            [(self.lane, &plan.lane_terms), (self.warp, &plan.warp_terms)];
-        for (source, terms) in sources {
-            let wide: Vec<u64> = terms.iter().map(|&t| t as u64).collect();
-            row = self.prologue_xor_bits(row, source, &wide);
-            thread_bits |= terms.iter().fold(0, |a, &t| a | t);
-        }
+        let wide = |terms: &[u32]| -> Vec<u64> { terms.iter().map(|&t| t as u64).collect() };
+        let zero = self.b.prologue_i32(0);
+        let row = self.prologue_thread_xor(zero, &wide(&plan.lane_terms), &wide(&plan.warp_terms));
+        let thread_bits = plan
+            .lane_terms
+            .iter()
+            .chain(&plan.warp_terms)
+            .fold(0, |a, &t| a | t);
         MatrixRows {
             addressing,
             row,
