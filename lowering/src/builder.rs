@@ -898,9 +898,12 @@ impl Builder {
             &[],
         ))
     }
-    /// `bar.sync 0`: every thread of the CTA waits here.
+    /// `bar.sync 0`: every thread of the CTA waits here. The memory clobber keeps LLVM's
+    /// shared-memory loads and stores on their side of it: with side effects alone, machine code
+    /// sinking moved a conversion's loads past the barrier and past the next loop's first
+    /// `cp.async` copies into the same bytes (causal attention at 128-row tiles read garbage).
     pub fn barrier(&mut self) {
-        self.inline_asm("bar.sync 0;", "", &[], None, true);
+        self.inline_asm("bar.sync 0;", "~{memory}", &[], None, true);
     }
     pub fn ret(&mut self, values: &[Value]) {
         self.create("llvm.return", values, &[], &[], Vec::new());

@@ -655,7 +655,7 @@ fn rewrite_once(
         if in_preferred_family(access, value_type(src))
             && !in_mma_family(value_type(src))
             && !toward_preferred
-            && in_preferred_family(access, dst_type)
+            && (in_preferred_family(access, dst_type) || in_mma_family(dst_type))
             && is_index_chain(def)
             && let Some(encoding) = encoding_attr(dst_type)
         {

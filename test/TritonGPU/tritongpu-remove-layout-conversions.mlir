@@ -356,3 +356,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A causal mask's rows, `start + arange` computed in a 1-D store layout, asked for in the
+// slice of an mma accumulator: rebuilt there (as Triton's TTGIR has it), not converted through
+// shared memory.
+// CHECK-LABEL: tt.func @mask_rows_into_mma
+// CHECK-NOT: ttg.convert_layout %{{.+}} : tensor<128xi32
+// CHECK: tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #[[MMA:mma[0-9]*]]}>>
+// CHECK: tt.splat %{{.+}} : i32 -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #[[MMA]]}>>
+// CHECK-NOT: ttg.convert_layout %{{.+}} : tensor<128xi32
+// CHECK: tt.return
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @mask_rows_into_mma(%m: !tt.ptr<i32>, %out: !tt.ptr<f32>, %start: i32, %qk: tensor<128x64xf32, #mma>) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b1>
+    %starts = tt.splat %start : i32 -> tensor<128xi32, #b1>
+    %rows = arith.addi %starts, %range : tensor<128xi32, #b1>
+    // A 1-D store fixes #b1 as an access layout.
+    %ms = tt.splat %m : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #b1>
+    %mp = tt.addptr %ms, %range : tensor<128x!tt.ptr<i32>, #b1>, tensor<128xi32, #b1>
+    tt.store %mp, %rows : tensor<128x!tt.ptr<i32>, #b1>
+    %converted = ttg.convert_layout %rows : tensor<128xi32, #b1> -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %column = tt.expand_dims %converted {axis = 1 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128x1xi32, #mma>
+    %tile = tt.broadcast %column : tensor<128x1xi32, #mma> -> tensor<128x64xi32, #mma>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %row = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xi32, #mma>
+    %colt = tt.broadcast %row : tensor<1x64xi32, #mma> -> tensor<128x64xi32, #mma>
+    %mask = arith.cmpi sge, %tile, %colt : tensor<128x64xi32, #mma>
+    %ninf = arith.constant dense<0xFF800000> : tensor<128x64xf32, #mma>
+    %masked = arith.select %mask, %qk, %ninf : tensor<128x64xi1, #mma>, tensor<128x64xf32, #mma>
+    %max = "tt.reduce"(%masked) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %max1 = ttg.convert_layout %max : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128xf32, #b1>
+    %outs = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b1>
+    %op = tt.addptr %outs, %range : tensor<128x!tt.ptr<f32>, #b1>, tensor<128xi32, #b1>
+    tt.store %op, %max1 : tensor<128x!tt.ptr<f32>, #b1>
+    tt.return
+  }
+}

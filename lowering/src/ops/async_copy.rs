@@ -105,8 +105,13 @@ impl FuncLowering<'_> {
 
     pub fn lower_async_wait(&mut self, op: MlirOperation, outs: &[MlirValue]) -> LResult<()> {
         let num = int_attr(op, "num").unwrap_or(0).max(0);
-        self.b
-            .inline_asm(&format!("cp.async.wait_group {num};"), "", &[], None, true);
+        self.b.inline_asm(
+            &format!("cp.async.wait_group {num};"),
+            "~{memory}",
+            &[],
+            None,
+            true,
+        );
         // Each thread's copies are complete; the barrier makes every thread's visible.
         self.barrier();
         if let Some(&token) = outs.first() {

@@ -206,7 +206,7 @@ impl FuncLowering<'_> {
             "{\n\t.reg .pred wait_done;\n\twait_loop:\n\t\
              mbarrier.try_wait.parity.shared::cta.b64 wait_done, [$0], $1;\n\t\
              @!wait_done bra.uni wait_loop;\n\t}",
-            "r,r",
+            "r,r,~{memory}",
             &[bar, phase],
             None,
             true,
@@ -476,7 +476,8 @@ impl FuncLowering<'_> {
             None,
             true,
         );
-        self.b.inline_asm("bar.warp.sync -1;", "", &[], None, true);
+        self.b
+            .inline_asm("bar.warp.sync -1;", "~{memory}", &[], None, true);
         let field = |name: &str, bits: u32| {
             format!("@$0 tensormap.replace.tile.{name}.shared::cta.b1024.b{bits} [$1], $2;")
         };

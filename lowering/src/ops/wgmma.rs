@@ -142,7 +142,7 @@ impl FuncLowering<'_> {
         } else {
             "fence.proxy.async.shared::cta;"
         };
-        self.b.inline_asm(asm, "", &[], None, true);
+        self.b.inline_asm(asm, "~{memory}", &[], None, true);
         // Emitted even with no write pending: the fence orders this thread's generic-proxy writes before its async-proxy reads; the
         // barrier then orders every thread's fenced writes before any warpgroup's wgmma.
         self.barrier();
