@@ -72,9 +72,26 @@ fn uniform_step(inc: MlirValue) -> Option<Step> {
 /// in ptxas) and ran 1.85x slower; a pipelined matmul's 8 vectors per operand gained 10%.
 const MAX_ADDRESSES_PER_THREAD: u64 = 16;
 
-/// The most block-pointer addresses a thread keeps as loop-invariant bases, over all the copies
-/// of one loop (see [`split_recomputed_addresses`]).
-const MAX_HOISTED_ADDRESSES_PER_LOOP: u64 = 8;
+/// The most registers a thread may hold for a loop's dot results plus its hoisted block-pointer
+/// bases (two each) for the split of [`split_recomputed_addresses`]: three quarters of the 255
+/// a thread can have, the rest left to the body's temporaries.
+const MAX_DOT_AND_BASE_REGISTERS: u64 = 192;
+
+/// Registers a thread holds for the results of the dots in `for_op` (accumulators and scores,
+/// live through most of a matmul or attention body).
+fn dot_registers(for_op: MlirOperation) -> u64 {
+    collect_ops(for_op)
+        .into_iter()
+        .filter(|op| matches!(op_name(*op).as_str(), "tt.dot" | "ttng.warp_group_dot"))
+        .filter_map(|op| {
+            // SAFETY: both dot ops have one result.
+            let ty = value_type(unsafe { mlirOperationGetResult(op, 0) });
+            let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
+            encoding_of(ty)?.total_elems_per_thread(&dims).ok()
+        })
+        .map(|elements| elements as u64)
+        .sum()
+}
 
 /// The addresses a thread holds for the pointer tensor `value`, read only by the cp.async
 /// copies among `users`: its elements, one per copy of `contiguity` elements (the width the
@@ -514,15 +531,20 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         if !i64_offsets || uniform || !is_invariant(base, for_op) || is_invariant(offsets, for_op) {
             continue;
         }
-        let Some(count) = addresses_per_thread(pointers, &[copy]) else {
+        let Some(count) =
+            addresses_per_thread(pointers, &[copy]).filter(|&n| n <= MAX_ADDRESSES_PER_THREAD)
+        else {
             continue;
         };
         candidates.push((copy, pointers, addptr, base, offsets, count));
     }
-    // Hoisted bases stay live across the loop, two registers each; past the budget the
-    // recomputed addresses are cheaper (LLVM chains a thread's rows: one add each).
-    let total: u64 = candidates.iter().map(|c| c.5).sum();
-    if total > MAX_HOISTED_ADDRESSES_PER_LOOP {
+    // Hoisted bases stay live across the loop, two registers each, beside the dot results;
+    // where that crowds the register file the recomputed addresses are cheaper (LLVM chains a
+    // thread's rows: one add each). Attention at head dim 128 on the H200: 128x64 tiles (dots
+    // 192 registers, bases 32) spilled and ran 1744 us split against 1197 us not; 64x64 tiles
+    // (96 + 32) ran 1090 us split against 1192 us not.
+    let bases: u64 = candidates.iter().map(|c| c.5).sum();
+    if dot_registers(for_op) + 2 * bases > MAX_DOT_AND_BASE_REGISTERS {
         return;
     }
     for (copy, pointers, addptr, base, offsets, _) in candidates {

@@ -103,21 +103,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Two such tiles (attention's K and V at head dim 128): 16 addresses a thread, which as
-// loop-invariant bases would keep 32 registers live across the loop; their addresses stay
+// Two such tiles beside attention's dots at 128-row tiles (scores 128x64, accumulator 128x128:
+// 192 registers a thread): 16 more addresses as loop-invariant bases would crowd the register
+// file (on the H200 the kernel spilled and ran 1.46x slower), so their addresses stay
 // recomputed (LLVM chains a thread's rows, one add each).
-// MANY-LABEL: tt.func @two_block_pointer_tiles
+// MANY-LABEL: tt.func @two_block_pointer_tiles_beside_dots
 // MANY-NOT: tt.elementwise_inline_asm
 // MANY: tt.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @two_block_pointer_tiles(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %base2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i64, %n: i32) {
+  tt.func @two_block_pointer_tiles_beside_dots(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %base2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i64, %n: i32,
+      %q: tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %k: tensor<128x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+      %p: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %v: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c0_i64 = arith.constant 0 : i64
     %c64_i64 = arith.constant 64 : i64
+    %zeros = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
     %buf = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
     %buf2 = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
     %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
@@ -129,7 +135,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %strides = tt.splat %stride : i64 -> tensor<64x1xi64, #blocked>
     %bases = tt.splat %base : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked>
     %bases2 = tt.splat %base2 : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked>
-    %end = scf.for %i = %c0 to %n step %c1 iter_args(%row = %c0_i64) -> (i64) : i32 {
+    %end:2 = scf.for %i = %c0 to %n step %c1 iter_args(%row = %c0_i64, %acc = %acc0) -> (i64, tensor<128x128xf32, #mma>) : i32 {
       %next = arith.addi %row, %c64_i64 : i64
       %rs = tt.splat %next : i64 -> tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
       %r = arith.addi %rs, %rows64 : tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
@@ -141,7 +147,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %tok = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 8 : i32} : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
       %ptrs2 = tt.addptr %bases2, %off : tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<64x128xi64, #blocked>
       %tok2 = ttg.async_copy_global_to_local %ptrs2, %buf2 {contiguity = 8 : i32} : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
-      scf.yield %next : i64
+      %scores = tt.dot %q, %k, %zeros : tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<128x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x64xf32, #mma>
+      %acc1 = tt.dot %p, %v, %acc : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x128xf32, #mma>
+      scf.yield %next, %acc1 : i64, tensor<128x128xf32, #mma>
     }
     tt.return
   }
