@@ -41,6 +41,17 @@ from tritium_binary import tritium
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEARCH = [os.path.join(ROOT, "test", "Inputs", d) for d in ("corpus", os.path.join("kernels", "dot"), "kernels")]
 
+# Both Triton-side scripts end here: the compiled kernel's stages written beside `out`, and what
+# the caller needs (the bundled tools' directory, the warps) printed as JSON.
+WRITE_OUTPUTS = r"""
+open(out + ".ptx", "w").write(kernel.asm["ptx"])
+open(out + ".ll", "w").write(kernel.asm["llir"])
+open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
+open(out + ".cubin", "wb").write(kernel.asm["cubin"])
+bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
+"""
+
 TRITON_PYTHON_SIDE = r"""
 import json, os, re, sys, importlib.util, triton
 from triton.backends.compiler import GPUTarget
@@ -78,26 +89,14 @@ for i, (name, entry) in enumerate(zip(fn.arg_names, entries)):
 kernel = triton.compile(ASTSource(fn, types, constexprs=constants, attrs=attrs),
                         target=GPUTarget("cuda", 90, 32),
                         options={"num_warps": int(warps), "num_stages": int(stages)})
-open(out + ".ptx", "w").write(kernel.asm["ptx"])
-open(out + ".ll", "w").write(kernel.asm["llir"])
-open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
-open(out + ".cubin", "wb").write(kernel.asm["cubin"])
-bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
-print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
-"""
+"""+WRITE_OUTPUTS
 
 TRITON_SIDE = r"""
 import json, os, sys, triton
 from triton.backends.compiler import GPUTarget
 ttgir, out = sys.argv[1], sys.argv[2]
 kernel = triton.compile(ttgir, target=GPUTarget("cuda", 90, 32))
-open(out + ".ptx", "w").write(kernel.asm["ptx"])
-open(out + ".ll", "w").write(kernel.asm["llir"])
-open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
-open(out + ".cubin", "wb").write(kernel.asm["cubin"])
-bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
-print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
-"""
+"""+WRITE_OUTPUTS
 
 
 def find_case(name):
