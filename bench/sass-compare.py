@@ -126,7 +126,8 @@ def resources(bin_dir, cubin):
     m = re.search(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", usage)
     regs, stack, shared, local = (int(g) for g in m.groups())
     sass = run([os.path.join(bin_dir, "nvdisasm"), cubin])
-    instructions = [line for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4}\*/\s", line)]
+    # Instruction lines only: data sections (line tables, embedded PTX text) print as `.byte`.
+    instructions = [line for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+[^.\s]", line)]
     count = sum(1 for line in instructions if not re.search(r"\bNOP\b", line))
     return dict(regs=regs, stack=stack, local=local, shared=shared, sass=count), sass
 

@@ -83,6 +83,16 @@ pub fn pointee(ty: MlirType) -> MlirType {
     unsafe { ffi::tritiumPointerTypeGetPointee(ty) }
 }
 
+pub fn is_bf16(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { mlirTypeIsABF16(ty) }
+}
+
+pub fn is_f16(ty: MlirType) -> bool {
+    // SAFETY: type query on a live type.
+    unsafe { mlirTypeIsAF16(ty) }
+}
+
 pub fn is_f32(ty: MlirType) -> bool {
     // SAFETY: type query on a live type.
     unsafe { mlirTypeIsAF32(ty) }

@@ -147,13 +147,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// fp8: cvt.rn.satfinite on sm_90 for round-to-nearest-even; round-toward-zero in software;
-// decoding is exact integer work. bf16 through cvt.rn.bf16.f32 (LLVM's fptrunc).
+// fp8: cvt.rn.satfinite on sm_90 for round-to-nearest-even, two registers a conversion (the
+// x2 form's two operands), round-toward-zero in software; decoding with cvt.rn.f16x2.e4m3x2,
+// also two at a time. bf16 through cvt.rn.bf16.f32 (LLVM's fptrunc) and back by a 16-bit shift
+// (no fpext from bf16).
 // CHECK-LABEL: llvm.func @fp8
-// CHECK: cvt.rn.satfinite.e4m3x2.f32
+// CHECK: cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %[[HI:[0-9]+]], %[[LO:[0-9]+]]
 // CHECK: llvm.intr.trunc
-// CHECK: cvt.rn.satfinite.e5m2x2.f32
+// CHECK: cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;", "=h,f,f" %[[HI]], %[[LO]]
+// CHECK: cvt.rn.f16x2.e4m3x2 $0, $1;"
+// CHECK-NOT: fpext {{.*}} bf16
 // CHECK: llvm.fptrunc {{.*}} : f32 to bf16
+// CHECK: llvm.bitcast {{.*}} : bf16 to i16
+// CHECK-NEXT: llvm.zext {{.*}} : i16 to i32
+// CHECK-NEXT: llvm.shl
+// CHECK-NOT: fpext {{.*}} bf16
+// CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @fp8(%p: !tt.ptr<f32>) {
@@ -324,12 +333,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A scan along lanes: Hillis–Steele over the five lane bits (shfl.up, one combine each), the
-// warp's total from its last lane (shfl.idx); no butterfly exchanges.
+// A scan along lanes: Hillis–Steele over the five lane bits (shfl.up, one combine each), no
+// butterfly exchanges; the warps' totals go to shared memory from each warp's last lane alone
+// (no shfl.idx broadcast: the warp run only stores them).
 // CHECK-LABEL: llvm.func @scan_lanes
 // CHECK-NOT: shfl.sync.bfly
 // CHECK-COUNT-5: shfl.sync.up.b32
-// CHECK: shfl.sync.idx.b32
+// CHECK-NOT: shfl.sync.idx
+// CHECK: bar.sync
+// CHECK: llvm.cond_br
+// CHECK: llvm.store
+// CHECK: bar.sync
+// CHECK-NOT: shfl.sync.idx
+// CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scan_lanes(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
@@ -343,6 +359,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       tt.scan.return %m : f32
     }) : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
     tt.store %pa, %s : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A lane run followed by register bits (one warp, two elements a thread): the later register
+// step needs the lane run's total in every lane, read from the last lane with shfl.idx.
+// CHECK-LABEL: llvm.func @scan_lanes_then_registers
+// CHECK-COUNT-5: shfl.sync.up.b32
+// CHECK: shfl.sync.idx.b32
+// CHECK-NOT: bar.sync
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_lanes_then_registers(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    %x = tt.load %pa : tensor<64x!tt.ptr<f32>, #blocked>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.addf %a, %b : f32
+      tt.scan.return %m : f32
+    }) : (tensor<64xf32, #blocked>) -> tensor<64xf32, #blocked>
+    tt.store %pa, %s : tensor<64x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }

@@ -100,6 +100,7 @@ fn needs_float_cast(o: &OpLowering) -> bool {
     let to = element_type(value_type(output));
     is_fp8(from)
         || is_fp8(to)
+        || (is_bf16(from) && is_f32(to))
         || (o.name == "arith.truncf" && int_attr(o.op, "roundingmode") == Some(3))
 }
 
@@ -164,6 +165,12 @@ impl FuncLowering<'_> {
             _ => Rounding::NearestEven,
         };
         let values = self.regs(op, input)?;
+        if matches!(name, "tt.fp_to_fp" | "arith.extf" | "arith.truncf")
+            && let Some(regs) = self.convert_fp8_pairs(op, &values, from, to, rounding)?
+        {
+            self.set(output, regs);
+            return Ok(());
+        }
         let f32 = self.b.f32();
         let to_llvm = self.llvm_type(to);
         let mut regs = Vec::with_capacity(values.len());
@@ -193,6 +200,94 @@ impl FuncLowering<'_> {
         }
         self.set(output, regs);
         Ok(())
+    }
+
+    /// fp8 conversions the hardware does two at a time (sm_89+): `cvt.rn.f16x2.{e4m3,e5m2}x2`
+    /// decodes a pair, `cvt.rn.satfinite.{e4m3,e5m2}x2.{f16x2,f32}` encodes one, so registers
+    /// are converted in pairs (any two: the conversion is elementwise) as Triton does, instead
+    /// of one conversion per element with its other half wasted. `None` where this does not
+    /// apply (no fp8 side, no hardware conversion, round toward zero).
+    fn convert_fp8_pairs(
+        &mut self,
+        op: MlirOperation,
+        values: &[Value],
+        from: MlirType,
+        to: MlirType,
+        rounding: Rounding,
+    ) -> LResult<Option<Vec<Value>>> {
+        if self.capability < 89 || self.ptx_version < 78 || values.len() < 2 {
+            return Ok(None);
+        }
+        let (i8, i16, i32) = (self.b.i8(), self.b.i16(), self.b.i32());
+        let f16 = self.b.f16();
+        let f16_type = f16_mlir_type(self.ctx());
+        let mut out = Vec::with_capacity(values.len());
+        if let Some(format) = fp8_format(from).filter(|_| !is_fp8(to)) {
+            for pair in values.chunks(2) {
+                // Byte 0 the first element, byte 1 the second (an odd last one pairs with 0).
+                let low = self.b.zext(pair[0], i16);
+                let high = match pair.get(1) {
+                    Some(&v) => {
+                        let wide = self.b.zext(v, i16);
+                        self.b.bin_imm(BinOp::Shl, wide, 8)
+                    }
+                    None => self.b.const_int(i16, 0),
+                };
+                let bytes = self.b.or(low, high);
+                let halves = self.b.asm(
+                    &format!("cvt.rn.f16x2.{}x2 $0, $1;", format.ptx),
+                    "=r,h",
+                    &[bytes],
+                    i32,
+                );
+                for k in 0..pair.len() {
+                    let shifted = self.b.bin_imm(BinOp::LShr, halves, 16 * k as i64);
+                    let bits = self.b.trunc(shifted, i16);
+                    let half = self.b.bitcast(bits, f16);
+                    out.push(self.convert_float(op, half, f16_type, to, rounding)?);
+                }
+            }
+            return Ok(Some(out));
+        }
+        let Some(format) = fp8_format(to).filter(|_| !is_fp8(from)) else {
+            return Ok(None);
+        };
+        if rounding != Rounding::NearestEven {
+            return Ok(None);
+        }
+        let f32_type = self.b.f32();
+        for pair in values.chunks(2) {
+            let second = pair.get(1).copied().unwrap_or(pair[0]);
+            // The upper byte of the result is the first source operand's (the upper half's).
+            let packed = if is_f16(from) {
+                let low = self.b.bitcast(pair[0], i16);
+                let low = self.b.zext(low, i32);
+                let high = self.b.bitcast(second, i16);
+                let high = self.b.zext(high, i32);
+                let high = self.b.bin_imm(BinOp::Shl, high, 16);
+                let halves = self.b.or(low, high);
+                self.b.asm(
+                    &format!("cvt.rn.satfinite.{}x2.f16x2 $0, $1;", format.ptx),
+                    "=h,r",
+                    &[halves],
+                    i16,
+                )
+            } else {
+                let first = self.convert_float(op, pair[0], from, f32_type, rounding)?;
+                let second = self.convert_float(op, second, from, f32_type, rounding)?;
+                self.b.asm(
+                    &format!("cvt.rn.satfinite.{}x2.f32 $0, $1, $2;", format.ptx),
+                    "=h,f,f",
+                    &[second, first],
+                    i16,
+                )
+            };
+            for k in 0..pair.len() {
+                let shifted = self.b.bin_imm(BinOp::LShr, packed, 8 * k as i64);
+                out.push(self.b.trunc(shifted, i8));
+            }
+        }
+        Ok(Some(out))
     }
 
     /// Converts one scalar between float types (fp8 included).
@@ -246,6 +341,16 @@ impl FuncLowering<'_> {
         }
         let (fb, tb) = (type_bits(from), type_bits(to));
         let tl = self.llvm_type(to);
+        if is_bf16(from) && is_f32(to) {
+            // bf16 is f32's upper half: a shift, which LLVM folds into a mask where the value
+            // is the upper half of a loaded word (one instruction, where `cvt.f32.bf16` of the
+            // extracted half costs two).
+            let (i16, i32) = (self.b.i16(), self.b.i32());
+            let bits = self.b.bitcast(value, i16);
+            let wide = self.b.zext(bits, i32);
+            let shifted = self.b.bin_imm(BinOp::Shl, wide, 16);
+            return Ok(self.b.bitcast(shifted, tl));
+        }
         if fb < tb || (fb == 16 && tb == 32) {
             return Ok(self.b.cast(CastOp::FpExt, value, tl));
         }

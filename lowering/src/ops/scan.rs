@@ -210,6 +210,9 @@ impl FuncLowering<'_> {
                 .filter_map(|b| b.and_then(index_of))
                 .fold(0usize, |mask, i| mask | 1 << i)
         };
+        // Set by a lane run followed directly by a warp run: the block totals are right only in
+        // each run's last lane (the one that stores them), which saves broadcasting them.
+        let mut totals_in_lane: Option<Value> = None;
         let mut t = 0;
         while t < bits.len() {
             // A run of axis bits held by warp bits: one exchange of block totals through shared
@@ -228,6 +231,7 @@ impl FuncLowering<'_> {
                     (first_warp, run),
                     scanned,
                     reverse,
+                    totals_in_lane.take(),
                 )?;
                 t += run;
                 continue;
@@ -235,7 +239,16 @@ impl FuncLowering<'_> {
             // A run of axis bits held by consecutive lane bits: one Hillis–Steele scan over the
             // lanes (shfl.up, a combine per lane bit) instead of the pairwise step per bit.
             if !reverse && let Some((first_lane, run)) = run_at(&bits[t..], lane_bit) {
-                self.scan_lane_run(op, &elems, &mut prefix, &mut total, first_lane, run, t > 0)?;
+                let warp_run_next = matches!(bits.get(t + run), Some(Some(AxisBit::Warp(_))));
+                totals_in_lane = self.scan_lane_run(
+                    op,
+                    &elems,
+                    &mut prefix,
+                    &mut total,
+                    (first_lane, run),
+                    t > 0,
+                    warp_run_next,
+                )?;
                 t += run;
                 continue;
             }
@@ -350,6 +363,9 @@ impl FuncLowering<'_> {
     /// (round `j` combines the value `2^j` run positions earlier, where there is one); the new
     /// block total is the run's last lane's, and the new prefix prepends the exclusive scan to
     /// the old prefix (or is the inclusive scan itself when no earlier bits made them differ).
+    /// With `last_lane_only` (a warp run comes next and only stores the totals), the new block
+    /// total is left right in the run's last lane alone, and the condition "this is that lane"
+    /// is returned.
     #[allow(clippy::too_many_arguments)]
     fn scan_lane_run(
         &mut self,
@@ -357,10 +373,10 @@ impl FuncLowering<'_> {
         elems: &[MlirType],
         prefix: &mut [Vec<Value>],
         total: &mut [Vec<Value>],
-        first_lane: usize,
-        run: usize,
+        (first_lane, run): (usize, usize),
         prefix_differs: bool,
-    ) -> LResult<()> {
+        last_lane_only: bool,
+    ) -> LResult<Option<Value>> {
         use crate::ops::reduce::Shuffle;
         let lane = self.lane;
         let position = self.run_position(lane, first_lane, run);
@@ -388,11 +404,15 @@ impl FuncLowering<'_> {
         let zero = self.b.const_i32(0);
         let not_first = self.b.icmp(IntPredicate::Ne, position, zero);
         for r in 0..scanned.len() {
-            let new_total: Vec<Value> = scanned[r]
-                .iter()
-                .zip(elems)
-                .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Index, last_lane))
-                .collect();
+            let new_total: Vec<Value> = if last_lane_only {
+                scanned[r].clone()
+            } else {
+                scanned[r]
+                    .iter()
+                    .zip(elems)
+                    .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Index, last_lane))
+                    .collect()
+            };
             if prefix_differs {
                 let exclusive: Vec<Value> = scanned[r]
                     .iter()
@@ -405,7 +425,11 @@ impl FuncLowering<'_> {
             }
             total[r] = new_total;
         }
-        Ok(())
+        if !last_lane_only {
+            return Ok(None);
+        }
+        let last_position = self.b.const_i32((1i64 << run) - 1);
+        Ok(Some(self.b.icmp(IntPredicate::Eq, position, last_position)))
     }
 
     /// Axis bits `first_reg .. first_reg + run` of the register index, in order: for each
@@ -446,6 +470,8 @@ impl FuncLowering<'_> {
     /// others' are read back (one barrier), and every thread scans the run's totals itself:
     /// the prefix gets the earlier warps' combined totals prepended, the total becomes all of
     /// them combined. Before, every element went through shared memory once per warp bit.
+    /// `storing_lane`, where given, is the condition for the one lane of each group of scanned
+    /// lanes whose totals are right (see `scan_lane_run`): only it stores.
     #[allow(clippy::too_many_arguments)]
     fn scan_warp_run(
         &mut self,
@@ -456,6 +482,7 @@ impl FuncLowering<'_> {
         (first_warp, run): (usize, usize),
         scanned: ScannedBits,
         reverse: bool,
+        storing_lane: Option<Value>,
     ) -> LResult<()> {
         let count = prefix.len();
         let lanes = self.threads_per_warp as u64;
@@ -478,12 +505,22 @@ impl FuncLowering<'_> {
         let representatives: Vec<usize> =
             (0..count).filter(|r| r & scanned.registers == 0).collect();
         self.barrier();
-        for &r in &representatives {
-            let index = slot(self, r, self.warp);
-            for (k, elem) in elems.iter().enumerate() {
-                let region = self.region_base(base, offsets[k]);
-                self.smem_store(region, index, total[r][k], *elem);
+        let store_totals = |this: &mut Self| {
+            for &r in &representatives {
+                let index = slot(this, r, this.warp);
+                for (k, elem) in elems.iter().enumerate() {
+                    let region = this.region_base(base, offsets[k]);
+                    this.smem_store(region, index, total[r][k], *elem);
+                }
             }
+        };
+        match storing_lane {
+            Some(cond) => {
+                let after = self.b.begin_if(cond);
+                store_totals(self);
+                self.b.restore(after);
+            }
+            None => store_totals(self),
         }
         self.barrier();
         let span = 1usize << run;
