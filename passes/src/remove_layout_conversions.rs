@@ -76,6 +76,26 @@ fn is_cheap_source(name: &str) -> bool {
     matches!(name, "tt.splat" | "tt.make_range" | "arith.constant")
 }
 
+/// Whether `op`'s result can be built in any layout from scratch: a cheap source or an index
+/// chain ([`is_index_chain`]), possibly under `tt.expand_dims`/`tt.broadcast` (which the
+/// backward rules carry into the layout asked for).
+fn builds_anywhere(op: MlirOperation) -> bool {
+    let mut current = op;
+    // Shape ops first: a rank-2 index grid is at most an expand_dims and a broadcast per rank.
+    for _ in 0..INDEX_CHAIN_LIMIT {
+        let name = op_name(current);
+        if name != "tt.expand_dims" && name != "tt.broadcast" {
+            return is_cheap_source(&name) || is_index_chain(current);
+        }
+        // ODS: expand_dims and broadcast have one operand.
+        match operands(current).first().and_then(|&v| defining_op(v)) {
+            Some(def) => current = def,
+            None => return false,
+        }
+    }
+    false
+}
+
 fn same_type(a: MlirType, b: MlirType) -> bool {
     // SAFETY: `a` and `b` are live types of the function being rewritten.
     unsafe { mlirTypeEqual(a, b) }
@@ -904,9 +924,10 @@ fn rewrite_once(
                 .iter()
                 .map(|v| mma_source(*v).or_else(|| preferred_source(preferred, *v)))
                 .collect();
-            // Operands that are free to build in any layout (argmax's index range) follow the
-            // others: they are converted, and the cheap-source rule rebuilds them.
-            let cheap = |v: MlirValue| defining_op(v).is_some_and(|d| is_cheap_source(&op_name(d)));
+            // Operands that are free to build in any layout (argmax's index range, or a row
+            // argmin's broadcast column indices) follow the others: they are converted, and the
+            // backward rules rebuild them.
+            let cheap = |v: MlirValue| defining_op(v).is_some_and(builds_anywhere);
             if let Some(Some(leader)) = sources.iter().find(|s| s.is_some()).copied()
                 && sources
                     .iter()

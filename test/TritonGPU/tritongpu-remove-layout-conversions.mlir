@@ -400,3 +400,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A row argmin: the values come from a load in its (vectorized) layout, the column indices are
+// a broadcast of a range, buildable in any layout. The indices follow the values into the
+// load's layout (rebuilt there through broadcast and expand_dims), so the values are reduced
+// where they were loaded and only the row result is converted for its store (as Triton).
+// CHECK-LABEL: tt.func @argmin_indices_follow_the_values
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<4x1024x!tt.ptr<f16>, #[[LOAD:blocked[0-9]*]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: "tt.reduce"(%[[X]], %{{.*}}) <{axis = 1 : i32}>
+// CHECK: (tensor<4x1024xf16, #[[LOAD]]>, tensor<4x1024xi32, #[[LOAD]]>)
+// CHECK: ttg.convert_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @argmin_indices_follow_the_values(%x_ptrs: tensor<4x1024x!tt.ptr<f16>, #blocked>, %out: tensor<4x!tt.ptr<i32>, #blocked1>) {
+    %x = tt.load %x_ptrs : tensor<4x1024x!tt.ptr<f16>, #blocked>
+    %cols = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+    %row = tt.expand_dims %cols {axis = 0 : i32} : tensor<1024xi32, #ttg.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x1024xi32, #blocked2>
+    %idx = tt.broadcast %row : tensor<1x1024xi32, #blocked2> -> tensor<4x1024xi32, #blocked2>
+    %xc = ttg.convert_layout %x : tensor<4x1024xf16, #blocked> -> tensor<4x1024xf16, #blocked2>
+    %r:2 = "tt.reduce"(%xc, %idx) <{axis = 1 : i32}> ({
+    ^bb0(%a: f16, %ai: i32, %b: f16, %bi: i32):
+      %lt = arith.cmpf olt, %a, %b : f16
+      %v = arith.select %lt, %a, %b : f16
+      %i = arith.select %lt, %ai, %bi : i32
+      tt.reduce.return %v, %i : f16, i32
+    }) : (tensor<4x1024xf16, #blocked2>, tensor<4x1024xi32, #blocked2>) -> (tensor<4xf16, #ttg.slice<{dim = 1, parent = #blocked2}>>, tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>)
+    %c = ttg.convert_layout %r#1 : tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<4xi32, #blocked1>
+    tt.store %out, %c : tensor<4x!tt.ptr<i32>, #blocked1>
+    tt.return
+  }
+}
