@@ -85,6 +85,23 @@ def test_matmul_variant_kernels():
         assert "wgmma" in result.ptx and "cp.async.cg.shared.global" in result.ptx
 
 
+def test_matmul_dtype_kernels():
+    # Tutorial 03's matmul in bf16 and tf32 (every autotune config; those past the shared memory
+    # limit compile and are pruned at launch) and fp8 with B stored transposed (strides 1, K).
+    rest = "i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
+    requests = []
+    for pointers in (f"*bf16:16, *bf16:16, {P16}", f"{P32}, {P32}, {P32}"):
+        requests += [request("matmul_dtypes", "matmul_kernel", f"{pointers}, {rest}, {bm}, {bn}, {bk}, 8",
+                             num_warps=w, num_stages=s) for bm, bn, bk, s, w in MATMUL_CONFIGS]
+    fp8 = f"*fp8e4nv:16, *fp8e4nv:16, {P16}, i32:16, i32:16, i32:16, i32:16, 1, 1, i32:16, i32:16, 1"
+    requests.append(request("matmul_dtypes", "matmul_kernel", f"{fp8}, 128, 256, 64, 8", num_warps=8,
+                            num_stages=3))
+    results = compile_all(requests)
+    assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in results[0].ptx
+    assert "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32" in results[len(MATMUL_CONFIGS)].ptx
+    assert "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3" in results[-1].ptx
+
+
 def test_layer_norm_kernels():
     compile_all([
         request("t05_layer_norm", "_layer_norm_fwd_fused",
