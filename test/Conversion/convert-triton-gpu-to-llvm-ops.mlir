@@ -365,6 +365,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A scan over registers, lanes, warps and register chunks (two elements a thread, four chunks
+// of 256): the lane and warp steps work once per chunk (the two registers of a chunk share
+// their block totals): 4 x (5 shfl.up + 1 for the exclusive prefix) = 24 shuffles, where every
+// register used to shuffle its copy (56). What lanes, warps and earlier chunks prepend is
+// merged per chunk and applied to each element once, at the end: 52 adds (79 before).
+// CHECK-LABEL: llvm.func @scan_chunks
+// CHECK-COUNT-24: shfl.sync.up.b32
+// CHECK-NOT: shfl.sync
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @scan_chunks_adds
+// CHECK-COUNT-52: llvm.fadd
+// CHECK-NOT: llvm.fadd
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_chunks(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.addf %a, %b : f32
+      tt.scan.return %m : f32
+    }) : (tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
+    tt.store %pa, %s : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+  tt.func public @scan_chunks_adds(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.addf %a, %b : f32
+      tt.scan.return %m : f32
+    }) : (tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
+    tt.store %pa, %s : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // A lane run followed by register bits (one warp, two elements a thread): the later register
 // step needs the lane run's total in every lane, read from the last lane with shfl.idx.
 // CHECK-LABEL: llvm.func @scan_lanes_then_registers

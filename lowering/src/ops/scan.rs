@@ -213,6 +213,10 @@ impl FuncLowering<'_> {
         // Set by a lane run followed directly by a warp run: the block totals are right only in
         // each run's last lane (the one that stores them), which saves broadcasting them.
         let mut totals_in_lane: Option<Value> = None;
+        let mut pending = PendingPrefix {
+            mask: 0,
+            parts: vec![None; count],
+        };
         let mut t = 0;
         while t < bits.len() {
             // A run of axis bits held by warp bits: one exchange of block totals through shared
@@ -226,8 +230,7 @@ impl FuncLowering<'_> {
                 self.scan_warp_run(
                     op,
                     &elems,
-                    &mut prefix,
-                    &mut total,
+                    (&mut prefix, &mut total, &mut pending),
                     (first_warp, run),
                     scanned,
                     reverse,
@@ -240,14 +243,18 @@ impl FuncLowering<'_> {
             // lanes (shfl.up, a combine per lane bit) instead of the pairwise step per bit.
             if !reverse && let Some((first_lane, run)) = run_at(&bits[t..], lane_bit) {
                 let warp_run_next = matches!(bits.get(t + run), Some(Some(AxisBit::Warp(_))));
+                let run_shape = LaneRun {
+                    first_lane,
+                    run,
+                    prefix_differs: t > 0,
+                    shared_registers: done(t, register_bit),
+                    last_lane_only: warp_run_next,
+                };
                 totals_in_lane = self.scan_lane_run(
                     op,
                     &elems,
-                    &mut prefix,
-                    &mut total,
-                    (first_lane, run),
-                    t > 0,
-                    warp_run_next,
+                    (&mut prefix, &mut total, &mut pending),
+                    run_shape,
                 )?;
                 t += run;
                 continue;
@@ -257,10 +264,18 @@ impl FuncLowering<'_> {
             // for the prefix and one for the carried total, instead of the pairwise steps'
             // three per register pair per bit.
             if let Some((first_reg, run)) = run_at(&bits[t..], register_bit) {
-                self.scan_register_run(op, &mut prefix, &mut total, first_reg, run, reverse)?;
+                self.scan_register_run(
+                    op,
+                    (&mut prefix, &mut total, &mut pending),
+                    (first_reg, run),
+                    done(t, register_bit),
+                    reverse,
+                )?;
                 t += run;
                 continue;
             }
+            // The single-bit steps below read and write every prefix themselves.
+            self.flush_pending(op, &mut prefix, &mut pending)?;
             let (bit_index, place) = (t, bits[t]);
             t += 1;
             let Some(place) = place else {
@@ -321,6 +336,7 @@ impl FuncLowering<'_> {
                 total[r] = new_t;
             }
         }
+        self.flush_pending(op, &mut prefix, &mut pending)?;
         for (k, out) in outs.iter().enumerate() {
             let mut regs = Vec::with_capacity(prefix.len());
             for p in &prefix {
@@ -358,6 +374,98 @@ impl FuncLowering<'_> {
             .collect())
     }
 
+    /// Applies what `pending` holds to every prefix and empties it.
+    fn flush_pending(
+        &mut self,
+        op: MlirOperation,
+        prefix: &mut [Vec<Value>],
+        pending: &mut PendingPrefix,
+    ) -> LResult<()> {
+        for (r, part) in pending.parts.iter_mut().enumerate() {
+            if let Some((values, valid)) = part.take() {
+                prefix[r] = match valid {
+                    None => self.combine(op, &values, &prefix[r])?,
+                    Some(cond) => self.prepend_where(op, cond, &values, &prefix[r])?,
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// One stage's prepends: register `r` gets `adds[r]` (values, and where they apply: `None`
+    /// everywhere) prepended to its prefix. `mask` is the register bits scanned before the
+    /// stage: registers differing only in them get the same values (`adds` is shared within
+    /// such groups), so with a non-zero mask the prepends are merged into `pending` once per
+    /// group (its lowest register) instead of combined into every prefix.
+    fn prepend_all(
+        &mut self,
+        op: MlirOperation,
+        prefix: &mut [Vec<Value>],
+        pending: &mut PendingPrefix,
+        mask: usize,
+        mut adds: Vec<Option<PendingPart>>,
+    ) -> LResult<()> {
+        if mask != pending.mask {
+            // Groups change (or deferring stops): what is pending applies first.
+            self.flush_pending(op, prefix, pending)?;
+            pending.mask = mask;
+        }
+        if mask == 0 {
+            for (r, add) in adds.iter_mut().enumerate() {
+                if let Some((values, valid)) = add.take() {
+                    prefix[r] = match valid {
+                        None => self.combine(op, &values, &prefix[r])?,
+                        Some(cond) => self.prepend_where(op, cond, &values, &prefix[r])?,
+                    };
+                }
+            }
+            return Ok(());
+        }
+        for r in 0..prefix.len() {
+            let rep = r & !mask;
+            if rep != r {
+                // `rep < r` was merged already; its group shares its values.
+                pending.parts[r] = pending.parts[rep].clone();
+                continue;
+            }
+            if let Some(add) = adds.get_mut(r).and_then(Option::take) {
+                let old = pending.parts[r].take();
+                pending.parts[r] = Some(self.merge_prepend(op, add, old)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// `later` (a pending part) with `earlier` prepended: the combination where both apply,
+    /// each alone where only it does.
+    fn merge_prepend(
+        &mut self,
+        op: MlirOperation,
+        (earlier, cond): PendingPart,
+        later: Option<PendingPart>,
+    ) -> LResult<PendingPart> {
+        let Some((values, valid)) = later else {
+            return Ok((earlier, cond));
+        };
+        let both = self.combine(op, &earlier, &values)?;
+        let select = |this: &mut Self, c: Value, a: &[Value], b: &[Value]| -> Vec<Value> {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| this.b.select(c, *x, *y))
+                .collect()
+        };
+        Ok(match (cond, valid) {
+            (None, None) => (both, None),
+            (None, Some(q)) => (select(self, q, &both, &earlier), None),
+            (Some(c), None) => (select(self, c, &both, &values), None),
+            (Some(c), Some(q)) => {
+                let inner = select(self, q, &both, &earlier);
+                let merged = select(self, c, &inner, &values);
+                (merged, Some(self.b.or(c, q)))
+            }
+        })
+    }
+
     /// Axis bits `first_lane .. first_lane + run` of the lane id, in order: `total` (each
     /// element's block total so far) is scanned inclusively across those lanes by Hillis–Steele
     /// (round `j` combines the value `2^j` run positions earlier, where there is one); the new
@@ -365,27 +473,35 @@ impl FuncLowering<'_> {
     /// the old prefix (or is the inclusive scan itself when no earlier bits made them differ).
     /// With `last_lane_only` (a warp run comes next and only stores the totals), the new block
     /// total is left right in the run's last lane alone, and the condition "this is that lane"
-    /// is returned.
-    #[allow(clippy::too_many_arguments)]
+    /// is returned. Registers that differ only in already scanned register bits hold the same
+    /// total: the shuffles and combines are done once per such group (its lowest register).
     fn scan_lane_run(
         &mut self,
         op: MlirOperation,
         elems: &[MlirType],
-        prefix: &mut [Vec<Value>],
-        total: &mut [Vec<Value>],
-        (first_lane, run): (usize, usize),
-        prefix_differs: bool,
-        last_lane_only: bool,
+        (prefix, total, pending): ScanState<'_>,
+        shape: LaneRun,
     ) -> LResult<Option<Value>> {
         use crate::ops::reduce::Shuffle;
+        let LaneRun {
+            first_lane,
+            run,
+            prefix_differs,
+            shared_registers,
+            last_lane_only,
+        } = shape;
         let lane = self.lane;
         let position = self.run_position(lane, first_lane, run);
+        let representative = |r: usize| r & !shared_registers;
         let mut scanned: Vec<Vec<Value>> = total.to_vec();
         for j in 0..run {
             let delta = self.b.const_i32(1i64 << (first_lane + j));
             let reach = self.b.const_i32(1i64 << j);
             let has_earlier = self.b.icmp(IntPredicate::Uge, position, reach);
-            for values in scanned.iter_mut() {
+            for (r, values) in scanned.iter_mut().enumerate() {
+                if representative(r) != r {
+                    continue;
+                }
                 let earlier: Vec<Value> = values
                     .iter()
                     .zip(elems)
@@ -403,7 +519,20 @@ impl FuncLowering<'_> {
         let one = self.b.const_i32(1i64 << first_lane);
         let zero = self.b.const_i32(0);
         let not_first = self.b.icmp(IntPredicate::Ne, position, zero);
+        // Representatives come first (a register's representative is at most the register).
+        let mut adds: Vec<Option<PendingPart>> = vec![None; scanned.len()];
         for r in 0..scanned.len() {
+            let rep = representative(r);
+            if rep != r {
+                scanned[r] = scanned[rep].clone();
+                total[r] = total[rep].clone();
+                if prefix_differs {
+                    adds[r] = adds[rep].clone();
+                } else {
+                    prefix[r] = scanned[r].clone();
+                }
+                continue;
+            }
             let new_total: Vec<Value> = if last_lane_only {
                 scanned[r].clone()
             } else {
@@ -419,11 +548,14 @@ impl FuncLowering<'_> {
                     .zip(elems)
                     .map(|(v, e)| self.shuffle(*v, *e, Shuffle::Up, one))
                     .collect();
-                prefix[r] = self.prepend_where(op, not_first, &exclusive, &prefix[r])?;
+                adds[r] = Some((exclusive, Some(not_first)));
             } else {
                 prefix[r] = scanned[r].clone();
             }
             total[r] = new_total;
+        }
+        if prefix_differs {
+            self.prepend_all(op, prefix, pending, shared_registers, adds)?;
         }
         if !last_lane_only {
             return Ok(None);
@@ -436,32 +568,42 @@ impl FuncLowering<'_> {
     /// group of registers differing only in those bits, in scan order (descending for
     /// `reverse`), each prefix gets the totals of the earlier registers prepended, and every
     /// register's total becomes the group's.
+    /// Registers differing only in `shared` (register bits scanned before) hold the same totals:
+    /// their carries are computed once, for the group's lowest register.
     fn scan_register_run(
         &mut self,
         op: MlirOperation,
-        prefix: &mut [Vec<Value>],
-        total: &mut [Vec<Value>],
-        first_reg: usize,
-        run: usize,
+        (prefix, total, pending): ScanState<'_>,
+        (first_reg, run): (usize, usize),
+        shared: usize,
         reverse: bool,
     ) -> LResult<()> {
         let span = 1usize << run;
         let run_bits = (span - 1) << first_reg;
+        let mut adds: Vec<Option<PendingPart>> = vec![None; prefix.len()];
         for start in (0..prefix.len()).filter(|r| r & run_bits == 0) {
             let mut order: Vec<usize> = (0..span).map(|k| start | (k << first_reg)).collect();
             if reverse {
                 order.reverse();
             }
+            if start & shared != 0 {
+                // Its group's lowest start (fewer bits, so visited before) did the work.
+                for &r in &order {
+                    total[r] = total[r & !shared].clone();
+                    adds[r] = adds[r & !shared].clone();
+                }
+                continue;
+            }
             let mut carry = total[order[0]].clone();
             for &r in &order[1..] {
-                prefix[r] = self.combine(op, &carry, &prefix[r])?;
+                adds[r] = Some((carry.clone(), None));
                 carry = self.combine(op, &carry, &total[r])?;
             }
             for &r in &order {
                 total[r] = carry.clone();
             }
         }
-        Ok(())
+        self.prepend_all(op, prefix, pending, shared, adds)
     }
 
     /// Axis bits `first_warp .. first_warp + run` of the warp id, in order. After the bits
@@ -477,8 +619,7 @@ impl FuncLowering<'_> {
         &mut self,
         op: MlirOperation,
         elems: &[MlirType],
-        prefix: &mut [Vec<Value>],
-        total: &mut [Vec<Value>],
+        (prefix, total, pending): ScanState<'_>,
         (first_warp, run): (usize, usize),
         scanned: ScannedBits,
         reverse: bool,
@@ -579,6 +720,7 @@ impl FuncLowering<'_> {
             earlier_of[r] = Some(earlier);
             total_of[r] = Some(all);
         }
+        let mut adds: Vec<Option<PendingPart>> = vec![None; count];
         for r in 0..count {
             let rep = r & !scanned.registers;
             let (Some(earlier), Some(all)) = (&earlier_of[rep], &total_of[rep]) else {
@@ -587,11 +729,42 @@ impl FuncLowering<'_> {
                     "internal error: a scan register without its representative",
                 );
             };
-            prefix[r] = self.prepend_where(op, not_first, earlier, &prefix[r])?;
+            adds[r] = Some((earlier.clone(), Some(not_first)));
             total[r] = all.clone();
         }
-        Ok(())
+        self.prepend_all(op, prefix, pending, scanned.registers, adds)
     }
+}
+
+/// Values to prepend to a register's prefix, and where they apply (`None`: everywhere).
+type PendingPart = (Vec<Value>, Option<Value>);
+
+/// Per register, what later stages have still to prepend to its prefix (see
+/// `FuncLowering::prepend_all`), for groups of registers that differ only in `mask`.
+struct PendingPrefix {
+    mask: usize,
+    parts: Vec<Option<PendingPart>>,
+}
+
+/// A stage's view of the scan: every register's prefix and block total, and the prepends
+/// still pending.
+type ScanState<'a> = (
+    &'a mut Vec<Vec<Value>>,
+    &'a mut Vec<Vec<Value>>,
+    &'a mut PendingPrefix,
+);
+
+/// A run of axis bits held by consecutive lane bits, and what the scan knows when it starts.
+#[derive(Clone, Copy)]
+struct LaneRun {
+    first_lane: usize,
+    run: usize,
+    /// Earlier bits were scanned: the prefix is not the element's block total any more.
+    prefix_differs: bool,
+    /// Register bits (a mask) already scanned: registers differing only in them share totals.
+    shared_registers: usize,
+    /// A warp run comes next and only stores the totals (from the run's last lane).
+    last_lane_only: bool,
 }
 
 /// Register and lane bits (masks) of the scan axis already scanned.
