@@ -9,4 +9,5 @@
 pub mod campaign;
 pub mod corpus;
 pub mod differential;
+pub mod emulate;
 pub mod mutate;

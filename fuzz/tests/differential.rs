@@ -194,3 +194,45 @@ fn fused_persistent_loops_keep_their_results() {
         assert!(difference.is_none(), "{file}: {difference:?}");
     }
 }
+
+/// Every TTIR kernel of the project compiled (4 warps, sm_90a) and its LLVM IR run on the CPU
+/// (`tritium_fuzz::emulate`) computes what the interpreter computes on the same inputs. Kernels
+/// the emulator cannot run (tensor-core and TMA instructions, ...) are listed, not failed.
+#[test]
+fn lowered_kernels_compute_what_the_interpreter_computes() {
+    if !tritium_fuzz::emulate::available() {
+        eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
+        return;
+    }
+    // TRITIUM_EMULATE_ONLY=text: only the kernels whose path contains it.
+    let only = std::env::var("TRITIUM_EMULATE_ONLY").unwrap_or_default();
+    let kernels: Vec<_> = tritium_fuzz::corpus::ttir_files()
+        .into_iter()
+        .filter(|k| k.name.contains(&only))
+        .collect();
+    let mut same = 0;
+    let mut skipped = Vec::new();
+    let mut differs = Vec::new();
+    for kernel in &kernels {
+        match tritium_fuzz::emulate::check_lowered(kernel, 11, 4) {
+            Verdict::Same { .. } => same += 1,
+            Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
+            Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
+        }
+    }
+    eprintln!(
+        "{} kernels: {same} emulated and equal, {} skipped, {} differ",
+        kernels.len(),
+        skipped.len(),
+        differs.len()
+    );
+    for s in &skipped {
+        eprintln!("skipped {s}");
+    }
+    assert!(
+        differs.is_empty(),
+        "{} kernels differ:\n{}",
+        differs.len(),
+        differs.join("\n")
+    );
+}

@@ -74,6 +74,28 @@ const TERMINATORS: &[&str] = &[
 ];
 
 impl<'m> Machine<'m> {
+    /// Who an access of element `element` of `op` is, for the write log.
+    fn writer(&self, op: MlirOperation, element: usize) -> crate::memory::Writer {
+        let [x, y, z] = self.pid.map(|p| p as u64);
+        let [gx, gy, _] = self.grid.map(|g| g as u64);
+        crate::memory::Writer {
+            program: x + gx * (y + gy * z),
+            op: op.ptr as usize,
+            element,
+        }
+    }
+
+    /// Whether `op`'s first result has any use.
+    fn result_used(op: MlirOperation) -> bool {
+        // SAFETY: result and use-list queries on a live op.
+        unsafe {
+            mlir_sys::mlirOperationGetNumResults(op) > 0
+                && !mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(op, 0))
+                    .ptr
+                    .is_null()
+        }
+    }
+
     pub fn new(mem: &'m mut Memory, funcs: HashMap<String, MlirOperation>, limits: Limits) -> Self {
         Machine {
             mem,
@@ -522,6 +544,11 @@ impl<'m> Machine<'m> {
                 one(Tensor::new(Elem::Num(to), a.shape.clone(), Data::F(data)))
             }
             "arith.bitcast" | "tt.bitcast" | "tt.int_to_ptr" | "tt.ptr_to_int" => {
+                if name == "tt.ptr_to_int" && self.mem.writes.run_specific.is_none() {
+                    // The interpreter's addresses are not a GPU's (nor another run's).
+                    self.mem.writes.run_specific =
+                        Some("tt.ptr_to_int: the results depend on where the buffers are".into());
+                }
                 let a = tensor(0)?;
                 let to = result_elem.ok_or_else(|| fail(op, "bad result type"))?;
                 let (from_num, to_num) = (a.elem.storage(), to.storage());
@@ -1368,6 +1395,10 @@ impl<'m> Machine<'m> {
             self.mem
                 .write_bits(addr as u64, num, bits)
                 .map_err(|f| self.access_error(op, f, i))?;
+            let writer = self.writer(op, i);
+            if let Some(what) = self.mem.writes.store(addr as u64, bits, writer) {
+                self.mem.note_run_specific(addr as u64, what);
+            }
         }
         Ok(())
     }
@@ -1452,9 +1483,14 @@ impl<'m> Machine<'m> {
             .enumerate()
         {
             if inside {
+                let bits = element_bits(value, i);
                 self.mem
-                    .write_bits(addr, num, element_bits(value, i))
+                    .write_bits(addr, num, bits)
                     .map_err(|f| self.access_error(op, f, i))?;
+                let writer = self.writer(op, i);
+                if let Some(what) = self.mem.writes.store(addr, bits, writer) {
+                    self.mem.note_run_specific(addr, what);
+                }
             }
         }
         Ok(())
@@ -1698,6 +1734,15 @@ impl<'m> Machine<'m> {
             self.mem
                 .write_bits(addr, num, result)
                 .map_err(|f| self.access_error(op, f, i))?;
+            let writer = self.writer(op, i);
+            let ordered = kind == ATOMIC_EXCH;
+            if let Some(what) = self
+                .mem
+                .writes
+                .atomic(addr, writer, Self::result_used(op), ordered)
+            {
+                self.mem.note_run_specific(addr, what);
+            }
             old_bits.push(old);
         }
         Ok(Tensor::new(
@@ -1727,6 +1772,14 @@ impl<'m> Machine<'m> {
                 .mem
                 .read_bits(addr, num)
                 .map_err(|f| self.access_error(op, f, i))?;
+            let writer = self.writer(op, i);
+            if let Some(what) = self
+                .mem
+                .writes
+                .atomic(addr, writer, Self::result_used(op), true)
+            {
+                self.mem.note_run_specific(addr, what);
+            }
             if old == element_bits(&cmp, pick(cmp.numel(), i)) {
                 let new = element_bits(&value, pick(value.numel(), i));
                 self.mem
@@ -2313,6 +2366,9 @@ fn element_bits(t: &Tensor, i: usize) -> u64 {
 
 /// `tt.atomic_rmw`'s new value: and 1, or 2, xor 3, add 4, fadd 5, max 6, min 7, umax 8,
 /// umin 9, exch 10.
+/// `tt.atomic_rmw`'s `exch` (the one kind whose effect depends on the order of accesses).
+const ATOMIC_EXCH: i64 = 10;
+
 fn rmw_bits(op: MlirOperation, num: Num, kind: i64, old: u64, new: u64) -> R<u64> {
     let w = num.bits();
     let (so, sn) = (decode_int(num, old), decode_int(num, new));
@@ -2339,7 +2395,7 @@ fn rmw_bits(op: MlirOperation, num: Num, kind: i64, old: u64, new: u64) -> R<u64
         7 => encode(num, Scalar::I(so.min(sn))),
         8 => unsigned(w, so).max(unsigned(w, sn)),
         9 => unsigned(w, so).min(unsigned(w, sn)),
-        10 => new,
+        ATOMIC_EXCH => new,
         _ => return Err(fail(op, format!("unknown atomic_rmw_op {kind}"))),
     })
 }

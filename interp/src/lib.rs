@@ -100,6 +100,10 @@ pub struct Outcome {
     pub returned: Vec<Tensor>,
     /// Ops executed.
     pub steps: u64,
+    /// Where the results depend on what a correct run may choose differently (the order of
+    /// programs for racing stores or the values atomics return; where buffers are, through
+    /// `tt.ptr_to_int`), the first sign of it: another run may differ there and be right.
+    pub run_specific: Option<String>,
 }
 
 /// The kernel to run: `name`, or the module's first public `tt.func`.
@@ -274,6 +278,7 @@ pub fn run_module(
         .collect();
     let printed = std::mem::take(&mut machine.printed);
     let steps = machine.steps;
+    let run_specific = memory.writes.run_specific.take();
     let mut buffers = memory.buffers.into_iter();
     let args = launch
         .args
@@ -300,6 +305,7 @@ pub fn run_module(
         printed,
         returned,
         steps,
+        run_specific,
     })
 }
 

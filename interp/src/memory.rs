@@ -42,6 +42,63 @@ impl std::fmt::Display for Fault {
 #[derive(Debug, Default)]
 pub struct Memory {
     pub buffers: Vec<Buffer>,
+    /// Who wrote each address last, to find results that depend on the order of programs.
+    pub writes: WriteLog,
+}
+
+/// Who touched an address: the program (linear index over the grid), the op and the element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Writer {
+    pub program: u64,
+    pub op: usize,
+    pub element: usize,
+}
+
+/// The last plain store to each address and the first atomic access of each, and the first
+/// sign that the launch's results depend on an order a GPU does not fix: two programs (or two
+/// elements of one store) storing different values to one address, or the value an atomic
+/// returns being used where another program or element accesses the address atomically too.
+#[derive(Debug, Default)]
+pub struct WriteLog {
+    stores: std::collections::HashMap<u64, (Writer, u64)>,
+    atomics: std::collections::HashMap<u64, Writer>,
+    pub run_specific: Option<String>,
+}
+
+impl WriteLog {
+    /// Records a plain store of `bits` at `addr`; a description of the conflict when it makes
+    /// the launch order-dependent (the first time only).
+    pub fn store(&mut self, addr: u64, bits: u64, writer: Writer) -> Option<String> {
+        let (previous, old) = self.stores.insert(addr, (writer, bits))?;
+        let conflict = old != bits
+            && (previous.program != writer.program
+                || (previous.op == writer.op && previous.element != writer.element));
+        (conflict && self.run_specific.is_none()).then(|| {
+            format!(
+                "programs {} and {} store different values to one address",
+                previous.program, writer.program
+            )
+        })
+    }
+
+    /// Records an atomic access of `addr`, whose returned value may be used (`result_used`) and
+    /// whose effect may depend on the order of accesses (`ordered`: exchange, compare-and-swap);
+    /// a description when it makes the launch order-dependent (the first time only).
+    pub fn atomic(
+        &mut self,
+        addr: u64,
+        writer: Writer,
+        result_used: bool,
+        ordered: bool,
+    ) -> Option<String> {
+        let first = *self.atomics.entry(addr).or_insert(writer);
+        ((result_used || ordered) && first != writer && self.run_specific.is_none()).then(|| {
+            format!(
+                "what atomics leave or return depends on the order of programs {} and {}",
+                first.program, writer.program
+            )
+        })
+    }
 }
 
 impl Memory {
@@ -100,6 +157,12 @@ impl Memory {
         self.buffers[i].bytes[offset..offset + size as usize]
             .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         Ok(())
+    }
+
+    /// Notes where a launch became order-dependent: `what` at `addr`.
+    pub fn note_run_specific(&mut self, addr: u64, what: String) {
+        let at = self.whereabouts(addr);
+        self.writes.run_specific = Some(format!("{at}: {what}"));
     }
 
     /// Checks that `num` at `addr` may be accessed.

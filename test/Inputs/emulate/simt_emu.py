@@ -10,6 +10,7 @@ barrier placement, on the CPU, against a reference: not timing, not memory order
 barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics are refused
 with the list of what is missing. Used by the lit tests in test/Emulation (clang-22 from
 scripts/bootstrap compiles the retargeted IR)."""
+import math
 import os
 import re
 import shutil
@@ -29,13 +30,79 @@ RUNTIME = r"""
 #endif
 #define NTHREADS (NWARPS * 32)
 static __thread int emu_tid;
-static int emu_cta;
+static int emu_cta, emu_cta_y, emu_cta_z;
+static pthread_mutex_t emu_atomics = PTHREAD_MUTEX_INITIALIZER;
 char global_smem[1 << 18] __attribute__((aligned(1024)));
 static pthread_barrier_t bar_all, bar_warp[NWARPS];
 static uint64_t xchg[NWARPS][32];
 int emu_tid_x(void) { return emu_tid; }
 int emu_ctaid_x(void) { return emu_cta; }
-int emu_zero(void) { return 0; }
+int emu_ctaid_y(void) { return emu_cta_y; }
+int emu_ctaid_z(void) { return emu_cta_z; }
+static int emu_grid[3];
+int emu_nctaid_x(void) { return emu_grid[0]; }
+int emu_nctaid_y(void) { return emu_grid[1]; }
+int emu_nctaid_z(void) { return emu_grid[2]; }
+uint32_t emu_mov_b32(uint32_t x) { return x; }
+int32_t emu_sub_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+/* f32 -> bf16 with round to nearest even (LLVM calls it for fptrunc on the host). */
+__bf16 __truncsfbf2(float f) {
+  uint32_t b; memcpy(&b, &f, 4);
+  uint16_t h = isnan(f) ? (uint16_t)((b >> 16) | 0x40) : (uint16_t)((b + 0x7fff + ((b >> 16) & 1)) >> 16);
+  __bf16 r; memcpy(&r, &h, 2); return r;
+}
+uint16_t emu_cvt_rz_f16_f32(float f) {
+  /* toward zero: the f16 nearest to f that is not larger in magnitude */
+  _Float16 h = (_Float16)f;
+  if (isfinite(f) && fabsf((float)h) > fabsf(f)) h = (_Float16)nextafterf((float)h, 0.0f);
+  if (isinf(h) && isfinite(f)) h = (_Float16)copysignf(65504.0f, f);
+  uint16_t bits; memcpy(&bits, &h, 2); return bits;
+}
+/* The approximate instructions as their exact counterparts (the hardware's are within a few
+   ulp of these); .ftz flushes subnormal inputs and results to zero. */
+static float ftz(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+float emu_ex2_ftz(float x) { return ftz(exp2f(ftz(x))); }
+float emu_ex2(float x) { return exp2f(x); }
+float emu_lg2(float x) { return log2f(x); }
+float emu_rcp(float x) { return 1.0f / x; }
+float emu_rsqrt(float x) { return 1.0f / sqrtf(x); }
+float emu_sqrt(float x) { return sqrtf(x); }
+float emu_div_full(float a, float b) { return a / b; }
+float emu_fma_sat(float a, float b, float c) {
+  float r = fmaf(a, b, c);
+  return isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+}
+uint32_t emu_mulhi_u32(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+int32_t emu_mulhi_s32(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+#define ATOM(op, ty, name, expr) \
+  ty emu_atom_##name(ty *p, ty v) { pthread_mutex_lock(&emu_atomics); ty old = *p; *p = (expr); \
+                                     pthread_mutex_unlock(&emu_atomics); return old; }
+ATOM(add, uint32_t, add_u32, old + v) ATOM(add, int32_t, add_s32, old + v)
+ATOM(add, uint64_t, add_u64, old + v)
+/* Float atomics take and return the bits, as the asm's 32/64-bit registers hold them. */
+static float bits_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static uint32_t f32_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static double bits_f64(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+static uint64_t f64_bits(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+ATOM(add, uint32_t, add_f32, f32_bits(bits_f32(old) + bits_f32(v)))
+ATOM(add, uint64_t, add_f64, f64_bits(bits_f64(old) + bits_f64(v)))
+ATOM(max, uint32_t, max_u32, old > v ? old : v) ATOM(max, int32_t, max_s32, old > v ? old : v)
+ATOM(min, uint32_t, min_u32, old < v ? old : v) ATOM(min, int32_t, min_s32, old < v ? old : v)
+ATOM(exch, uint32_t, exch_u32, v) ATOM(and, uint32_t, and_u32, old & v) ATOM(or, uint32_t, or_u32, old | v)
+ATOM(xor, uint32_t, xor_u32, old ^ v)
+ATOM(exch, uint64_t, exch_u64, v) ATOM(and, uint64_t, and_u64, old & v) ATOM(or, uint64_t, or_u64, old | v)
+ATOM(xor, uint64_t, xor_u64, old ^ v) ATOM(exch, uint32_t, exch_f32, v)
+ATOM(max, int64_t, max_s64, old > v ? old : v) ATOM(min, int64_t, min_s64, old < v ? old : v)
+ATOM(max, uint64_t, max_u64, old > v ? old : v) ATOM(min, uint64_t, min_u64, old < v ? old : v)
+ATOM(add, int64_t, add_s64, old + v)
+uint32_t emu_atom_cas_u32(uint32_t *p, uint32_t cmp, uint32_t v) {
+  pthread_mutex_lock(&emu_atomics); uint32_t old = *p; if (old == cmp) *p = v;
+  pthread_mutex_unlock(&emu_atomics); return old;
+}
+uint64_t emu_atom_cas_u64(uint64_t *p, uint64_t cmp, uint64_t v) {
+  pthread_mutex_lock(&emu_atomics); uint64_t old = *p; if (old == cmp) *p = v;
+  pthread_mutex_unlock(&emu_atomics); return old;
+}
 void emu_bar(void) { pthread_barrier_wait(&bar_all); }
 static uint64_t shfl(uint64_t v, int src) {
   int w = emu_tid / 32, l = emu_tid % 32;
@@ -109,7 +176,10 @@ static void *run_thread(void *arg) {
   return NULL;
 }
 int main(int argc, char **argv) {
-  int grid = atoi(argv[1]);
+  int grid_x = atoi(argv[1]), grid_y = 1, grid_z = 1;
+  { const char *y = strchr(argv[1], ','); if (y) { grid_y = atoi(y + 1); const char *z = strchr(y + 1, ',');
+      if (z) grid_z = atoi(z + 1); } }
+  emu_grid[0] = grid_x; emu_grid[1] = grid_y; emu_grid[2] = grid_z;
   int nbuf = atoi(argv[2]);
   static void *bufs[64]; static long sizes[64];
   for (int i = 0; i < nbuf; i++) {
@@ -117,7 +187,9 @@ int main(int argc, char **argv) {
     bufs[i] = aligned_alloc(64, (sizes[i] + 63) / 64 * 64 + 64); fread(bufs[i], 1, sizes[i], f); fclose(f);
   }
   SETUP;
-  for (emu_cta = 0; emu_cta < grid; emu_cta++) {
+  for (emu_cta_z = 0; emu_cta_z < grid_z; emu_cta_z++)
+  for (emu_cta_y = 0; emu_cta_y < grid_y; emu_cta_y++)
+  for (emu_cta = 0; emu_cta < grid_x; emu_cta++) {
     memset(global_smem, 0xAB, sizeof global_smem);
     pthread_barrier_init(&bar_all, NULL, NTHREADS);
     for (int w = 0; w < NWARPS; w++) pthread_barrier_init(&bar_warp[w], NULL, 32);
@@ -134,36 +206,138 @@ int main(int argc, char **argv) {
 
 
 def to_host_ir(text):
+    text = re.sub(r" addrspace\(\d+\)", "", text)
     text = re.sub(r'target datalayout = "[^"]*"\n', "", text)
     text = re.sub(r'target triple = "[^"]*"', 'target triple = "x86_64-unknown-linux-gnu"', text)
     helpers = {}
+    widths = {"b8": "i8", "b16": "i16", "b32": "i32", "b64": "i64"}
 
-    def ld_helper(n):
-        ret = "i32" if n == 1 else "{" + ", ".join(["i32"] * n) + "}"
-        args = ", ".join(f"i32 %d{i}" for i in range(n))
-        body = ["entry:", "  br i1 %m, label %ld, label %def", "ld:"]
-        for i in range(n):
-            body.append(f"  %q{i} = getelementptr i32, ptr %p, i64 {i}")
-            body.append(f"  %v{i} = load i32, ptr %q{i}")
-        def build(prefix, src):
-            if n == 1:
-                return [f"  ret i32 %{src}0"]
-            lines, cur = [], "undef"
-            for i in range(n):
-                lines.append(f"  %{prefix}{i} = insertvalue {ret} {cur}, i32 %{src}{i}, {i}")
-                cur = f"%{prefix}{i}"
-            return lines + [f"  ret {ret} {cur}"]
-        body += build("s", "v") + ["def:"] + build("t", "d")
-        return f"define {ret} @emu_ld_v{n}(ptr %p, i1 %m, {args}) {{\n" + "\n".join(body) + "\n}"
+    def split_operands(operands):
+        # "ptr addrspace(1) %30, i1 %21, i32 0" -> [("ptr addrspace(1)", "%30"), ...]
+        parts = [p.strip() for p in operands.split(",")] if operands.strip() else []
+        return [tuple(p.rsplit(" ", 1)) for p in parts]
 
-    def st_helper(n):
-        args = ", ".join(f"i32 %v{i}" for i in range(n))
-        body = ["entry:", "  br i1 %m, label %st, label %done", "st:"]
+    def helper(name, ret, operand_types, body):
+        params = ", ".join(f"{t} %a{i}" for i, t in enumerate(operand_types))
+        helpers[name] = f"define {ret} @{name}({params}) {{\n" + "\n".join(body) + "\n}"
+        return name
+
+    def build_return(ret, elem, values, tag):
+        if len(values) == 1:
+            return [f"  ret {elem} {values[0]}"]
+        lines, cur = [], "undef"
+        for i, v in enumerate(values):
+            lines.append(f"  %{tag}{i} = insertvalue {ret} {cur}, {elem} {v}, {i}")
+            cur = f"%{tag}{i}"
+        return lines + [f"  ret {ret} {cur}"]
+
+    def load(asm, constraints, ret, operands):
+        m = re.search(r"ld\.global(?:\.[a-zA-Z0-9_:]+)*?(?:\.v(\d))?\.(b8|b16|b32|b64)", asm)
+        a = re.search(r"\[ ?\$(\d+) \+ 0 ?\]", asm)
+        kinds = constraints.split(",")
+        outs = [k for k in kinds if k.startswith("=")]
+        n, elem = int(m.group(1) or 1), widths[m.group(2)]
+        if len(outs) != n or not a:
+            return None
+        types = [t for t, _ in split_operands(operands)]
+        address = int(a.group(1)) - n
+        p = re.search(r"@\$(\d+) ld", asm)
+        predicate = int(p.group(1)) - n if p else None
+        defaults = [i for i in range(len(types)) if i not in (address, predicate)]
+        field = ret.strip("{} ").split(",")[0].strip()  # the asm's register type
+        name = f"emu_ld_{len(helpers)}"
+        body = ["entry:"]
+        if predicate is not None:
+            body.append(f"  br i1 %a{predicate}, label %ld, label %def")
+        else:
+            body.append("  br label %ld")
+        body.append("ld:")
+        loaded = []
         for i in range(n):
-            body.append(f"  %q{i} = getelementptr i32, ptr %p, i64 {i}")
-            body.append(f"  store i32 %v{i}, ptr %q{i}")
+            body.append(f"  %q{i} = getelementptr {elem}, ptr %a{address}, i64 {i}")
+            body.append(f"  %v{i} = load {elem}, ptr %q{i}")
+            value = f"%v{i}"
+            if field != elem:
+                body.append(f"  %z{i} = zext {elem} %v{i} to {field}")
+                value = f"%z{i}"
+            loaded.append(value)
+        body += build_return(ret, field, loaded, "l")
+        body.append("def:")
+        body += build_return(ret, field, [f"%a{d}" for d in defaults] or ["undef"] * n, "d")
+        return helper(name, ret, types, body)
+
+    def store(asm, constraints, operands):
+        m = re.search(r"st\.global(?:\.[a-zA-Z0-9_:]+)*?(?:\.v(\d))?\.(b8|b16|b32|b64)", asm)
+        a = re.search(r"\[ ?\$(\d+) \+ 0 ?\]", asm)
+        if not m or not a:
+            return None
+        types = [t for t, _ in split_operands(operands)]
+        n, elem = int(m.group(1) or 1), widths[m.group(2)]
+        address = int(a.group(1))
+        p = re.match(r"@\$(\d+) ", asm)
+        predicate = int(p.group(1)) if p else None
+        values = [i for i in range(len(types)) if i not in (address, predicate)]
+        if len(values) != n:
+            return None
+        name = f"emu_st_{len(helpers)}"
+        body = ["entry:"]
+        body.append(f"  br i1 %a{predicate}, label %st, label %done" if predicate is not None else "  br label %st")
+        body.append("st:")
+        for i, v in enumerate(values):
+            body.append(f"  %q{i} = getelementptr {elem}, ptr %a{address}, i64 {i}")
+            value = f"%a{v}"
+            if types[v] in ("float", "double", "half", "bfloat"):  # a float operand stored as its bits
+                body.append(f"  %c{i} = bitcast {types[v]} {value} to {elem}")
+                value = f"%c{i}"
+            elif types[v] != elem:  # a narrow store from a wider register
+                body.append(f"  %c{i} = trunc {types[v]} {value} to {elem}")
+                value = f"%c{i}"
+            body.append(f"  store {elem} {value}, ptr %q{i}")
         body += ["  br label %done", "done:", "  ret void"]
-        return f"define void @emu_st_v{n}(i1 %m, ptr %p, {args}) {{\n" + "\n".join(body) + "\n}"
+        return helper(name, "void", types, body)
+
+    def atomic(asm, constraints, ret, operands):
+        m = re.search(r"atom(?:\.[a-z_]+)*?\.global\.(add|max|min|exch|and|or|xor|cas)\.(u32|s32|b32|f32|u64|s64|b64|f64)",
+                      asm)
+        a = re.search(r"\[\$(\d+)\]", asm)
+        if not m or not a:
+            return None
+        types = [t for t, _ in split_operands(operands)]
+        address = int(a.group(1)) - 1
+        p = re.search(r"@\$(\d+) atom", asm)
+        predicate = int(p.group(1)) - 1 if p else None
+        values = [i for i in range(len(types)) if i not in (address, predicate)]
+        kind = m.group(2).replace("b32", "u32").replace("b64", "u64")
+        fn = f"emu_atom_{m.group(1)}_{kind}"
+        name = f"emu_at_{len(helpers)}"
+        args = ", ".join(f"{types[v]} %a{v}" for v in values)
+        body = ["entry:"]
+        body.append(f"  br i1 %a{predicate}, label %at, label %no" if predicate is not None else "  br label %at")
+        body += ["at:", f"  %old = call {ret} @{fn}(ptr %a{address}, {args})", f"  ret {ret} %old",
+                 "no:", f"  ret {ret} 0" if not ret.startswith(("float", "double")) else f"  ret {ret} 0.0"]
+        helpers["decl_" + fn] = f"declare {ret} @{fn}(ptr, {', '.join(types[v] for v in values)})"
+        return helper(name, ret, types, body)
+
+    divisions = {}
+
+    def division(m):
+        # x86 traps on a zero divisor (and on INT_MIN / -1); PTX and the interpreter do not:
+        # x / 0 is all ones and x % 0 is x there.
+        result, op, ty, a, b = m.group(1), m.group(2), m.group(4), m.group(5), m.group(6)
+        name = f"emu_{op}_{ty}"
+        bits = int(ty[1:])
+        minimum = -(1 << (bits - 1))
+        if op in ("sdiv", "srem"):
+            special = f"  %m1 = icmp eq {ty} %b, -1\n  %mn = icmp eq {ty} %a, {minimum}\n  %ov = and i1 %m1, %mn\n"
+            overflow = "0" if op == "srem" else "%a"
+        else:
+            special, overflow = "  %ov = icmp eq i1 0, 1\n", "%a"
+        zero = "-1" if "div" in op else "%a"
+        divisions[name] = (f"define {ty} @{name}({ty} %a, {ty} %b) {{\nentry:\n  %z = icmp eq {ty} %b, 0\n"
+                           f"{special}  br i1 %z, label %zero, label %nz\nzero:\n  ret {ty} {zero}\n"
+                           f"nz:\n  br i1 %ov, label %over, label %div\nover:\n  ret {ty} {overflow}\n"
+                           f"div:\n  %r = {op} {ty} %a, %b\n  ret {ty} %r\n}}")
+        return f"{result} = call {ty} @{name}({ty} {a}, {ty} {b})"
 
     simple = {
         "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;": "emu_cvt_e4m3x2_f32",
@@ -174,53 +348,78 @@ def to_host_ir(text):
         "cvt.rn.satfinite.e5m2x2.f16x2 $0, $1;": "emu_cvt_e5m2x2_f16x2",
         "cvt.rn.f16x2.e4m3x2 $0, $1;": "emu_cvt_f16x2_e4m3x2",
         "cvt.rn.f16x2.e5m2x2 $0, $1;": "emu_cvt_f16x2_e5m2x2",
-        r"shfl.sync.up.b32 $0, $1, $2, 0x0, 0xffffffff;": "emu_shfl_up",
-        r"shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;": "emu_shfl_bfly",
-        r"shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;": "emu_shfl_idx",
-        r"bar.sync 0;": "emu_bar",
+        "shfl.sync.up.b32 $0, $1, $2, 0x0, 0xffffffff;": "emu_shfl_up",
+        "shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;": "emu_shfl_bfly",
+        "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;": "emu_shfl_idx",
+        "bar.sync 0;": "emu_bar",
+        "ex2.approx.ftz.f32 $0, $1;": "emu_ex2_ftz",
+        "ex2.approx.f32 $0, $1;": "emu_ex2",
+        "lg2.approx.f32 $0, $1;": "emu_lg2",
+        "lg2.approx.ftz.f32 $0, $1;": "emu_lg2",
+        "rcp.approx.ftz.f32 $0, $1;": "emu_rcp",
+        "rcp.approx.f32 $0, $1;": "emu_rcp",
+        "rsqrt.approx.f32 $0, $1;": "emu_rsqrt",
+        "rsqrt.approx.ftz.f32 $0, $1;": "emu_rsqrt",
+        "sqrt.approx.f32 $0, $1;": "emu_sqrt",
+        "div.full.f32 $0, $1, $2;": "emu_div_full",
+        "fma.rn.sat.f32 $0, $1, $2, $3;": "emu_fma_sat",
+        "mul.hi.u32 $0, $1, $2;": "emu_mulhi_u32",
+        "div.rn.f32 $0, $1, $2;": "emu_div_full",
+        "sqrt.rn.f32 $0, $1;": "emu_sqrt",
+        "cvt.rz.f16.f32 $0, $1;": "emu_cvt_rz_f16_f32",
+        "mov.b32 $0, $1;": "emu_mov_b32",
+        "sub.s32 $0, $1, $2;": "emu_sub_s32",
+        "mul.hi.s32 $0, $1, $2;": "emu_mulhi_s32",
     }
+    declared = {}
 
     def replace(m):
         ret, asm, constraints, operands = m.group(1), m.group(2), m.group(3), m.group(4)
+        asm = re.sub(r"\s+", " ", asm).strip()
         if asm in simple:
-            return f"call {ret} @{simple[asm]}({operands})"
-        if "ld.global" in asm and asm.rstrip(";").endswith("[ $%d + 0 ]" % asm.count("mov.b32")) and ".b32" in asm:
-            n = asm.count("mov.b32")
-            helpers[f"ld{n}"] = ld_helper(n)
-            return f"call {ret} @emu_ld_v{n}({operands})"
-        if asm.startswith("@$0 st.global") and ".b32" in asm:
-            n = constraints.count(",") - 1
-            helpers[f"st{n}"] = st_helper(n)
-            return f"call void @emu_st_v{n}({operands})"
-        return m.group(0)
+            fn = simple[asm]
+            types = [t for t, _ in split_operands(operands)]
+            declared[fn] = f"declare {ret} @{fn}({', '.join(types)})"
+            return f"call {ret} @{fn}({operands})"
+        name = None
+        if "ld.global" in asm:
+            name = load(asm, constraints, ret, operands)
+        elif "st.global" in asm:
+            name = store(asm, constraints, operands)
+        elif "atom." in asm:
+            name = atomic(asm, constraints, ret, operands)
+        return f"call {ret} @{name}({operands})" if name else m.group(0)
 
-    call = r'(?:tail )?call (\{[^}]*\}|i\d+|void) asm (?:sideeffect )?"([^"]*)", "([^"]*)"\(([^)]*)\)'
+    call = r'(?:tail )?call (\{[^}]*\}|i\d+|void|float|double|half) asm (?:sideeffect )?"([^"]*)", "([^"]*)"\(([^)]*)\)'
     text = re.sub(call, replace, text.replace("\\0A\\09", " "))
+    text = re.sub(r"(%[\w.]+) = (sdiv|udiv|srem|urem)( exact)? (i\d+) (%[\w.]+|-?\d+), (%[\w.]+|-?\d+)",
+                  division, text)
+    if re.search(r"(sdiv|udiv|srem|urem)( exact)? <", text):
+        raise SystemExit("unhandled vector integer division")
+    if "@vprintf" in text:
+        raise SystemExit("unhandled printf")
     left = re.findall(r'asm (?:sideeffect )?"([^"]*)"', text)
     if left:
         raise SystemExit(f"unhandled inline asm: {sorted(set(left))}")
     text = text.replace("@llvm.nvvm.read.ptx.sreg.tid.x", "@emu_tid_x")
     text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.x", "@emu_ctaid_x")
-    text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.y", "@emu_zero")
-    text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.z", "@emu_zero")
+    text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.y", "@emu_ctaid_y")
+    text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.z", "@emu_ctaid_z")
+    for axis in "xyz":
+        text = text.replace(f"@llvm.nvvm.read.ptx.sreg.nctaid.{axis}", f"@emu_nctaid_{axis}")
     left = re.findall(r"@llvm\.nvvm\.[a-z0-9._]*", text)
     if left:
         raise SystemExit(f"unhandled intrinsics: {sorted(set(left))}")
-    text = re.sub(r" addrspace\(\d+\)", "", text)
     text = text.replace("define ptx_kernel", "define")
     text = re.sub(r"^attributes #\d+ = .*$", "", text, flags=re.M)
     text = re.sub(r"\) #\d+", ")", text)
     text = re.sub(r"(declare [^\n]*\))\s*#\d+", r"\1", text)
     text = re.sub(r"@global_smem = external [^\n]*", "@global_smem = external global [0 x i8], align 1024", text)
-    decls = list(helpers.values()) + [
-        "declare i16 @emu_cvt_e4m3x2_f32(float, float)", "declare i16 @emu_cvt_e5m2x2_f32(float, float)",
-        "declare i16 @emu_cvt_e4m3x2_f32_1(float)", "declare i16 @emu_cvt_e5m2x2_f32_1(float)",
-        "declare i16 @emu_cvt_e4m3x2_f16x2(i32)", "declare i16 @emu_cvt_e5m2x2_f16x2(i32)",
-        "declare i32 @emu_cvt_f16x2_e4m3x2(i16)", "declare i32 @emu_cvt_f16x2_e5m2x2(i16)",
-        "declare i32 @emu_shfl_up(i32, i32)", "declare i32 @emu_shfl_bfly(i32, i32)",
-             "declare i32 @emu_shfl_idx(i32, i32)", "declare void @emu_bar()"]
-    text = re.sub(r"declare [^\n]*@emu_(tid_x|ctaid_x|zero)\(\)[^\n]*\n", "", text)
-    decls += ["declare i32 @emu_tid_x()", "declare i32 @emu_ctaid_x()", "declare i32 @emu_zero()"]
+    decls = list(helpers.values()) + list(declared.values()) + list(divisions.values())
+    text = re.sub(r"declare [^\n]*@emu_(tid_x|n?ctaid_[xyz]|zero)\(\)[^\n]*\n", "", text)
+    decls += ["declare i32 @emu_tid_x()", "declare i32 @emu_ctaid_x()", "declare i32 @emu_ctaid_y()",
+              "declare i32 @emu_ctaid_z()", "declare i32 @emu_nctaid_x()", "declare i32 @emu_nctaid_y()",
+              "declare i32 @emu_nctaid_z()"]
     return text + "\n" + "\n".join(decls) + "\n"
 
 
@@ -239,6 +438,12 @@ def run(ll, kernel, warps, grid, params, buffers):
         elif kind == "i64":
             proto_args.append("long long")
             call_args.append(f"{v}LL")
+        elif kind == "f32":
+            proto_args.append("float")
+            call_args.append(f"{float(v)!r}f" if math.isfinite(float(v)) else "NAN")
+        elif kind == "f64":
+            proto_args.append("double")
+            call_args.append(f"{float(v)!r}" if math.isfinite(float(v)) else "NAN")
         else:
             proto_args.append("int")
             call_args.append(str(v))
@@ -259,7 +464,39 @@ def run(ll, kernel, warps, grid, params, buffers):
         open(p, "wb").write(b)
         paths.append(p)
     try:
-        subprocess.run([exe, str(grid), str(len(buffers)), *paths], check=True, timeout=300)
+        grid_text = ",".join(str(g) for g in grid) if isinstance(grid, (list, tuple)) else str(grid)
+        subprocess.run([exe, grid_text, str(len(buffers)), *paths], check=True, timeout=300)
         return [open(p, "rb").read() for p in paths]
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv):
+    """python3 simt_emu.py LL KERNEL WARPS GRID ARG...: GRID as X[,Y[,Z]]; each ARG one kernel
+    parameter in order: buf:PATH (read, run, written back), i32:V, i64:V, f32:V or f64:V.
+    Exit status 2 (and a line starting `unsupported:`) for a kernel this cannot emulate."""
+    ll, kernel, warps, grid, *args = argv
+    params, buffers, paths = [], [], []
+    for arg in args:
+        kind, value = arg.split(":", 1)
+        if kind == "buf":
+            params.append(("buf", len(buffers)))
+            buffers.append(open(value, "rb").read())
+            paths.append(value)
+        else:
+            params.append((kind, value))
+    try:
+        host_check = to_host_ir(open(ll).read())
+    except SystemExit as e:
+        print(f"unsupported: {e}")
+        return 2
+    del host_check
+    outs = run(ll, kernel, int(warps), tuple(int(g) for g in grid.split(",")), params, buffers)
+    for path, data in zip(paths, outs):
+        open(path, "wb").write(data)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

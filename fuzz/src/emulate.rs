@@ -1,0 +1,225 @@
+//! The lowering checked against the interpreter, on the CPU: a kernel runs in the reference
+//! interpreter on random inputs (the configuration [`crate::differential`] finds), then compiles
+//! through the whole pipeline to LLVM IR, which `test/Inputs/emulate/simt_emu.py` runs on the
+//! host with the same inputs (threads as pthreads, shuffles, barriers and the NVPTX inline asm
+//! emulated; see docs/testing.md). Every buffer must match the interpreter's within the rounding
+//! of its element type, as between passes.
+
+use crate::corpus::{Kernel, repo_root};
+use crate::differential::{Verdict, compare, first_clean_run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tritium_interp::{Arg, Outcome, ParamKind};
+use tritium_lowering::compile::{CompileOptions, compile};
+
+/// A directory of its own under the system's temporary directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> std::io::Result<Self> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("tritium-emulate-{}-{n}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // TRITIUM_EMULATE_KEEP=1 leaves the IR, inputs and outputs for a look.
+        if std::env::var_os("TRITIUM_EMULATE_KEEP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The emulator script.
+pub fn emulator() -> PathBuf {
+    repo_root().join("test/Inputs/emulate/simt_emu.py")
+}
+
+/// Kernels whose results any correct implementation may compute otherwise than the
+/// interpreter (a path fragment, and why): checked by neither side's order.
+pub const IMPLEMENTATION_DEFINED: &[(&str, &str)] = &[(
+    "kernels/syntax/s_scan_reduce",
+    "a scan combines with `a * b + 1`, which is not associative: a parallel scan (Triton's too) \
+     groups it otherwise than the interpreter's sequential one",
+)];
+
+/// Checks one kernel compiled for `num_warps` warps; `seed` picks its inputs.
+pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32) -> Verdict {
+    if let Some((_, why)) = IMPLEMENTATION_DEFINED
+        .iter()
+        .find(|(path, _)| kernel.name.contains(path))
+    {
+        return Verdict::Skipped(format!("implementation-defined results: {why}"));
+    }
+    let (context, sink) = tritium_interp::new_context_with_sink();
+    let module = match tritium_interp::parse(&context, &sink, &kernel.source, &kernel.name) {
+        Ok(module) => module,
+        Err(_) => return Verdict::Skipped("does not parse or verify".into()),
+    };
+    let op = module.as_operation().to_raw();
+    if tritium_passes::ir_util::int_attr(op, "ttg.num-warps").is_some() {
+        return Verdict::Skipped("TTGIR".into());
+    }
+    let params = match tritium_interp::kernel_params(op, None) {
+        Ok(params) => params,
+        Err(e) => return Verdict::Skipped(e.message),
+    };
+    let (launch, reference) = match first_clean_run(op, &params, seed) {
+        Ok(found) => found,
+        Err(why) => return Verdict::Skipped(why),
+    };
+    if let Some(why) = &reference.run_specific {
+        return Verdict::Skipped(format!(
+            "the results depend on the order of programs here ({why})"
+        ));
+    }
+    let options = CompileOptions {
+        num_warps: Some(num_warps),
+        keep_intermediates: true,
+        ..CompileOptions::default()
+    };
+    let compiled = match compile(&kernel.source, &kernel.name, &options) {
+        Ok(compiled) => compiled,
+        Err(e) => return Verdict::Skipped(format!("does not compile: {e}")),
+    };
+    if compiled.global_scratch_size > 0 {
+        return Verdict::Skipped("uses global scratch".into());
+    }
+    let Some(llvm_ir) = compiled.llvm_ir else {
+        return Verdict::Skipped("no LLVM IR kept".into());
+    };
+    let scratch = match Scratch::new(&compiled.name) {
+        Ok(scratch) => scratch,
+        Err(e) => return Verdict::Differs(format!("no scratch directory: {e}")),
+    };
+    let ll = scratch.path("kernel.ll");
+    if let Err(e) = std::fs::write(&ll, llvm_ir) {
+        return Verdict::Differs(format!("cannot write {}: {e}", ll.display()));
+    }
+    // To compare against another build's lowering (bisecting a difference): its `tritium`.
+    if let Ok(other) = std::env::var("TRITIUM_EMULATE_WITH") {
+        let source = scratch.path("kernel.ttir");
+        let written = std::fs::write(&source, &kernel.source);
+        let status = written.is_ok().then(|| {
+            Command::new(&other)
+                .arg("compile")
+                .arg(&source)
+                .args([
+                    "--num-warps",
+                    &num_warps.to_string(),
+                    "--emit",
+                    "ll",
+                    "--out-name",
+                    "kernel",
+                    "-o",
+                ])
+                .arg(&scratch.0)
+                .env("TRITIUM_CACHE_DIR", scratch.path("cache"))
+                .output()
+        });
+        if !matches!(status, Some(Ok(ref o)) if o.status.success()) {
+            return Verdict::Skipped(format!("{other} does not compile it"));
+        }
+    }
+    // One command-line argument per kernel parameter; buffers through files.
+    let mut cli = Vec::new();
+    let mut buffer_files = Vec::new();
+    for (i, (param, arg)) in params.iter().zip(&launch.args).enumerate() {
+        match (arg, &param.kind) {
+            (Arg::Buffer(buffer), ParamKind::Pointer(_)) => {
+                let path = scratch.path(&format!("arg{i}"));
+                if let Err(e) = std::fs::write(&path, &buffer.bytes) {
+                    return Verdict::Differs(format!("cannot write {}: {e}", path.display()));
+                }
+                cli.push(format!("buf:{}", path.display()));
+                buffer_files.push((i, path));
+            }
+            (Arg::Int(v), ParamKind::Scalar(num)) => {
+                let kind = if num.bits() > 32 { "i64" } else { "i32" };
+                cli.push(format!("{kind}:{v}"));
+            }
+            (Arg::Float(v), ParamKind::Scalar(num)) => {
+                let kind = if num.bits() > 32 { "f64" } else { "f32" };
+                cli.push(format!("{kind}:{v:?}"));
+            }
+            _ => return Verdict::Skipped(format!("parameter {i} is not a pointer or a scalar")),
+        }
+    }
+    let grid = launch.grid.map(|g| g.to_string()).join(",");
+    let output = Command::new("python3")
+        .arg(emulator())
+        .arg(&ll)
+        .arg(&compiled.name)
+        .arg(compiled.num_warps.to_string())
+        .arg(&grid)
+        .args(&cli)
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return Verdict::Differs(format!("cannot run python3: {e}")),
+    };
+    if output.status.code() == Some(2) {
+        let said = String::from_utf8_lossy(&output.stdout);
+        return Verdict::Skipped(said.trim().to_string());
+    }
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        let tail: String = said
+            .chars()
+            .rev()
+            .take(1500)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        return Verdict::Differs(format!("the emulated kernel failed: {tail}"));
+    }
+    let mut args = launch.args.clone();
+    for (i, path) in &buffer_files {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) => return Verdict::Differs(format!("cannot read {}: {e}", path.display())),
+        };
+        if let Some(Arg::Buffer(buffer)) = args.get_mut(*i) {
+            buffer.bytes = bytes;
+        }
+    }
+    let emulated = Outcome {
+        args,
+        printed: Vec::new(),
+        returned: reference.returned.clone(),
+        steps: 0,
+        run_specific: None,
+    };
+    match compare(&params, &reference, &emulated) {
+        Some(difference) => Verdict::Differs(format!(
+            "the lowered kernel computes otherwise: {difference}"
+        )),
+        None => Verdict::Same {
+            runs: 1,
+            changed: 0,
+            ttgir: true,
+        },
+    }
+}
+
+/// Whether the emulator can run here (python3 and clang on the path or in LLVM 22's bin).
+pub fn available() -> bool {
+    let clang = Path::new("/usr/lib/llvm-22/bin/clang").exists()
+        || Command::new("clang").arg("--version").output().is_ok();
+    clang
+        && Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+}
