@@ -53,8 +53,9 @@ pub const IMPLEMENTATION_DEFINED: &[(&str, &str)] = &[(
      groups it otherwise than the interpreter's sequential one",
 )];
 
-/// Checks one kernel compiled for `num_warps` warps; `seed` picks its inputs.
-pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32) -> Verdict {
+/// Checks one kernel compiled for `num_warps` warps on `arch` (`sm_80`, `sm_90a`, ...); `seed`
+/// picks its inputs.
+pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32, arch: &str) -> Verdict {
     if let Some((_, why)) = IMPLEMENTATION_DEFINED
         .iter()
         .find(|(path, _)| kernel.name.contains(path))
@@ -83,8 +84,13 @@ pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32) -> Verdict {
             "the results depend on the order of programs here ({why})"
         ));
     }
+    let arch = match tritium_lowering::ptx::Arch::parse(arch) {
+        Ok(arch) => arch,
+        Err(e) => return Verdict::Skipped(e),
+    };
     let options = CompileOptions {
         num_warps: Some(num_warps),
+        arch: Some(arch),
         keep_intermediates: true,
         ..CompileOptions::default()
     };

@@ -1,15 +1,20 @@
 """Runs a lowered Tritium kernel on the CPU: the LLVM IR of `tritium compile --emit ll`, retargeted
-to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`
-and `ctaid.x` read the emulated thread, `bar.sync` is a barrier over the program's threads,
-`shfl.sync.{up,bfly,idx}` exchange through a per-warp buffer between two barriers, and the
-predicated `ld.global`/`st.global` (any vector width of b32) are small IR functions. Shared
-memory is one array, poisoned (0xAB bytes) before each program.
+to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`,
+`ctaid.*` and `nctaid.*` read the emulated thread and grid, `bar.sync` is a barrier over the
+program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16, f16/bf16)
+exchange fragments through per-warp buffers between barriers, the predicated `ld.global` /
+`st.global` (any width and vector length) and the atomics are small IR or C functions, `cp.async`
+copies at once (commit and wait do nothing), the approximate math instructions are their exact
+counterparts, the fp8 `cvt`s follow the PTX ISA, and integer division by zero gives what PTX and
+the interpreter give instead of trapping. Shared memory is one array, poisoned (0xAB bytes)
+before each program.
 
 What it checks is the lowering's arithmetic, indexing, data movement between threads and
 barrier placement, on the CPU, against a reference: not timing, not memory ordering beyond
-barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics are refused
-with the list of what is missing. Used by the lit tests in test/Emulation (clang-22 from
-scripts/bootstrap compiles the retargeted IR)."""
+barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (wgmma, TMA,
+printf, ...) are refused with the list of what is missing. Used by the lit tests in
+test/Emulation and by `tritium_fuzz::emulate` (clang-22 from scripts/bootstrap compiles the
+retargeted IR)."""
 import math
 import os
 import re
@@ -44,6 +49,7 @@ int emu_nctaid_x(void) { return emu_grid[0]; }
 int emu_nctaid_y(void) { return emu_grid[1]; }
 int emu_nctaid_z(void) { return emu_grid[2]; }
 uint32_t emu_mov_b32(uint32_t x) { return x; }
+uint64_t emu_mov_b64(uint64_t x) { return x; }
 int32_t emu_sub_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
 /* f32 -> bf16 with round to nearest even (LLVM calls it for fptrunc on the host). */
 __bf16 __truncsfbf2(float f) {
@@ -167,6 +173,71 @@ uint32_t emu_cvt_f16x2_e4m3x2(uint16_t v) {
 }
 uint32_t emu_cvt_f16x2_e5m2x2(uint16_t v) {
   return (uint32_t)half_bits(fp8_decode(v >> 8, 2, 15, 1)) << 16 | half_bits(fp8_decode(v & 0xff, 2, 15, 1));
+}
+/* A 32-bit shared-memory address (the lowering's ptrtoint of an addrspace(3) pointer, here the
+   low half of a host pointer into global_smem) back to a host pointer. */
+static char *shared_ptr(uint32_t addr) {
+  uintptr_t base = (uintptr_t)global_smem;
+  return (char *)((base & ~(uintptr_t)0xffffffffu) | addr);
+}
+/* cp.async: copied at once (commit and wait are then no-ops); bytes past src_size are zeroed. */
+void emu_cp_async(uint32_t dst, const char *src, int size, int src_size) {
+  char *d = shared_ptr(dst);
+  for (int i = 0; i < size; i++) d[i] = i < src_size ? src[i] : 0;
+}
+void emu_nop(void) {}
+/* Per-warp exchange of wider fragments (ldmatrix addresses, mma operands). */
+static uint32_t frag[NWARPS][32][12];
+static void warp_sync(void) { pthread_barrier_wait(&bar_warp[emu_tid / 32]); }
+/* ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16: lane i addresses row i % 8 of matrix i / 8;
+   register j of lane l holds matrix j's row l / 4, columns 2 (l % 4) and + 1 (transposed: those
+   rows of column l / 4). */
+void emu_ldmatrix_x4(uint32_t *out, uint32_t addr, int trans) {
+  int w = emu_tid / 32, l = emu_tid % 32;
+  frag[w][l][0] = addr;
+  warp_sync();
+  for (int j = 0; j < 4; j++) {
+    uint16_t h[2];
+    for (int k = 0; k < 2; k++) {
+      int row = trans ? 2 * (l % 4) + k : l / 4, col = trans ? l / 4 : 2 * (l % 4) + k;
+      memcpy(&h[k], shared_ptr(frag[w][8 * j + row][0]) + 2 * col, 2);
+    }
+    out[j] = (uint32_t)h[0] | (uint32_t)h[1] << 16;
+  }
+  warp_sync();
+}
+static float bf16_value(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }
+/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32: fragments as the PTX ISA
+   lays them out (g = lane / 4, t = lane % 4). */
+void emu_mma_m16n8k16(float *d, const uint32_t *a, const uint32_t *b, const float *c, int bf16) {
+  int w = emu_tid / 32, l = emu_tid % 32;
+  for (int i = 0; i < 4; i++) frag[w][l][i] = a[i];
+  for (int i = 0; i < 2; i++) frag[w][l][4 + i] = b[i];
+  warp_sync();
+  float A[16][16], B[16][8];
+  for (int lane = 0; lane < 32; lane++) {
+    int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; r++)
+      for (int k = 0; k < 2; k++) {
+        uint16_t h = (uint16_t)(frag[w][lane][r] >> (16 * k));
+        float v = bf16 ? bf16_value(h) : half_value(h);
+        int row = g + 8 * (r & 1), col = 2 * t + k + 8 * (r >> 1);
+        A[row][col] = v;
+      }
+    for (int r = 0; r < 2; r++)
+      for (int k = 0; k < 2; k++) {
+        uint16_t h = (uint16_t)(frag[w][lane][4 + r] >> (16 * k));
+        B[2 * t + k + 8 * r][g] = bf16 ? bf16_value(h) : half_value(h);
+      }
+  }
+  int g = l / 4, t = l % 4;
+  for (int i = 0; i < 4; i++) {
+    int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+    float acc = c[i];
+    for (int k = 0; k < 16; k++) acc = fmaf(A[row][k], B[k][col], acc);
+    d[i] = acc;
+  }
+  warp_sync();
 }
 PROTOTYPE
 static void *args[64];
@@ -318,6 +389,47 @@ def to_host_ir(text):
         helpers["decl_" + fn] = f"declare {ret} @{fn}(ptr, {', '.join(types[v] for v in values)})"
         return helper(name, ret, types, body)
 
+    def tensor_core(asm, constraints, ret, operands):
+        ops = split_operands(operands)
+        types = [t for t, _ in ops]
+        m = re.match(r"ldmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16 ", asm)
+        if m:
+            name = f"emu_ldm_{len(helpers)}"
+            body = ["entry:", "  %o = alloca [4 x i32]",
+                    f"  call void @emu_ldmatrix_x4(ptr %o, i32 %a0, i32 {1 if m.group(1) else 0})"]
+            values = []
+            for i in range(4):
+                body += [f"  %p{i} = getelementptr i32, ptr %o, i64 {i}", f"  %v{i} = load i32, ptr %p{i}"]
+                values.append(f"%v{i}")
+            body += build_return(ret, "i32", values, "r")
+            helpers["decl_ldm"] = "declare void @emu_ldmatrix_x4(ptr, i32, i32)"
+            return helper(name, ret, types, body)
+        m = re.match(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)\.(f16|bf16)\.f32 ", asm)
+        if m and len(types) == 10:
+            name = f"emu_mma_{len(helpers)}"
+            body = ["entry:", "  %d = alloca [4 x float]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
+                    "  %c = alloca [4 x float]"]
+            for i in range(4):
+                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}",
+                         f"  %pc{i} = getelementptr float, ptr %c, i64 {i}", f"  store float %a{6 + i}, ptr %pc{i}"]
+            for i in range(2):
+                body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}"]
+            body.append(f"  call void @emu_mma_m16n8k16(ptr %d, ptr %a, ptr %b, ptr %c, i32 {1 if m.group(1) == 'bf16' else 0})")
+            values = []
+            for i in range(4):
+                body += [f"  %pd{i} = getelementptr float, ptr %d, i64 {i}", f"  %v{i} = load float, ptr %pd{i}"]
+                values.append(f"%v{i}")
+            body += build_return(ret, "float", values, "r")
+            helpers["decl_mma"] = "declare void @emu_mma_m16n8k16(ptr, ptr, ptr, ptr, i32)"
+            return helper(name, ret, types, body)
+        m = re.match(r"cp\.async\.(?:ca|cg)\.shared\.global \[\$0\], \[\$1\], (\d+), \$2;", asm)
+        if m:
+            name = f"emu_cpa_{len(helpers)}"
+            body = ["entry:", f"  call void @emu_cp_async(i32 %a0, ptr %a1, i32 {m.group(1)}, i32 %a2)", "  ret void"]
+            helpers["decl_cpa"] = "declare void @emu_cp_async(i32, ptr, i32, i32)"
+            return helper(name, "void", types, body)
+        return None
+
     divisions = {}
 
     def division(m):
@@ -368,6 +480,14 @@ def to_host_ir(text):
         "sqrt.rn.f32 $0, $1;": "emu_sqrt",
         "cvt.rz.f16.f32 $0, $1;": "emu_cvt_rz_f16_f32",
         "mov.b32 $0, $1;": "emu_mov_b32",
+        "mov.b64 $0, $1;": "emu_mov_b64",
+        "cp.async.commit_group;": "emu_nop",
+        "cp.async.wait_group 0;": "emu_nop",
+        "cp.async.wait_group 1;": "emu_nop",
+        "cp.async.wait_group 2;": "emu_nop",
+        "cp.async.wait_group 3;": "emu_nop",
+        "cp.async.wait_group 4;": "emu_nop",
+        "cp.async.wait_all;": "emu_nop",
         "sub.s32 $0, $1, $2;": "emu_sub_s32",
         "mul.hi.s32 $0, $1, $2;": "emu_mulhi_s32",
     }
@@ -388,6 +508,8 @@ def to_host_ir(text):
             name = store(asm, constraints, operands)
         elif "atom." in asm:
             name = atomic(asm, constraints, ret, operands)
+        elif asm.startswith(("ldmatrix", "mma.sync", "cp.async.c")):
+            name = tensor_core(asm, constraints, ret, operands)
         return f"call {ret} @{name}({operands})" if name else m.group(0)
 
     call = r'(?:tail )?call (\{[^}]*\}|i\d+|void|float|double|half) asm (?:sideeffect )?"([^"]*)", "([^"]*)"\(([^)]*)\)'
