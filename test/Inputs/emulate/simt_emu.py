@@ -1,7 +1,7 @@
 """Runs a lowered Tritium kernel on the CPU: the LLVM IR of `tritium compile --emit ll`, retargeted
 to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`,
 `ctaid.*` and `nctaid.*` read the emulated thread and grid, `bar.sync` is a barrier over the
-program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16, f16/bf16)
+program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8)
 exchange fragments through per-warp buffers between barriers, the predicated `ld.global` /
 `st.global` (any width and vector length) and the atomics are small IR or C functions, `cp.async`
 copies at once (commit and wait do nothing), the approximate math instructions are their exact
@@ -239,6 +239,62 @@ void emu_mma_m16n8k16(float *d, const uint32_t *a, const uint32_t *b, const floa
   }
   warp_sync();
 }
+/* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32: four s8 a register (g = lane / 4,
+   t = lane % 4: a_r holds row g + 8 (r & 1), columns 4t + 16 (r >> 1) .. + 3; b_r rows 4t + 16 r
+   .. + 3 of column g), the s32 accumulator as in m16n8k16. */
+void emu_mma_m16n8k32_s8(int32_t *d, const uint32_t *a, const uint32_t *b, const int32_t *c) {
+  int w = emu_tid / 32, l = emu_tid % 32;
+  for (int i = 0; i < 4; i++) frag[w][l][i] = a[i];
+  for (int i = 0; i < 2; i++) frag[w][l][4 + i] = b[i];
+  warp_sync();
+  int A[16][32], B[32][8];
+  for (int lane = 0; lane < 32; lane++) {
+    int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; r++)
+      for (int k = 0; k < 4; k++)
+        A[g + 8 * (r & 1)][4 * t + k + 16 * (r >> 1)] = (int8_t)(frag[w][lane][r] >> (8 * k));
+    for (int r = 0; r < 2; r++)
+      for (int k = 0; k < 4; k++)
+        B[4 * t + k + 16 * r][g] = (int8_t)(frag[w][lane][4 + r] >> (8 * k));
+  }
+  int g = l / 4, t = l % 4;
+  for (int i = 0; i < 4; i++) {
+    int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+    uint32_t acc = (uint32_t)c[i];
+    for (int k = 0; k < 32; k++) acc += (uint32_t)(A[row][k] * B[k][col]);
+    d[i] = (int32_t)acc;
+  }
+  warp_sync();
+}
+/* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: a_r holds (g + 8 (r & 1), t + 4 (r >> 1)),
+   b_r (t + 4 r, g); each input rounded to tf32 to the nearest, ties away (cvt.rna.tf32.f32, as
+   the interpreter models the tensor cores' tf32). */
+static float tf32_value(uint32_t bits) {
+  float f;
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const float *c) {
+  int w = emu_tid / 32, l = emu_tid % 32;
+  for (int i = 0; i < 4; i++) frag[w][l][i] = a[i];
+  for (int i = 0; i < 2; i++) frag[w][l][4 + i] = b[i];
+  warp_sync();
+  float A[16][8], B[8][8];
+  for (int lane = 0; lane < 32; lane++) {
+    int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; r++) A[g + 8 * (r & 1)][t + 4 * (r >> 1)] = tf32_value(frag[w][lane][r]);
+    for (int r = 0; r < 2; r++) B[t + 4 * r][g] = tf32_value(frag[w][lane][4 + r]);
+  }
+  int g = l / 4, t = l % 4;
+  for (int i = 0; i < 4; i++) {
+    int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+    double acc = c[i];
+    for (int k = 0; k < 8; k++) acc += (double)A[row][k] * B[k][col];
+    d[i] = (float)acc;
+  }
+  warp_sync();
+}
 PROTOTYPE
 static void *args[64];
 static void *run_thread(void *arg) {
@@ -403,6 +459,29 @@ def to_host_ir(text):
                 values.append(f"%v{i}")
             body += build_return(ret, "i32", values, "r")
             helpers["decl_ldm"] = "declare void @emu_ldmatrix_x4(ptr, i32, i32)"
+            return helper(name, ret, types, body)
+        variants = {
+            "m16n8k32.row.col.s32.s8.s8.s32": ("emu_mma_m16n8k32_s8", "i32", ""),
+            "m16n8k8.row.col.f32.tf32.tf32.f32": ("emu_mma_m16n8k8_tf32", "float", ""),
+        }
+        v = re.match(r"mma\.sync\.aligned\.(\S+) ", asm)
+        if v and v.group(1) in variants and len(types) == 10:
+            fn, acc, _ = variants[v.group(1)]
+            name = f"emu_mma_{len(helpers)}"
+            body = ["entry:", f"  %d = alloca [4 x {acc}]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
+                    f"  %c = alloca [4 x {acc}]"]
+            for i in range(4):
+                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}",
+                         f"  %pc{i} = getelementptr {acc}, ptr %c, i64 {i}", f"  store {acc} %a{6 + i}, ptr %pc{i}"]
+            for i in range(2):
+                body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}"]
+            body.append(f"  call void @{fn}(ptr %d, ptr %a, ptr %b, ptr %c)")
+            values = []
+            for i in range(4):
+                body += [f"  %pd{i} = getelementptr {acc}, ptr %d, i64 {i}", f"  %v{i} = load {acc}, ptr %pd{i}"]
+                values.append(f"%v{i}")
+            body += build_return(ret, acc, values, "r")
+            helpers["decl_" + fn] = f"declare void @{fn}(ptr, ptr, ptr, ptr)"
             return helper(name, ret, types, body)
         m = re.match(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)\.(f16|bf16)\.f32 ", asm)
         if m and len(types) == 10:
