@@ -221,9 +221,26 @@ fn lowered_kernels_compute_what_the_interpreter_computes() {
         if kernel.source.contains("tt.dot") {
             targets.push("sm_80");
         }
+        // The warps a corpus case runs with (its metadata beside it), else 4.
+        let warps = std::fs::read_to_string(
+            tritium_fuzz::corpus::repo_root()
+                .join(&kernel.name)
+                .with_extension("json"),
+        )
+        .ok()
+        .and_then(|text| {
+            let start = text.find("\"num_warps\":")? + "\"num_warps\":".len();
+            let digits: String = text[start..]
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<u32>().ok()
+        })
+        .unwrap_or(4);
         for arch in targets {
             runs += 1;
-            match tritium_fuzz::emulate::check_lowered(kernel, 11, 4, arch) {
+            match tritium_fuzz::emulate::check_lowered(kernel, 11, warps, arch) {
                 Verdict::Same { .. } => same += 1,
                 Verdict::Skipped(why) => skipped.push(format!("{} ({arch}): {why}", kernel.name)),
                 Verdict::Differs(what) => differs.push(format!("{} ({arch}): {what}", kernel.name)),
