@@ -56,6 +56,18 @@ pub const IMPLEMENTATION_DEFINED: &[(&str, &str)] = &[(
 /// Checks one kernel compiled for `num_warps` warps on `arch` (`sm_80`, `sm_90a`, ...); `seed`
 /// picks its inputs.
 pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32, arch: &str) -> Verdict {
+    check_lowered_with(kernel, seed, num_warps, arch, |ir| ir)
+}
+
+/// [`check_lowered`] with the LLVM IR passed through `edit` first (a test breaks it on purpose
+/// to see the check fail).
+pub fn check_lowered_with(
+    kernel: &Kernel,
+    seed: u64,
+    num_warps: u32,
+    arch: &str,
+    edit: impl Fn(String) -> String,
+) -> Verdict {
     if let Some((_, why)) = IMPLEMENTATION_DEFINED
         .iter()
         .find(|(path, _)| kernel.name.contains(path))
@@ -109,7 +121,7 @@ pub fn check_lowered(kernel: &Kernel, seed: u64, num_warps: u32, arch: &str) -> 
         Err(e) => return Verdict::Differs(format!("no scratch directory: {e}")),
     };
     let ll = scratch.path("kernel.ll");
-    if let Err(e) = std::fs::write(&ll, llvm_ir) {
+    if let Err(e) = std::fs::write(&ll, edit(llvm_ir)) {
         return Verdict::Differs(format!("cannot write {}: {e}", ll.display()));
     }
     // To compare against another build's lowering (bisecting a difference): its `tritium`.

@@ -263,3 +263,30 @@ fn lowered_kernels_compute_what_the_interpreter_computes() {
         differs.join("\n")
     );
 }
+
+/// The emulation check is not vacuous: the add kernel passes it, and its lowered IR with the add
+/// turned into a subtraction does not.
+#[test]
+fn a_wrong_lowering_is_caught_on_the_cpu() {
+    if !tritium_fuzz::emulate::available() {
+        eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
+        return;
+    }
+    let path = tritium_fuzz::corpus::repo_root().join("test/Inputs/kernels/add.ttir");
+    let kernel = tritium_fuzz::corpus::Kernel {
+        name: "test/Inputs/kernels/add.ttir".into(),
+        source: std::fs::read_to_string(&path).expect("add.ttir"),
+    };
+    assert!(matches!(
+        tritium_fuzz::emulate::check_lowered(&kernel, 3, 4, "sm_90a"),
+        Verdict::Same { .. }
+    ));
+    let subtract = |ir: String| ir.replacen("fadd", "fsub", 1);
+    assert!(
+        matches!(
+            tritium_fuzz::emulate::check_lowered_with(&kernel, 3, 4, "sm_90a", subtract),
+            Verdict::Differs(_)
+        ),
+        "an add turned into a subtraction went unnoticed"
+    );
+}
