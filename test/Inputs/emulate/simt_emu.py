@@ -1,8 +1,9 @@
 """Runs a lowered Tritium kernel on the CPU: the LLVM IR of `tritium compile --emit ll`, retargeted
 to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`,
 `ctaid.*` and `nctaid.*` read the emulated thread and grid, `bar.sync` is a barrier over the
-program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8)
-exchange fragments through per-warp buffers between barriers, the predicated `ld.global` /
+program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16 f16/bf16,
+m16n8k8 tf32, m16n8k32 s8) exchange fragments through per-warp buffers between barriers, the
+predicated `ld.global` /
 `st.global` (any width and vector length) and the atomics are small IR or C functions, `cp.async`
 copies at once (commit and wait do nothing), the approximate math instructions are their exact
 counterparts, the fp8 `cvt`s follow the PTX ISA, and integer division by zero gives what PTX and
