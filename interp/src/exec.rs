@@ -1710,6 +1710,7 @@ impl<'m> Machine<'m> {
             Some(m) => Some(tensor_of(op, get(env, op, *m)?)?),
             None => None,
         };
+        let used = Self::result_used(op);
         let kind = ir::int_attr(op, "atomic_rmw_op").unwrap_or(0);
         let num = value.elem.storage();
         let addrs = ptr
@@ -1736,11 +1737,7 @@ impl<'m> Machine<'m> {
                 .map_err(|f| self.access_error(op, f, i))?;
             let writer = self.writer(op, i);
             let ordered = kind == ATOMIC_EXCH;
-            if let Some(what) = self
-                .mem
-                .writes
-                .atomic(addr, writer, Self::result_used(op), ordered)
-            {
+            if let Some(what) = self.mem.writes.atomic(addr, writer, used, ordered) {
                 self.mem.note_run_specific(addr, what);
             }
             old_bits.push(old);
@@ -1761,6 +1758,7 @@ impl<'m> Machine<'m> {
         let ptr = tensor_of(op, get(env, op, operands[0])?)?;
         let cmp = tensor_of(op, get(env, op, operands[1])?)?;
         let value = tensor_of(op, get(env, op, operands[2])?)?;
+        let used = Self::result_used(op);
         let num = value.elem.storage();
         let addrs = ptr
             .ints()
@@ -1773,11 +1771,7 @@ impl<'m> Machine<'m> {
                 .read_bits(addr, num)
                 .map_err(|f| self.access_error(op, f, i))?;
             let writer = self.writer(op, i);
-            if let Some(what) = self
-                .mem
-                .writes
-                .atomic(addr, writer, Self::result_used(op), true)
-            {
+            if let Some(what) = self.mem.writes.atomic(addr, writer, used, true) {
                 self.mem.note_run_specific(addr, what);
             }
             if old == element_bits(&cmp, pick(cmp.numel(), i)) {
