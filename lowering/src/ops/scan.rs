@@ -374,6 +374,19 @@ impl FuncLowering<'_> {
             .collect())
     }
 
+    /// `prefix` with `part`'s values prepended where they apply.
+    fn prepend_part(
+        &mut self,
+        op: MlirOperation,
+        (values, valid): PendingPart,
+        prefix: &[Value],
+    ) -> LResult<Vec<Value>> {
+        match valid {
+            None => self.combine(op, &values, prefix),
+            Some(cond) => self.prepend_where(op, cond, &values, prefix),
+        }
+    }
+
     /// Applies what `pending` holds to every prefix and empties it.
     fn flush_pending(
         &mut self,
@@ -382,11 +395,8 @@ impl FuncLowering<'_> {
         pending: &mut PendingPrefix,
     ) -> LResult<()> {
         for (r, part) in pending.parts.iter_mut().enumerate() {
-            if let Some((values, valid)) = part.take() {
-                prefix[r] = match valid {
-                    None => self.combine(op, &values, &prefix[r])?,
-                    Some(cond) => self.prepend_where(op, cond, &values, &prefix[r])?,
-                };
+            if let Some(part) = part.take() {
+                prefix[r] = self.prepend_part(op, part, &prefix[r])?;
             }
         }
         Ok(())
@@ -412,11 +422,8 @@ impl FuncLowering<'_> {
         }
         if mask == 0 {
             for (r, add) in adds.iter_mut().enumerate() {
-                if let Some((values, valid)) = add.take() {
-                    prefix[r] = match valid {
-                        None => self.combine(op, &values, &prefix[r])?,
-                        Some(cond) => self.prepend_where(op, cond, &values, &prefix[r])?,
-                    };
+                if let Some(part) = add.take() {
+                    prefix[r] = self.prepend_part(op, part, &prefix[r])?;
                 }
             }
             return Ok(());

@@ -297,7 +297,6 @@ void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const 
   warp_sync();
 }
 PROTOTYPE
-static void *args[64];
 static void *run_thread(void *arg) {
   emu_tid = (int)(intptr_t)arg;
   CALL;
