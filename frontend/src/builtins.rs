@@ -1480,10 +1480,9 @@ fn dot(g: &mut Gen, args: Args) -> R<Val> {
     let acc = args.get(2, "acc").filter(|v| !matches!(v, Val::None));
     let precision = str_arg(g, args.get(3, "input_precision"), "input_precision")?;
     let allow_tf32 = args.get(4, "allow_tf32").and_then(|v| v.truthy());
-    let max_imprecise = match args.get(5, "max_num_imprecise_acc") {
-        None | Some(Val::None) => 0,
-        v => int_arg(g, v, "max_num_imprecise_acc")?,
-    };
+    let max_imprecise = args
+        .get(5, "max_num_imprecise_acc")
+        .filter(|v| !matches!(v, Val::None));
     let out_dtype = match args.get(6, "out_dtype") {
         None | Some(Val::None) => Dt::F32,
         v => dtype_arg(g, v, "out_dtype")?,
@@ -1515,6 +1514,22 @@ fn dot(g: &mut Gen, args: Args) -> R<Val> {
             b.ty.dt.name()
         )));
     }
+    // As Triton: the imprecise-accumulation interval concerns fp8 x fp8 only; unnamed, it is
+    // the target's default; named, it cannot exceed K.
+    let both_fp8 = a.ty.dt.is_fp8() && b.ty.dt.is_fp8();
+    let max_imprecise = match max_imprecise {
+        None if both_fp8 => i64::from(g.max_num_imprecise_acc_default),
+        None => 0,
+        Some(v) => {
+            let v = int_arg(g, Some(v), "max_num_imprecise_acc")?;
+            if both_fp8 && v > k {
+                return Err(g.err(format!(
+                    "tl.dot: max_num_imprecise_acc ({v}) must be <= K ({k})"
+                )));
+            }
+            v
+        }
+    };
     let ret_dt = if a.ty.dt.is_int() { I32 } else { out_dtype };
     let mut shape = a.ty.shape[..ra - 2].to_vec();
     shape.extend([m, n]);

@@ -197,6 +197,8 @@ pub struct Gen<'s> {
     loc_name: Option<String>,
     /// Debug mode: device assertions are built (`tt.assert`) instead of dropped.
     pub debug: bool,
+    /// `maxNumImpreciseAcc` of fp8 dots that name none ([`crate::BuildOptions`]).
+    pub max_num_imprecise_acc_default: i32,
 }
 
 fn offset(r: &impl Ranged) -> usize {
@@ -323,6 +325,7 @@ impl<'s> Gen<'s> {
             at: 0,
             loc_name: None,
             debug: false,
+            max_num_imprecise_acc_default: 0,
         }
     }
 

@@ -128,11 +128,34 @@ pub const LANGUAGE_FUNCTIONS: &[&str] = &[
 ];
 
 /// How the kernel is built.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
     /// Triton's debug mode (`TRITON_DEBUG=1`): `tl.device_assert` and runtime `assert`
     /// statements become `tt.assert`; without it they are dropped, as Triton drops them.
     pub debug: bool,
+    /// `maxNumImpreciseAcc` of an fp8 `tl.dot` that names none (Triton's
+    /// `max_num_imprecise_acc_default`): how many K elements the tensor cores may sum in their
+    /// reduced-precision fp8 accumulator before the sum joins the f32 accumulator.
+    pub max_num_imprecise_acc_default: i32,
+}
+
+impl BuildOptions {
+    /// Triton's CUDA defaults for compute capability `capability` (80, 90): on Hopper, fp8
+    /// dots accumulate imprecisely throughout (2^30, wgmma's own accumulation; a smaller value
+    /// splits each wgmma's sum out into f32 adds), elsewhere the option does not apply (0).
+    pub fn for_capability(capability: u32) -> Self {
+        BuildOptions {
+            debug: false,
+            max_num_imprecise_acc_default: if capability == 90 { 1 << 30 } else { 0 },
+        }
+    }
+}
+
+impl Default for BuildOptions {
+    /// For the default target, `sm_90a`.
+    fn default() -> Self {
+        BuildOptions::for_capability(90)
+    }
 }
 
 /// Builds the TTIR module of kernel `kernel` (or the only `@triton.jit` function) of the Python
@@ -349,6 +372,7 @@ fn build_raw(
         };
     let mut g = Gen::new(ctx, &src, module, &prelude_src);
     g.debug = options.debug;
+    g.max_num_imprecise_acc_default = options.max_num_imprecise_acc_default;
     for (m, other_src) in others.iter().zip(&other_srcs) {
         g.modules.push(codegen::PyModule {
             name: m.name.clone(),

@@ -475,3 +475,49 @@ fn helpers_imported_from_other_modules() {
     );
     assert!(error(&bad, "k", "*fp32").contains("unknown function 'nowhere.f'"));
 }
+
+/// An fp8 `tl.dot` naming no `max_num_imprecise_acc` takes the target's default (Triton's CUDA
+/// backend: 2^30 on Hopper, where wgmma accumulates fp8 itself, 0 elsewhere); other types get 0;
+/// a named value over K is refused, as Triton refuses it.
+#[test]
+fn fp8_dots_take_the_targets_imprecise_accumulation_default() {
+    let kernel = |dtype: &str, extra: &str| {
+        format!(
+            "@triton.jit\ndef k(a_ptr, out):\n    r = tl.arange(0, 32)\n    a = tl.load(a_ptr + r[:, None] * 32 + r[None, :]).to({dtype})\n    d = tl.dot(a, a{extra})\n    tl.store(out + r[:, None] * 32 + r[None, :], d)\n"
+        )
+    };
+    let build = |body: &str, capability: u32| {
+        let context = tritium_dialects::context::new_context();
+        let source = format!("{HEADER}{body}");
+        let options = tritium_frontend::BuildOptions::for_capability(capability);
+        tritium_frontend::build_with(
+            &context,
+            &source,
+            "k.py",
+            Some("k"),
+            "*fp16, *fp32",
+            options,
+        )
+        .map(|m| m.as_operation().to_string())
+        .map_err(|e| e.to_string())
+    };
+    let hopper = build(&kernel("tl.float8e4nv", ""), 90).unwrap();
+    assert!(
+        hopper.contains("maxNumImpreciseAcc = 1073741824"),
+        "{hopper}"
+    );
+    let ampere = build(&kernel("tl.float8e4nv", ""), 80).unwrap();
+    assert!(
+        !ampere.contains("maxNumImpreciseAcc = 1073741824"),
+        "{ampere}"
+    );
+    let half = build(&kernel("tl.float16", ""), 90).unwrap();
+    assert!(!half.contains("maxNumImpreciseAcc = 1073741824"), "{half}");
+    let named = build(&kernel("tl.float8e4nv", ", max_num_imprecise_acc=32"), 90).unwrap();
+    assert!(named.contains("maxNumImpreciseAcc = 32"), "{named}");
+    let over = build(&kernel("tl.float8e4nv", ", max_num_imprecise_acc=64"), 90).unwrap_err();
+    assert!(
+        over.contains("k.py:7:9") && over.contains("max_num_imprecise_acc (64) must be <= K (32)"),
+        "{over}"
+    );
+}

@@ -465,8 +465,11 @@ fn compile_request(request: &Request, times: &mut StageTimes) -> Result<Compiled
             signature,
         } => compile_built(
             |context| {
+                // The module built has no target yet: the options' (default sm_90a) decides.
+                let capability = request.options.arch.map_or(90, |arch| arch.capability);
                 let options = tritium_frontend::BuildOptions {
                     debug: request.options.debug.debug,
+                    ..tritium_frontend::BuildOptions::for_capability(capability)
                 };
                 tritium_frontend::build_with_modules(
                     context,
