@@ -297,6 +297,15 @@ impl Kernel {
                     device.name()
                 )));
             }
+            // As Triton's launcher: a kernel past 48 KiB gets the largest shared-memory carveout
+            // (the driver would otherwise pick the smallest that fits, leaving the rest as L1).
+            // SAFETY: valid function and cache preference.
+            check(
+                unsafe {
+                    sys::cuFuncSetCacheConfig(func, sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_SHARED)
+                },
+                "cuFuncSetCacheConfig(PREFER_SHARED)",
+            )?;
             // SAFETY: valid function; the value is within the device's opt-in limit.
             check(
                 unsafe {

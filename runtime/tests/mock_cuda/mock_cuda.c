@@ -130,6 +130,12 @@ CUresult cuFuncSetAttribute(Function *f, int attr, int value) {
     return OK;
 }
 
+/* CU_FUNC_CACHE_PREFER_NONE .. PREFER_EQUAL; the preference changes nothing here. */
+CUresult cuFuncSetCacheConfig(Function *f, int config) {
+    (void)f;
+    return config >= 0 && config <= 3 ? OK : INVALID_VALUE;
+}
+
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     if (n == 0) return INVALID_VALUE;
     void *m = malloc(n);

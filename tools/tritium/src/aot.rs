@@ -352,15 +352,18 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
 CUresult cuModuleUnload(CUmodule module);
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name);
 CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value);
+CUresult cuFuncSetCacheConfig(CUfunction function, int config);
 CUresult cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gridY,
                         unsigned int gridZ, unsigned int blockX, unsigned int blockY,
                         unsigned int blockZ, unsigned int shared_bytes, CUstream stream,
                         void **params, void **extra);
 {scratch_declarations}#endif
 
-/* CUDA_ERROR_INVALID_VALUE and CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES. */
+/* CUDA_ERROR_INVALID_VALUE, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES and
+ * CU_FUNC_CACHE_PREFER_SHARED. */
 #define TRITIUM_AOT_INVALID_VALUE 1
 #define TRITIUM_AOT_MAX_DYNAMIC_SHARED 8
+#define TRITIUM_AOT_PREFER_SHARED 1
 
 static const {ptx_type} {name}_ptx[] =
 {ptx_literal};
@@ -427,7 +430,7 @@ CUresult {name}({signature}) {{
         },
         shared_attribute = if metadata.shared > 48 * 1024 {
             format!(
-                "    /* More than 48 KiB of dynamic shared memory must be asked for. */\n    if (result == 0)\n        result = cuFuncSetAttribute({name}_function, TRITIUM_AOT_MAX_DYNAMIC_SHARED, {});\n",
+                "    /* More than 48 KiB of dynamic shared memory must be asked for (and, as Triton's\n     * launcher does, the largest shared-memory carveout). */\n    if (result == 0)\n        result = cuFuncSetCacheConfig({name}_function, TRITIUM_AOT_PREFER_SHARED);\n    if (result == 0)\n        result = cuFuncSetAttribute({name}_function, TRITIUM_AOT_MAX_DYNAMIC_SHARED, {});\n",
                 metadata.shared
             )
         } else {
