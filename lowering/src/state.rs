@@ -213,7 +213,8 @@ pub struct FuncLowering<'a> {
     /// Per tensor type: runtime coordinate contributed by (lane, warp), per dim.
     pub bases: HashMap<usize, Vec<Value>>,
     pub lane: Value,
-    pub warp: Value,
+    /// The warp index, made on first use ([`Lowering::warp`]).
+    pub warp_index: Option<Value>,
     /// The thread index in the CTA (`tid.x`).
     pub tid: Value,
     pub shared_bytes: u64,
@@ -248,6 +249,44 @@ pub struct FuncLowering<'a> {
 }
 
 impl FuncLowering<'_> {
+    /// The warp index (`tid.x / 32`), in the prologue. It is the same in every lane, but ptxas
+    /// cannot see that through a division of `tid`: read back from lane 0 (`shfl.sync.idx`), it
+    /// is provably warp-uniform, so what derives from it (each warpgroup's wgmma descriptors,
+    /// per-warp offsets) lives in uniform registers instead of being moved there (R2UR) on every
+    /// use. Made on first use: a kernel that never needs it gets no shuffle.
+    pub fn warp(&mut self) -> Value {
+        if let Some(warp) = self.warp_index {
+            return warp;
+        }
+        let warp = if self.num_warps == 1 {
+            self.b.prologue_i32(0)
+        } else {
+            let threads_per_warp = self.b.prologue_i32(self.threads_per_warp as i64);
+            let divided = self.b.prologue_bin(BinOp::UDiv, self.tid, threads_per_warp);
+            let lane0 = self.b.prologue_i32(0);
+            let i32 = self.b.i32();
+            let asm = self
+                .b
+                .string_attr("shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;");
+            let constraints = self.b.string_attr("=r,r,r");
+            let side_effects = self.b.unit_attr();
+            // Volatile, so LLVM never sinks it into code only some lanes run.
+            let op = self.b.create_in_prologue(
+                "llvm.inline_asm",
+                &[divided, lane0],
+                &[i32],
+                &[
+                    ("asm_string", asm),
+                    ("constraints", constraints),
+                    ("has_side_effects", side_effects),
+                ],
+            );
+            Builder::result(op)
+        };
+        self.warp_index = Some(warp);
+        warp
+    }
+
     pub fn ctx(&self) -> MlirContext {
         self.b.ctx
     }
@@ -347,7 +386,11 @@ impl FuncLowering<'_> {
             return self.prologue_xor_bits(acc, self.tid, &terms);
         }
         let acc = self.prologue_xor_bits(acc, self.lane, lane_terms);
-        self.prologue_xor_bits(acc, self.warp, warp_terms)
+        if warp_terms.iter().all(|&term| term == 0) {
+            return acc;
+        }
+        let warp = self.warp();
+        self.prologue_xor_bits(acc, warp, warp_terms)
     }
 
     /// `acc ^ Σ_bit (((source >> bit) & 1) * terms[bit])` (xor-combined), in the prologue: a
@@ -408,8 +451,13 @@ impl FuncLowering<'_> {
         let lm = self.b.prologue_i32(lane_mask as i64);
         let wm = self.b.prologue_i32(warp_mask as i64);
         let a = self.b.prologue_bin(BinOp::And, self.lane, lm);
-        let b = self.b.prologue_bin(BinOp::And, self.warp, wm);
-        let c = self.b.prologue_bin(BinOp::Or, a, b);
+        let c = if warp_mask == 0 {
+            a
+        } else {
+            let warp = self.warp();
+            let b = self.b.prologue_bin(BinOp::And, warp, wm);
+            self.b.prologue_bin(BinOp::Or, a, b)
+        };
         let ty = self.b.i1();
         let predicate = self.b.i64_attr(IntPredicate::Eq as i64);
         let op =

@@ -73,9 +73,7 @@ pub fn lower_module(module: MlirOperation, target: Target) -> LResult<Lowered> {
             lane: MlirValue {
                 ptr: std::ptr::null(),
             },
-            warp: MlirValue {
-                ptr: std::ptr::null(),
-            },
+            warp_index: None,
             tid: MlirValue {
                 ptr: std::ptr::null(),
             },
@@ -213,7 +211,7 @@ impl FuncLowering<'_> {
         self.tid = self.b.special_register("tid.x");
         let tpw = self.b.const_i32(self.threads_per_warp as i64);
         self.lane = self.b.urem(self.tid, tpw);
-        self.warp = self.b.udiv(self.tid, tpw);
+        self.warp_index = None;
         let anchor_type = self.b.i32();
         let anchor = self
             .b

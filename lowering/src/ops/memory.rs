@@ -209,6 +209,7 @@ impl FuncLowering<'_> {
         let first_copy = match &map {
             Some(map) => self.first_copy_predicate(map),
             None => {
+                let warp = self.warp();
                 let zero = self.b.prologue_i32(0);
                 let i1 = self.b.i1();
                 let eq = self.b.i64_attr(IntPredicate::Eq as i64);
@@ -220,7 +221,7 @@ impl FuncLowering<'_> {
                 ));
                 let warp_zero = Builder::result(self.b.create_in_prologue(
                     "llvm.icmp",
-                    &[self.warp, zero],
+                    &[warp, zero],
                     &[i1],
                     &[("predicate", eq)],
                 ));

@@ -439,10 +439,7 @@ impl FuncLowering<'_> {
         // This thread's projected (lane, warp) contribution: source index and coordinates.
         let zero = self.b.const_i32(0);
         let mut thread = vec![zero; src_rank + 1];
-        for (source, bases) in [
-            (self.lane, &dst_map.lane_bases),
-            (self.warp, &dst_map.warp_bases),
-        ] {
+        for (is_warp, bases) in [(false, &dst_map.lane_bases), (true, &dst_map.warp_bases)] {
             for (bit, basis) in bases.iter().enumerate() {
                 let (k, c) = linear(basis);
                 let mut parts = c;
@@ -450,6 +447,7 @@ impl FuncLowering<'_> {
                 if parts.iter().all(|&p| p == 0) {
                     continue;
                 }
+                let source = if is_warp { self.warp() } else { self.lane };
                 let shift = self.b.const_i32(bit as i64);
                 let one = self.b.const_i32(1);
                 let s = self.b.lshr(source, shift);

@@ -411,7 +411,7 @@ impl FuncLowering<'_> {
                 self.reserve_scratch(reduce_scratch(op)?);
                 self.barrier();
                 // Warp index along the axis (compact over the axis warp bits).
-                let warp = self.warp;
+                let warp = self.warp();
                 let warp_index = self.compact_bits(warp, &warp_axis_bits);
                 for (i, elem) in elems.iter().enumerate() {
                     let region = self.region_base(base, slot_bases[i]);
@@ -462,7 +462,7 @@ impl FuncLowering<'_> {
         let warp_index = if warp_axis_bits.is_empty() {
             self.b.const_i32(0)
         } else {
-            let warp = self.warp;
+            let warp = self.warp();
             self.compact_bits(warp, &warp_axis_bits)
         };
         let out_dims = out_map.shape.clone();

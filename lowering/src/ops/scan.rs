@@ -655,7 +655,8 @@ impl FuncLowering<'_> {
         self.barrier();
         let store_totals = |this: &mut Self| {
             for &r in &representatives {
-                let index = slot(this, r, this.warp);
+                let warp = this.warp();
+                let index = slot(this, r, warp);
                 for (k, elem) in elems.iter().enumerate() {
                     let region = this.region_base(base, offsets[k]);
                     this.smem_store(region, index, total[r][k], *elem);
@@ -674,8 +675,9 @@ impl FuncLowering<'_> {
         let span = 1usize << run;
         let run_mask = ((span - 1) << first_warp) as i64;
         let keep = self.b.const_i32(!run_mask & (warps as i64 - 1));
-        let other_warps = self.b.and(self.warp, keep);
-        let position = self.run_position(self.warp, first_warp, run);
+        let warp = self.warp();
+        let other_warps = self.b.and(warp, keep);
+        let position = self.run_position(warp, first_warp, run);
         // Scan order: ascending warp positions, descending for `reverse`.
         let position = if reverse {
             let last = self.b.const_i32(span as i64 - 1);

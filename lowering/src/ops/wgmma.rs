@@ -171,7 +171,7 @@ impl FuncLowering<'_> {
             if term == 0 {
                 continue;
             }
-            let warp = self.warp;
+            let warp = self.warp();
             offset = self.prologue_xor_bit(offset, warp, bit, term);
         }
         // Shared addresses fit 32 bits (and shared pointers are 32-bit): the arithmetic is i32.
