@@ -35,8 +35,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // A full reduction: butterfly shuffles inside each warp, then the warps' partials through
-// shared memory, combined with the reduce region's own ops.
+// shared memory, combined with the reduce region's own ops. The warp index (the partial's slot)
+// is tid.x / 32 read back from lane 0, so ptxas knows it is warp-uniform.
 // CHECK-LABEL: llvm.func @row_max
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[DIVIDED:.*]] = llvm.udiv %[[TID]]
+// CHECK: llvm.inline_asm has_side_effects "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;", "=r,r,r" %[[DIVIDED]]
 // CHECK-COUNT-5: shfl.sync.bfly.b32
 // CHECK: bar.sync 0
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
@@ -72,6 +76,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-NEXT: %[[SHIFTED:.*]] = llvm.lshr %[[TID]], %[[FOUR]]
 // CHECK-NEXT: llvm.and %[[SHIFTED]], %[[SEVEN]]
 // CHECK-NOT: llvm.udiv
+// CHECK-NOT: shfl.sync.idx
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @rows_across_lanes_and_warps(%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
