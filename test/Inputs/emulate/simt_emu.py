@@ -1,9 +1,10 @@
 """Runs a lowered Tritium kernel on the CPU: the LLVM IR of `tritium compile --emit ll`, retargeted
 to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`,
 `ctaid.*` and `nctaid.*` read the emulated thread and grid, `bar.sync` is a barrier over the
-program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix` and `mma.sync` (m16n8k16 f16/bf16,
-m16n8k8 tf32, m16n8k32 s8) exchange fragments through per-warp buffers between barriers, the
-predicated `ld.global` /
+program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix`, `stmatrix` and `mma.sync` (m16n8k16
+f16/bf16, m16n8k8 tf32, m16n8k32 s8) exchange fragments through per-warp buffers between
+barriers, `wgmma.mma_async` computes each thread's accumulator elements when issued (shared
+operands through their matrix descriptors), the predicated `ld.global` /
 `st.global` (any width and vector length) and the atomics are small IR or C functions, `cp.async`
 copies at once (commit and wait do nothing), the approximate math instructions are their exact
 counterparts, the fp8 `cvt`s follow the PTX ISA, and integer division by zero gives what PTX and
@@ -12,8 +13,8 @@ before each program.
 
 What it checks is the lowering's arithmetic, indexing, data movement between threads and
 barrier placement, on the CPU, against a reference: not timing, not memory ordering beyond
-barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (wgmma, TMA,
-printf, ...) are refused with the list of what is missing. Used by the lit tests in
+barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (TMA,
+mbarriers, printf, ...) are refused with the list of what is missing. Used by the lit tests in
 test/Emulation and by `tritium_fuzz::emulate` (clang-22 from scripts/bootstrap compiles the
 retargeted IR)."""
 import math
@@ -38,7 +39,9 @@ RUNTIME = r"""
 static __thread int emu_tid;
 static int emu_cta, emu_cta_y, emu_cta_z;
 static pthread_mutex_t emu_atomics = PTHREAD_MUTEX_INITIALIZER;
-char global_smem[1 << 18] __attribute__((aligned(1024)));
+/* Aligned to its size, so an address's low 18 bits (all a wgmma matrix descriptor keeps) are its
+   offset in it. */
+char global_smem[1 << 18] __attribute__((aligned(1 << 18)));
 static pthread_barrier_t bar_all, bar_warp[NWARPS];
 static uint64_t xchg[NWARPS][32];
 int emu_tid_x(void) { return emu_tid; }
@@ -240,6 +243,14 @@ void emu_mma_m16n8k16(float *d, const uint32_t *a, const uint32_t *b, const floa
   }
   warp_sync();
 }
+/* mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16: the f32 form with the accumulator's pairs
+   (row g, then g + 8) packed in two registers, rounded to f16. */
+void emu_mma_m16n8k16_f16acc(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c) {
+  float cf[4], df[4];
+  for (int i = 0; i < 4; i++) cf[i] = half_value((uint16_t)(c[i / 2] >> (16 * (i % 2))));
+  emu_mma_m16n8k16(df, a, b, cf, 0);
+  for (int r = 0; r < 2; r++) d[r] = (uint32_t)half_bits(df[2 * r]) | (uint32_t)half_bits(df[2 * r + 1]) << 16;
+}
 /* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32: four s8 a register (g = lane / 4,
    t = lane % 4: a_r holds row g + 8 (r & 1), columns 4t + 16 (r >> 1) .. + 3; b_r rows 4t + 16 r
    .. + 3 of column g), the s32 accumulator as in m16n8k16. */
@@ -276,6 +287,9 @@ static float tf32_value(uint32_t bits) {
   memcpy(&f, &bits, 4);
   return f;
 }
+/* cvt.rna.tf32.f32: the tf32 nearest, ties away from zero (the asm's 32-bit register is typed
+   float in the IR, so the value comes back as one). */
+float emu_cvt_rna_tf32(float f) { uint32_t b; memcpy(&b, &f, 4); return tf32_value(b); }
 void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const float *c) {
   int w = emu_tid / 32, l = emu_tid % 32;
   for (int i = 0; i < 4; i++) frag[w][l][i] = a[i];
@@ -295,6 +309,99 @@ void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const 
     d[i] = (float)acc;
   }
   warp_sync();
+}
+/* stmatrix.sync.aligned.m8n8.x4[.trans].shared.b16, ldmatrix's inverse: lane i addresses row
+   i % 8 of matrix i / 8, which gets register i / 8 of lanes 4 (i % 8) .. + 3 (two columns each;
+   transposed: column i % 8 of those lanes' rows). */
+void emu_stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3, int trans) {
+  int w = emu_tid / 32, l = emu_tid % 32;
+  frag[w][l][0] = r0; frag[w][l][1] = r1; frag[w][l][2] = r2; frag[w][l][3] = r3;
+  warp_sync();
+  int j = l / 8, row = l % 8;
+  for (int col = 0; col < 8; col++) {
+    int lane = trans ? 4 * col + row / 2 : 4 * row + col / 2, half = trans ? row % 2 : col % 2;
+    uint16_t h = (uint16_t)(frag[w][lane][j] >> (16 * half));
+    memcpy(shared_ptr(addr) + 2 * col, &h, 2);
+  }
+  warp_sync();
+}
+/* wgmma.mma_async.sync.aligned.m64nNkK: each thread computes its own accumulator elements at
+   once (the fence, commit and wait are then no-ops). Shared operands are read through their
+   matrix descriptors (start address, leading and stride byte offsets, swizzle mode: 128, 64 or
+   32-byte swizzling XORs address bits 4.. with bits 7..); an A in registers comes from the warp's
+   lanes in mma.sync's fragment order. Accumulator register i of lane l in warp w (of the
+   warpgroup) is row 16 w + l / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2.
+   type: 0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2, 5 s8, 6 u8; acc: 0 f32, 1 f16 (two a register),
+   2 s32. */
+static const char *operand_address(uint64_t desc, int mn, int k, int esize, int k_major) {
+  uint32_t start = (uint32_t)(desc & 0x3fff) << 4, lbo = (uint32_t)((desc >> 16) & 0x3fff) << 4;
+  uint32_t sbo = (uint32_t)((desc >> 32) & 0x3fff) << 4, mode = (uint32_t)(desc >> 62);
+  uint32_t width = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0, off;
+  if (k_major) {
+    uint32_t kb = (uint32_t)(k * esize);
+    off = width ? (uint32_t)(mn / 8) * sbo + (uint32_t)(mn % 8) * width + kb
+                : (uint32_t)(mn / 8) * sbo + (uint32_t)(mn % 8) * 16 + kb / 16 * lbo + kb % 16;
+  } else {
+    if (!width) { fprintf(stderr, "wgmma: an MN-major operand without swizzling\n"); abort(); }
+    int per_row = (int)width / esize;
+    off = (uint32_t)(mn / per_row) * lbo + (uint32_t)(k / 8) * sbo + (uint32_t)(k % 8) * width +
+          (uint32_t)(mn % per_row * esize);
+  }
+  uint32_t a = start + off;
+  if (width) a ^= ((a >> 7) & (width / 16 - 1)) << 4;
+  return global_smem + (a & ((1u << 18) - 1));
+}
+static double operand_value(const char *p, int type) {
+  switch (type) {
+    case 0: { uint16_t h; memcpy(&h, p, 2); return half_value(h); }
+    case 1: { uint16_t h; memcpy(&h, p, 2); return bf16_value(h); }
+    case 2: { uint32_t b; memcpy(&b, p, 4); return tf32_value(b); }
+    case 3: return fp8_decode((uint8_t)*p, 3, 7, 0);
+    case 4: return fp8_decode((uint8_t)*p, 2, 15, 1);
+    case 5: return (int8_t)*p;
+    default: return (uint8_t)*p;
+  }
+}
+static const int operand_bytes[] = {2, 2, 4, 1, 1, 1, 1};
+void emu_wgmma(void *d, uint64_t da, const uint32_t *a_regs, uint64_t db, int scale_d, const void *c,
+               int n, int k, int type, int acc, int trans_a, int trans_b) {
+  int w = emu_tid / 32, l = emu_tid % 32, esize = operand_bytes[type];
+  if (a_regs) {
+    for (int i = 0; i < 4; i++) frag[w][l][i] = a_regs[i];
+    warp_sync();
+  }
+  int count = n / 2;
+  for (int i = 0; i < count; i++) {
+    int row = 16 * (w % 4) + l / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+    double sum = 0; int64_t isum = 0;
+    for (int kk = 0; kk < k; kk++) {
+      double a;
+      if (a_regs) {
+        /* mma.sync's A fragment: word 2 (upper K half) + (row % 16 >= 8), per element K step. */
+        int per = 4 / esize, r = row % 16, half = kk >= k / 2, within = kk % (k / 2);
+        int lane = 4 * (r % 8) + within / per, word = 2 * half + (r >= 8);
+        uint32_t bits = frag[w][lane][word] >> (8 * esize * (within % per));
+        char bytes[4]; memcpy(bytes, &bits, 4);
+        a = operand_value(bytes, type);
+      } else {
+        a = operand_value(operand_address(da, row, kk, esize, !trans_a), type);
+      }
+      double b = operand_value(operand_address(db, col, kk, esize, !trans_b), type);
+      if (type >= 5) isum += (int64_t)a * (int64_t)b; else sum += a * b;
+    }
+    if (acc == 2) {
+      uint32_t start = scale_d ? (uint32_t)((const int32_t *)c)[i] : 0;
+      ((int32_t *)d)[i] = (int32_t)(start + (uint32_t)isum);
+    } else if (acc == 1) {
+      uint16_t in = (uint16_t)(((const uint32_t *)c)[i / 2] >> (16 * (i % 2)));
+      uint16_t out = half_bits((float)((scale_d ? half_value(in) : 0.0) + sum));
+      uint32_t *word = &((uint32_t *)d)[i / 2];
+      *word = (*word & ~(0xffffu << (16 * (i % 2)))) | (uint32_t)out << (16 * (i % 2));
+    } else {
+      ((float *)d)[i] = (float)((scale_d ? ((const float *)c)[i] : 0.0f) + sum);
+    }
+  }
+  if (a_regs) warp_sync();
 }
 PROTOTYPE
 static void *run_thread(void *arg) {
@@ -445,6 +552,54 @@ def to_host_ir(text):
         helpers["decl_" + fn] = f"declare {ret} @{fn}(ptr, {', '.join(types[v] for v in values)})"
         return helper(name, ret, types, body)
 
+    def wgmma(asm, ret, types):
+        asm = asm.replace("\\0A", " ")
+        asm = re.sub(r"\s+", " ", asm)
+        m = re.search(r"setp\.ne\.b32 p, \$(\d+), 0; wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k(\d+)\."
+                      r"(f32|f16|s32)\.(f16|bf16|tf32|e4m3|e5m2|s8|u8)\.\w+ \{([^}]*)\}, (\$\d+|\{[^}]*\}), "
+                      r"\$(\d+), p((?:, -?\d+)*);", asm)
+        if not m:
+            return None
+        scale, n_instr, k_instr, acc, elem = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4), m.group(5)
+        outputs = len(m.group(6).split(","))
+        a_text, b, tail = m.group(7), int(m.group(8)), [int(x) for x in re.findall(r"-?\d+", m.group(9))]
+        a_regs = [int(x) for x in re.findall(r"\$(\d+)", a_text)] if a_text.startswith("{") else None
+        if acc != "s32":
+            tail = tail[2:]  # scale-a and scale-b, 1 (negation is not emitted)
+        trans_a = trans_b = 0
+        if elem in ("f16", "bf16"):
+            if a_regs is None:
+                trans_a, trans_b = tail
+            else:
+                (trans_b,) = tail
+        type_code = ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8"].index(elem)
+        acc_code = {"f32": 0, "f16": 1, "s32": 2}[acc]
+        reg = "float" if acc == "f32" else "i32"
+        # Operand i of the call is $(outputs + i); tied accumulator inputs follow the scale flag.
+        index = lambda dollar: dollar - outputs
+        tied = [i for i in range(index(scale) + 1, len(types))]
+        name = f"emu_wg_{len(helpers)}"
+        body = ["entry:", f"  %d = alloca [{outputs} x {reg}]", f"  %c = alloca [{outputs} x {reg}]",
+                "  %a = alloca [4 x i32]"]
+        for i in range(outputs):
+            value = f"%a{tied[i]}" if len(tied) == outputs else ("0.0" if reg == "float" else "0")
+            body += [f"  %pc{i} = getelementptr {reg}, ptr %c, i64 {i}", f"  store {reg} {value}, ptr %pc{i}"]
+        if a_regs is not None:
+            for i, dollar in enumerate(a_regs):
+                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{index(dollar)}, ptr %pa{i}"]
+            a_desc, a_ptr = "0", "%a"
+        else:
+            a_desc, a_ptr = f"%a{index(int(a_text[1:]))}", "null"
+        body.append(f"  call void @emu_wgmma(ptr %d, i64 {a_desc}, ptr {a_ptr}, i64 %a{index(b)}, i32 %a{index(scale)}, "
+                    f"ptr %c, i32 {n_instr}, i32 {k_instr}, i32 {type_code}, i32 {acc_code}, i32 {trans_a}, i32 {trans_b})")
+        values = []
+        for i in range(outputs):
+            body += [f"  %pd{i} = getelementptr {reg}, ptr %d, i64 {i}", f"  %v{i} = load {reg}, ptr %pd{i}"]
+            values.append(f"%v{i}")
+        body += build_return(ret, reg, values, "r")
+        helpers["decl_wgmma"] = "declare void @emu_wgmma(ptr, i64, ptr, i64, i32, ptr, i32, i32, i32, i32, i32, i32)"
+        return helper(name, ret, types, body)
+
     def tensor_core(asm, constraints, ret, operands):
         ops = split_operands(operands)
         types = [t for t, _ in ops]
@@ -483,6 +638,23 @@ def to_host_ir(text):
             body += build_return(ret, acc, values, "r")
             helpers["decl_" + fn] = f"declare void @{fn}(ptr, ptr, ptr, ptr)"
             return helper(name, ret, types, body)
+        if asm.startswith("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 ") and len(types) == 8:
+            name = f"emu_mma_{len(helpers)}"
+            body = ["entry:", "  %d = alloca [2 x i32]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
+                    "  %c = alloca [2 x i32]"]
+            for i in range(4):
+                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}"]
+            for i in range(2):
+                body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}",
+                         f"  %pc{i} = getelementptr i32, ptr %c, i64 {i}", f"  store i32 %a{6 + i}, ptr %pc{i}"]
+            body.append("  call void @emu_mma_m16n8k16_f16acc(ptr %d, ptr %a, ptr %b, ptr %c)")
+            values = []
+            for i in range(2):
+                body += [f"  %pd{i} = getelementptr i32, ptr %d, i64 {i}", f"  %v{i} = load i32, ptr %pd{i}"]
+                values.append(f"%v{i}")
+            body += build_return(ret, "i32", values, "r")
+            helpers["decl_mma_f16acc"] = "declare void @emu_mma_m16n8k16_f16acc(ptr, ptr, ptr, ptr)"
+            return helper(name, ret, types, body)
         m = re.match(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)\.(f16|bf16)\.f32 ", asm)
         if m and len(types) == 10:
             name = f"emu_mma_{len(helpers)}"
@@ -501,6 +673,22 @@ def to_host_ir(text):
             body += build_return(ret, "float", values, "r")
             helpers["decl_mma"] = "declare void @emu_mma_m16n8k16(ptr, ptr, ptr, ptr, i32)"
             return helper(name, ret, types, body)
+        m = re.match(r"stmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16 \[\$0\], \{\$1, \$2, \$3, \$4\};", asm)
+        if m and len(types) == 5:
+            name = f"emu_stm_{len(helpers)}"
+            body = ["entry:", "  call void @emu_stmatrix_x4(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, "
+                    f"i32 {1 if m.group(1) else 0})", "  ret void"]
+            helpers["decl_stm"] = "declare void @emu_stmatrix_x4(i32, i32, i32, i32, i32, i32)"
+            return helper(name, "void", types, body)
+        if re.match(r"wgmma\.wait_group\.sync\.aligned \d+;$", asm):
+            # The wgmmas ran when issued: waiting returns the (tied) registers as they are.
+            name = f"emu_wait_{len(helpers)}"
+            if ret == "void":
+                return helper(name, "void", types, ["entry:", "  ret void"])
+            return helper(name, ret, types, ["entry:"] + build_return(ret, types[0], [f"%a{i}" for i in range(len(types))], "w"))
+        wg = wgmma(asm, ret, types)
+        if wg:
+            return wg
         m = re.match(r"cp\.async\.(?:ca|cg)\.shared\.global \[\$0\], \[\$1\], (\d+), \$2;", asm)
         if m:
             name = f"emu_cpa_{len(helpers)}"
@@ -558,9 +746,14 @@ def to_host_ir(text):
         "div.rn.f32 $0, $1, $2;": "emu_div_full",
         "sqrt.rn.f32 $0, $1;": "emu_sqrt",
         "cvt.rz.f16.f32 $0, $1;": "emu_cvt_rz_f16_f32",
+        "cvt.rna.tf32.f32 $0, $1;": "emu_cvt_rna_tf32",
         "mov.b32 $0, $1;": "emu_mov_b32",
         "mov.b64 $0, $1;": "emu_mov_b64",
         "cp.async.commit_group;": "emu_nop",
+        "wgmma.fence.sync.aligned;": "emu_nop",
+        "wgmma.commit_group.sync.aligned;": "emu_nop",
+        "fence.proxy.async.shared::cta;": "emu_nop",
+        "fence.proxy.async.shared::cluster;": "emu_nop",
         "cp.async.wait_group 0;": "emu_nop",
         "cp.async.wait_group 1;": "emu_nop",
         "cp.async.wait_group 2;": "emu_nop",
@@ -587,7 +780,7 @@ def to_host_ir(text):
             name = store(asm, constraints, operands)
         elif "atom." in asm:
             name = atomic(asm, constraints, ret, operands)
-        elif asm.startswith(("ldmatrix", "mma.sync", "cp.async.c")):
+        elif asm.startswith(("ldmatrix", "mma.sync", "cp.async.c", "stmatrix", "wgmma.wait_group")) or "wgmma.mma_async" in asm:
             name = tensor_core(asm, constraints, ret, operands)
         return f"call {ret} @{name}({operands})" if name else m.group(0)
 
