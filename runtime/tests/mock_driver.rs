@@ -225,8 +225,8 @@ fn api_against_mock_driver() {
     let e = k.launch(&stream, (0, 1, 1), &args).unwrap_err();
     assert!(matches!(e, RuntimeError::InvalidArgument(_)), "{e}");
 
-    // More than 48 KiB of dynamic shared memory is opted in (the mock refuses otherwise);
-    // more than the device allows is refused up front.
+    // More than 48 KiB of dynamic shared memory is opted in (the mock refuses otherwise), with
+    // the largest carveout preferred; more than the device allows is refused up front.
     let mut md = fill_md();
     md.shared = 147456;
     let ks = Kernel::new(&module, md.clone()).unwrap();
@@ -247,7 +247,10 @@ fn api_against_mock_driver() {
     let launches = std::fs::read_to_string(&log).unwrap();
     let first = launches.lines().next().unwrap();
     assert_eq!(first, "fill_kernel grid=3,2,1 block=256,1,1 shared=0");
-    assert!(launches.contains("shared=147456"), "{launches}");
+    assert!(
+        launches.contains("shared=147456 prefer_shared"),
+        "{launches}"
+    );
     let _ = std::fs::remove_file(&log);
 }
 
@@ -375,7 +378,7 @@ fn gpu_check_passes_correct_kernels_and_fails_wrong_ones() {
             "add_kernel grid=65536,1,1 block=128,1,1 shared=0",
             "softmax_kernel grid=8192,1,1 block=256,1,1 shared=32",
             "rmsnorm_kernel grid=8192,1,1 block=256,1,1 shared=32",
-            "matmul_kernel grid=8,1,1 block=256,1,1 shared=147456",
+            "matmul_kernel grid=8,1,1 block=256,1,1 shared=147456 prefer_shared",
         ]
     );
 

@@ -12,6 +12,7 @@
  *   MOCK_CUDA_BUG=NAME      the kernel NAME (add, softmax, rmsnorm, matmul) leaves its last
  *                           output element unwritten
  *   MOCK_CUDA_LOG=PATH      append one line per launch: "NAME grid=X,Y,Z block=X,Y,Z shared=S"
+ *                           (then " prefer_shared" if the function asked for that carveout)
  * A PTX text containing MOCK_JIT_ERROR fails to load with CUDA_ERROR_INVALID_PTX and a log.
  */
 #include <math.h>
@@ -26,7 +27,7 @@ typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 
 typedef struct { char *text; } Module;
-typedef struct { char name[256]; int max_dyn_shared; } Function;
+typedef struct { char name[256]; int max_dyn_shared; int cache_config; } Function;
 typedef struct { double ms; } Event;
 
 enum {
@@ -130,10 +131,11 @@ CUresult cuFuncSetAttribute(Function *f, int attr, int value) {
     return OK;
 }
 
-/* CU_FUNC_CACHE_PREFER_NONE .. PREFER_EQUAL; the preference changes nothing here. */
+/* CU_FUNC_CACHE_PREFER_NONE .. PREFER_EQUAL: recorded, and logged with each launch. */
 CUresult cuFuncSetCacheConfig(Function *f, int config) {
-    (void)f;
-    return config >= 0 && config <= 3 ? OK : INVALID_VALUE;
+    if (config < 0 || config > 3) return INVALID_VALUE;
+    f->cache_config = config;
+    return OK;
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
@@ -270,8 +272,8 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
     if (log) {
         FILE *fp = fopen(log, "a");
         if (fp) {
-            fprintf(fp, "%s grid=%u,%u,%u block=%u,%u,%u shared=%u\n", f->name, gx, gy, gz, bx,
-                    by, bz, shared);
+            fprintf(fp, "%s grid=%u,%u,%u block=%u,%u,%u shared=%u%s\n", f->name, gx, gy, gz, bx,
+                    by, bz, shared, f->cache_config == 1 ? " prefer_shared" : "");
             fclose(fp);
         }
     }
