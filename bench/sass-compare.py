@@ -12,9 +12,10 @@ test/Inputs/kernels/dot and the four shared kernels when named), compiles
   * Tritium's side: the TTIR through `tritium compile --arch sm_90a` to PTX, then the same ptxas;
 
 and prints registers, spilled bytes (the stack frame and local memory cuobjdump reports) and SASS
-instruction count
-(nvdisasm, NOPs left out) side by side. OUTDIR keeps both sides' TTGIR, LLVM IR, PTX, cubin and SASS files
-(CASE.triton.sass, CASE.tritium.sass) for diffing.
+instruction count (nvdisasm, NOPs left out) side by side; for a kernel with a tensor-core loop,
+also the length of its innermost such loop (the K loop) and, with --python, the `R2UR` moves in
+it. OUTDIR keeps both sides' TTGIR, LLVM IR, PTX, cubin and SASS files (CASE.triton.sass,
+CASE.tritium.sass) for diffing.
 
 With --python, one kernel of a Python file (a tutorial of python/tests/gpu, written against
 `import tritium as triton`) is compiled by both from the same source: Triton's side from a copy
@@ -129,7 +130,37 @@ def resources(bin_dir, cubin):
     # Instruction lines only: data sections (line tables, embedded PTX text) print as `.byte`.
     instructions = [line for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+[^.\s]", line)]
     count = sum(1 for line in instructions if not re.search(r"\bNOP\b", line))
-    return dict(regs=regs, stack=stack, local=local, shared=shared, sass=count), sass
+    loop = mma_loop(sass)
+    return dict(regs=regs, stack=stack, local=local, shared=shared, sass=count,
+                loop=len(loop) if loop is not None else None,
+                loop_r2ur=sum(1 for i in loop if i.startswith("R2UR")) if loop is not None else None), sass
+
+
+def mma_loop(sass):
+    """The instructions (NOPs left out) of the innermost loop — a backward branch's span — that
+    issues a tensor-core instruction, or None: the K loop of a matmul, whose length and `R2UR`
+    moves (a descriptor ptxas could not keep in uniform registers) the table reports."""
+    labels, instructions = {}, []
+    for line in sass.splitlines():
+        m = re.match(r"^\s*(\.L_x_\d+):", line)
+        if m:
+            labels[m.group(1)] = len(instructions)
+            continue
+        m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+([^.\s][^;]*);", line)
+        if m:
+            instructions.append(m.group(1).strip())
+    best = None
+    for end, text in enumerate(instructions):
+        m = re.search(r"BRA `?\(?(\.L_x_\d+)", text)
+        if not m or labels.get(m.group(1), end + 1) > end:
+            continue
+        start = labels[m.group(1)]
+        if any(re.search(r"\b[HQI]GMMA|\bHMMA|\bIMMA", x) for x in instructions[start:end + 1]):
+            if best is None or end - start < best[1] - best[0]:
+                best = (start, end)
+    if best is None:
+        return None
+    return [x for x in instructions[best[0]:best[1] + 1] if not re.search(r"\bNOP\b", x)]
 
 
 def compare(name, outdir, triton_python):
@@ -193,9 +224,10 @@ def main(argv):
             t, o = compare_python(outdir, *argv[2:8], os.environ.get("TRITON_PYTHON", "python3"))
         except (RuntimeError, json.JSONDecodeError) as e:
             sys.exit(f"{argv[7]}: {e}")
-        print(f"{'':12} {'regs':>5} {'spilled':>8} {'SASS':>6}")
+        print(f"{'':12} {'regs':>5} {'spilled':>8} {'SASS':>6} {'MMA loop':>9} {'R2UR':>5}")
         for side, r in (("Triton", t), ("Tritium", o)):
-            print(f"{side:12} {r['regs']:5} {r['stack'] + r['local']:8} {r['sass']:6}")
+            loop = "" if r["loop"] is None else f"{r['loop']:9} {r['loop_r2ur']:5}"
+            print(f"{side:12} {r['regs']:5} {r['stack'] + r['local']:8} {r['sass']:6} {loop}")
         return 0
     outdir, only = argv[0], argv[1:]
     os.makedirs(outdir, exist_ok=True)
@@ -212,8 +244,9 @@ def main(argv):
         results[name] = dict(triton=t, tritium=o)
         spilled_t, spilled_o = t["stack"] + t["local"], o["stack"] + o["local"]
         flag = "  <-- spills" if spilled_o > spilled_t else ("  <-- regs" if o["regs"] > t["regs"] + 8 else "")
+        loop = "" if t["loop"] is None or o["loop"] is None else f"  MMA loop {t['loop']}/{o['loop']}"
         print(f"{name:24} {t['regs']:>5}/{o['regs']:<6} {spilled_t:>7}/{spilled_o:<7} {t['sass']:>6}/{o['sass']:<7} "
-              f"{o['sass'] / t['sass']:6.2f}{flag}", flush=True)
+              f"{o['sass'] / t['sass']:6.2f}{flag}{loop}", flush=True)
     with open(os.path.join(outdir, "sass-compare.json"), "w") as f:
         json.dump(results, f, indent=1)
     return 1 if failed else 0
