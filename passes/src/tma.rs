@@ -107,9 +107,12 @@ pub fn tma_box(block: &[u32], elem_bits: u32, encoding: &Encoding) -> Result<Tma
     })
 }
 
-/// `CUtensorMapDataType` of an element type, as Triton picks it: by width for integers and fp8
-/// (`UINT8` 0, `UINT16` 1, `INT32` 3, `INT64` 5), `FLOAT16` 6, `FLOAT32` 7, `FLOAT64` 8,
-/// `BFLOAT16` 9.
+/// The TMA element-type code of an element type, as Triton's compiler emits it in
+/// `ttng.tensormap_create`'s `elem_type` and in `tensordesc_meta`: the encoding of PTX's
+/// `tensormap.replace.tile.elemtype` (`u8` 0, `u16` 1, `s32` 3, `s64` 5, `f16` 6, `f32` 7,
+/// `f64` 9, `bf16` 10; integers and fp8 by width). It agrees with the driver's
+/// `CUtensorMapDataType` up to `f32`; past it the runtime maps it (`f64` 8, `bf16` 9 there), as
+/// Triton's launcher does.
 pub fn elem_type_code(kind: ElemKind) -> u32 {
     match kind {
         ElemKind::Int(8) | ElemKind::Fp8 => 0,
@@ -118,8 +121,8 @@ pub fn elem_type_code(kind: ElemKind) -> u32 {
         ElemKind::Int(_) => 5,
         ElemKind::F16 => 6,
         ElemKind::F32 => 7,
-        ElemKind::F64 => 8,
-        ElemKind::Bf16 => 9,
+        ElemKind::F64 => 9,
+        ElemKind::Bf16 => 10,
     }
 }
 
@@ -162,6 +165,24 @@ pub fn elem_kind(ty: mlir_sys::MlirType) -> Option<ElemKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// As Triton's compiler writes `elem_type` (the device encoding its launcher maps back with
+    /// `TMA_DTYPE_DEVICE_TO_HOST`): bf16 is 10 and f64 9, not the driver's 9 and 8.
+    #[test]
+    fn element_codes_are_ptxs() {
+        let codes = [
+            (ElemKind::Fp8, 0),
+            (ElemKind::Int(16), 1),
+            (ElemKind::Int(32), 3),
+            (ElemKind::F16, 6),
+            (ElemKind::F32, 7),
+            (ElemKind::F64, 9),
+            (ElemKind::Bf16, 10),
+        ];
+        for (kind, code) in codes {
+            assert_eq!(elem_type_code(kind), code, "{kind:?}");
+        }
+    }
 
     #[test]
     fn boxes_follow_the_swizzle() {

@@ -72,6 +72,10 @@ impl TensorDescMeta {
     }
 }
 
+/// The driver's data type for a `tensordesc_meta` element-type code, which (as Triton's) is the
+/// device encoding of PTX's `tensormap.replace.tile.elemtype`: the two agree up to `f32` (7);
+/// then PTX has `f32.ftz` 8, `f64` 9, `bf16` 10, where the driver has `FLOAT64` 8, `BFLOAT16` 9,
+/// `FLOAT32_FTZ` 10.
 fn data_type(code: u32) -> Result<sys::CUtensorMapDataType> {
     use sys::CUtensorMapDataType as T;
     Ok(match code {
@@ -83,8 +87,9 @@ fn data_type(code: u32) -> Result<sys::CUtensorMapDataType> {
         5 => T::CU_TENSOR_MAP_DATA_TYPE_INT64,
         6 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
         7 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-        8 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
-        9 => T::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        8 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+        9 => T::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+        10 => T::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
         other => {
             return Err(RuntimeError::Metadata(format!(
                 "tensordesc_meta: unknown element type code {other}"
@@ -183,6 +188,22 @@ impl TensorMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The metadata's codes are PTX's (as Triton's): past f32 they are not the driver's.
+    #[test]
+    fn element_codes_map_to_the_drivers_data_types() {
+        use sys::CUtensorMapDataType as T;
+        let cases = [
+            (6, T::CU_TENSOR_MAP_DATA_TYPE_FLOAT16),
+            (7, T::CU_TENSOR_MAP_DATA_TYPE_FLOAT32),
+            (9, T::CU_TENSOR_MAP_DATA_TYPE_FLOAT64),
+            (10, T::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16),
+        ];
+        for (code, expected) in cases {
+            assert_eq!(data_type(code).unwrap(), expected, "code {code}");
+        }
+        assert!(data_type(13).is_err());
+    }
 
     #[test]
     fn meta_reads_what_the_compiler_writes() {
