@@ -166,6 +166,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: tma_copy,
     },
     Pattern {
+        name: "tma_bf16",
+        what: "device-side TMA descriptors of bf16 (PTX's element code 10): descriptor load and store of 64x64 tiles, ragged edges",
+        build: tma_bf16,
+    },
+    Pattern {
         name: "tma_host",
         what: "host-side TMA descriptors (cuTensorMapEncodeTiled, passed by value): descriptor load and store of 64x64 f16 tiles",
         build: tma_host,
@@ -1294,6 +1299,46 @@ fn tma_copy(r: &mut Rng) -> Case {
                         .keeping(keep)
                         .or_untouched(tail)
                         .starting_from(Data::F32(init)),
+                ),
+            ),
+            ("M", Arg::I32(m as i32)),
+            ("N", Arg::I32(n as i32)),
+            ("ld", Arg::I32(ld as i32)),
+        ],
+        note: format!("M={m} N={n} ld={ld}"),
+    }
+}
+
+fn tma_bf16(r: &mut Rng) -> Case {
+    let m = ragged(r, 65, 300, 64);
+    let n = ragged(r, 65, 300, 64);
+    let ld = tma_stride(r, n, 2);
+    // bf16 bit patterns of small integers (exact), as the upper halves of their f32 bits.
+    let x: Vec<u16> = (0..m * ld)
+        .map(|_| ((int_in(r, -1000, 1000) as f32).to_bits() >> 16) as u16)
+        .collect();
+    let mut out = vec![0u16; m * ld];
+    let mut keep = vec![true; m * ld];
+    for i in 0..m {
+        for j in 0..n {
+            out[i * ld + j] = x[i * ld + j];
+            keep[i * ld + j] = false;
+        }
+    }
+    let tail = tma_chunk_tail(m, n, ld, 2);
+    for (e, _) in tail.iter().enumerate().filter(|(_, t)| **t) {
+        (out[e], keep[e]) = (0, false);
+    }
+    Case {
+        grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
+        args: vec![
+            ("x", Arg::In(Data::F16(x))),
+            (
+                "out",
+                Arg::Out(
+                    Output::exact(Data::F16(out))
+                        .keeping(keep)
+                        .or_untouched(tail),
                 ),
             ),
             ("M", Arg::I32(m as i32)),
