@@ -110,9 +110,6 @@ pub fn check_lowered_with(
         Ok(compiled) => compiled,
         Err(e) => return Verdict::Skipped(format!("does not compile: {e}")),
     };
-    if compiled.global_scratch_size > 0 {
-        return Verdict::Skipped("uses global scratch".into());
-    }
     let Some(llvm_ir) = compiled.llvm_ir else {
         return Verdict::Skipped("no LLVM IR kept".into());
     };
@@ -172,6 +169,19 @@ pub fn check_lowered_with(
             }
             _ => return Verdict::Skipped(format!("parameter {i} is not a pointer or a scalar")),
         }
+    }
+    // Global scratch (device-side TMA descriptors): the kernel's last parameter, one
+    // zero-filled slice per program, as the runtime allocates it.
+    if compiled.global_scratch_size > 0 {
+        let programs: u64 = launch.grid.iter().map(|&g| g as u64).product();
+        let slice = compiled
+            .global_scratch_size
+            .next_multiple_of(compiled.global_scratch_align.max(1));
+        let path = scratch.path("global_scratch");
+        if let Err(e) = std::fs::write(&path, vec![0u8; (slice * programs) as usize]) {
+            return Verdict::Differs(format!("cannot write {}: {e}", path.display()));
+        }
+        cli.push(format!("buf:{}", path.display()));
     }
     let grid = launch.grid.map(|g| g.to_string()).join(",");
     let output = Command::new("python3")

@@ -4,7 +4,8 @@ to the host, each program's threads as pthreads. The NVPTX-specific parts become
 program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix`, `stmatrix` and `mma.sync` (m16n8k16
 f16/bf16, m16n8k8 tf32, m16n8k32 s8) exchange fragments through per-warp buffers between
 barriers, `wgmma.mma_async` computes each thread's accumulator elements when issued (shared
-operands through their matrix descriptors), the predicated `ld.global` /
+operands through their matrix descriptors), device-side TMA descriptors, bulk tensor copies and
+mbarriers run in an emulator-defined descriptor layout, the predicated `ld.global` /
 `st.global` (any width and vector length) and the atomics are small IR or C functions, `cp.async`
 copies at once (commit and wait do nothing), the approximate math instructions are their exact
 counterparts, the fp8 `cvt`s follow the PTX ISA, and integer division by zero gives what PTX and
@@ -13,8 +14,8 @@ before each program.
 
 What it checks is the lowering's arithmetic, indexing, data movement between threads and
 barrier placement, on the CPU, against a reference: not timing, not memory ordering beyond
-barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (TMA,
-mbarriers, printf, ...) are refused with the list of what is missing. Used by the lit tests in
+barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (printf, ...)
+are refused with the list of what is missing. Used by the lit tests in
 test/Emulation and by `tritium_fuzz::emulate` (clang-22 from scripts/bootstrap compiles the
 retargeted IR)."""
 import math
@@ -32,6 +33,7 @@ RUNTIME = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sched.h>
 #ifndef NWARPS
 #define NWARPS 4
 #endif
@@ -403,6 +405,125 @@ void emu_wgmma(void *d, uint64_t da, const uint32_t *a_regs, uint64_t db, int sc
   }
   if (a_regs) warp_sync();
 }
+/* TMA descriptors in the emulator's own layout of the 128 bytes: `tensormap.replace` writes it,
+   the bulk tensor copies read it (what the driver's format is does not matter here). */
+typedef struct {
+  uint64_t address; uint32_t rank, elemtype, swizzle, interleave, fill;
+  uint32_t global_dim[5]; uint64_t global_stride[4]; uint32_t box_dim[5], element_stride[5];
+} emu_tmap;
+void emu_tmap_replace(int p, uint32_t smem, int field, int ord, uint64_t v) {
+  if (!(p & 1)) return;
+  emu_tmap *t = (emu_tmap *)shared_ptr(smem);
+  switch (field) {
+    case 0: t->address = v; break;
+    case 1: t->rank = (uint32_t)v; break;
+    case 2: t->box_dim[ord] = (uint32_t)v; break;
+    case 3: t->global_dim[ord] = (uint32_t)v; break;
+    case 4: t->global_stride[ord] = v; break;
+    case 5: t->element_stride[ord] = (uint32_t)v; break;
+    case 6: t->elemtype = (uint32_t)v; break;
+    case 7: t->interleave = (uint32_t)v; break;
+    case 8: t->swizzle = (uint32_t)v; break;
+    default: t->fill = (uint32_t)v; break;
+  }
+}
+void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) memcpy(shared_ptr(addr), &v, 4); }
+void emu_tmap_copy(int p, uint64_t global, uint32_t smem) { if (p & 1) memcpy((void *)global, shared_ptr(smem), 128); }
+void emu_nop_l(uint64_t x) { (void)x; }
+void emu_nop_b(int p) { (void)p; }
+void emu_warp_sync(void) { warp_sync(); }
+/* mbarriers: a side table by shared address (arrivals still expected, transaction bytes still
+   expected, completed phases). The copies complete when issued. */
+static struct { uint32_t addr; int count, pending; int64_t tx; uint32_t phase; } mbars[64];
+static int nmbars;
+static int mbar_find(uint32_t addr) {
+  for (int i = 0; i < nmbars; i++) if (mbars[i].addr == addr) return i;
+  if (nmbars == 64) { fprintf(stderr, "too many mbarriers\n"); abort(); }
+  mbars[nmbars].addr = addr;
+  return nmbars++;
+}
+static void mbar_settle(int i) {
+  if (mbars[i].pending == 0 && mbars[i].tx == 0) { mbars[i].phase++; mbars[i].pending = mbars[i].count; }
+}
+void emu_mbar_init(int p, uint32_t addr, int count) {
+  if (!(p & 1)) return;
+  pthread_mutex_lock(&emu_atomics);
+  int i = mbar_find(addr);
+  mbars[i].count = mbars[i].pending = count; mbars[i].tx = 0; mbars[i].phase = 0;
+  pthread_mutex_unlock(&emu_atomics);
+}
+void emu_mbar_arrive_expect(int p, uint32_t addr, int bytes) {
+  if (!(p & 1)) return;
+  pthread_mutex_lock(&emu_atomics);
+  int i = mbar_find(addr);
+  mbars[i].tx += bytes; mbars[i].pending--; mbar_settle(i);
+  pthread_mutex_unlock(&emu_atomics);
+}
+/* try_wait.parity P succeeds once the phase of parity P has completed: the current phase's
+   parity is no longer P. */
+void emu_mbar_wait(uint32_t addr, uint32_t parity) {
+  for (;;) {
+    pthread_mutex_lock(&emu_atomics);
+    int done = (mbars[mbar_find(addr)].phase & 1) != (parity & 1);
+    pthread_mutex_unlock(&emu_atomics);
+    if (done) return;
+    sched_yield();
+  }
+}
+/* cp.async.bulk.tensor (op 0: load into shared memory, completing `mbar`'s transaction bytes;
+   1: store; 2: reduce add) of the box at `coords` (innermost first). Out-of-bounds elements load
+   as zero (or the NaN fill) and are not stored; the box lies in shared memory row after row,
+   swizzled as the descriptor says (address bits 4.. by bits 7..). */
+static const int tma_bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 4, 8, 2, 4, 4};
+void emu_tma(int op, int p, uint32_t smem, uint64_t tmap, uint32_t mbar, int n, const int32_t *coords) {
+  if (!(p & 1)) return;
+  const emu_tmap *t = (const emu_tmap *)tmap;
+  int rank = (int)t->rank + 1;
+  if (t->elemtype > 12 || rank != n || t->interleave) { fprintf(stderr, "tma: unsupported descriptor\n"); abort(); }
+  int esize = tma_bytes[t->elemtype];
+  uint32_t width = t->swizzle == 1 ? 32 : t->swizzle == 2 ? 64 : t->swizzle == 3 ? 128 : 0;
+  int64_t total = 1;
+  for (int k = 0; k < rank; k++) {
+    if (t->element_stride[k] > 1) { fprintf(stderr, "tma: element strides\n"); abort(); }
+    total *= t->box_dim[k];
+  }
+  for (int64_t e = 0; e < total; e++) {
+    int64_t rest = e, goff = 0; int inside = 1;
+    for (int k = 0; k < rank; k++) {
+      int64_t i = rest % t->box_dim[k], c = coords[k] + i;
+      rest /= t->box_dim[k];
+      if (c < 0 || c >= t->global_dim[k]) inside = 0;
+      goff += k == 0 ? c * esize : c * (int64_t)t->global_stride[k - 1];
+    }
+    uint32_t a = smem + (uint32_t)(e * esize);
+    if (width) a ^= ((a >> 7) & (width / 16 - 1)) << 4;
+    char *s = shared_ptr(a), *g = (char *)t->address + goff;
+    if (op == 0) {
+      if (inside) memcpy(s, g, esize); else memset(s, t->fill ? 0xff : 0, esize);
+    } else if (inside && op == 1) {
+      memcpy(g, s, esize);
+    } else if (inside) {
+      pthread_mutex_lock(&emu_atomics);
+      switch (t->elemtype) {
+        case 6: { uint16_t x, y; memcpy(&x, g, 2); memcpy(&y, s, 2); x = half_bits(half_value(x) + half_value(y)); memcpy(g, &x, 2); break; }
+        case 10: { uint16_t x, y; memcpy(&x, g, 2); memcpy(&y, s, 2); float f = bf16_value(x) + bf16_value(y);
+                   uint32_t b; memcpy(&b, &f, 4); x = (uint16_t)((b + 0x7fff + ((b >> 16) & 1)) >> 16); memcpy(g, &x, 2); break; }
+        case 7: case 8: { float x, y; memcpy(&x, g, 4); memcpy(&y, s, 4); x += y; memcpy(g, &x, 4); break; }
+        case 9: { double x, y; memcpy(&x, g, 8); memcpy(&y, s, 8); x += y; memcpy(g, &x, 8); break; }
+        case 2: case 3: { uint32_t x, y; memcpy(&x, g, 4); memcpy(&y, s, 4); x += y; memcpy(g, &x, 4); break; }
+        case 4: case 5: { uint64_t x, y; memcpy(&x, g, 8); memcpy(&y, s, 8); x += y; memcpy(g, &x, 8); break; }
+        default: fprintf(stderr, "tma: reduce of element type %u\n", t->elemtype); abort();
+      }
+      pthread_mutex_unlock(&emu_atomics);
+    }
+  }
+  if (op == 0) {
+    pthread_mutex_lock(&emu_atomics);
+    int i = mbar_find(mbar);
+    mbars[i].tx -= total * esize; mbar_settle(i);
+    pthread_mutex_unlock(&emu_atomics);
+  }
+}
 PROTOTYPE
 static void *run_thread(void *arg) {
   emu_tid = (int)(intptr_t)arg;
@@ -425,6 +546,7 @@ int main(int argc, char **argv) {
   for (emu_cta_y = 0; emu_cta_y < grid_y; emu_cta_y++)
   for (emu_cta = 0; emu_cta < grid_x; emu_cta++) {
     memset(global_smem, 0xAB, sizeof global_smem);
+    nmbars = 0;
     pthread_barrier_init(&bar_all, NULL, NTHREADS);
     for (int w = 0; w < NWARPS; w++) pthread_barrier_init(&bar_warp[w], NULL, 32);
     pthread_t th[NTHREADS];
@@ -441,15 +563,31 @@ int main(int argc, char **argv) {
 
 def to_host_ir(text):
     text = re.sub(r" addrspace\(\d+\)", "", text)
+    # With one address space left, a cast between spaces is the pointer itself.
+    text = re.sub(r"(%[\w.]+) = addrspacecast ptr ([^\s,]+) to ptr", r"\1 = getelementptr i8, ptr \2, i64 0", text)
     text = re.sub(r'target datalayout = "[^"]*"\n', "", text)
     text = re.sub(r'target triple = "[^"]*"', 'target triple = "x86_64-unknown-linux-gnu"', text)
     helpers = {}
     widths = {"b8": "i8", "b16": "i16", "b32": "i32", "b64": "i64"}
 
     def split_operands(operands):
-        # "ptr addrspace(1) %30, i1 %21, i32 0" -> [("ptr addrspace(1)", "%30"), ...]
-        parts = [p.strip() for p in operands.split(",")] if operands.strip() else []
-        return [tuple(p.rsplit(" ", 1)) for p in parts]
+        # "ptr %30, i1 %21, i32 ptrtoint (ptr @global_smem to i32)" -> [("ptr", "%30"), ...]: commas
+        # inside a constant expression's parentheses do not separate operands.
+        parts, depth, current = [], 0, ""
+        for ch in operands:
+            if ch == "," and depth == 0:
+                parts.append(current.strip())
+                current = ""
+                continue
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            current += ch
+        if current.strip():
+            parts.append(current.strip())
+        typed = []
+        for part in parts:
+            m = re.match(r"(i\d+|ptr|float|double|half|bfloat) (.*)$", part)
+            typed.append((m.group(1), m.group(2)) if m else tuple(part.rsplit(" ", 1)))
+        return typed
 
     def helper(name, ret, operand_types, body):
         params = ", ".join(f"{t} %a{i}" for i, t in enumerate(operand_types))
@@ -599,6 +737,63 @@ def to_host_ir(text):
         body += build_return(ret, reg, values, "r")
         helpers["decl_wgmma"] = "declare void @emu_wgmma(ptr, i64, ptr, i64, i32, ptr, i32, i32, i32, i32, i32, i32)"
         return helper(name, ret, types, body)
+
+    def tma_ops(asm, ret, operands):
+        types = [t for t, _ in split_operands(operands)]
+        name = f"emu_tma_{len(helpers)}"
+        fields = ["global_address", "rank", "box_dim", "global_dim", "global_stride", "element_stride",
+                  "elemtype", "interleave_layout", "swizzle_mode", "fill_mode"]
+        m = re.match(r"@\$0 tensormap\.replace\.tile\.(\w+)\.shared::cta\.b1024\.b(?:32|64) \[\$1\], "
+                     r"(?:(\d+), )?(\$2|-?\d+);$", asm)
+        if m and m.group(1) in fields:
+            body = ["entry:"]
+            if m.group(3) == "$2":
+                body.append(f"  %v = zext {types[2]} %a2 to i64" if types[2] != "i64" else "  %v = add i64 %a2, 0")
+                value = "%v"
+            else:
+                value = m.group(3)
+            body += [f"  call void @emu_tmap_replace(i1 %a0, i32 %a1, i32 {fields.index(m.group(1))}, "
+                     f"i32 {m.group(2) or 0}, i64 {value})", "  ret void"]
+            helpers["decl_tmap_replace"] = "declare void @emu_tmap_replace(i1, i32, i32, i32, i64)"
+            return helper(name, "void", types, body)
+        m = re.match(r"@\$0 mbarrier\.init\.shared::cta\.b64 \[\$1\], (\d+);$", asm)
+        if m:
+            helpers["decl_mbar_init"] = "declare void @emu_mbar_init(i1, i32, i32)"
+            return helper(name, "void", types, ["entry:", f"  call void @emu_mbar_init(i1 %a0, i32 %a1, i32 {m.group(1)})",
+                                                "  ret void"])
+        m = re.match(r"@\$0 mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[\$1\], (\d+);$", asm)
+        if m:
+            helpers["decl_mbar_expect"] = "declare void @emu_mbar_arrive_expect(i1, i32, i32)"
+            return helper(name, "void", types, ["entry:", f"  call void @emu_mbar_arrive_expect(i1 %a0, i32 %a1, i32 {m.group(1)})",
+                                                "  ret void"])
+        if re.match(r"@\$0 mbarrier\.inval\.shared::cta\.b64 \[\$1\];$", asm):
+            return helper(name, "void", types, ["entry:", "  ret void"])
+        if "mbarrier.try_wait.parity.shared::cta.b64 wait_done, [$0], $1; @!wait_done bra.uni wait_loop;" in asm:
+            helpers["decl_mbar_wait"] = "declare void @emu_mbar_wait(i32, i32)"
+            return helper(name, "void", types, ["entry:", "  call void @emu_mbar_wait(i32 %a0, i32 %a1)", "  ret void"])
+        forms = [
+            (0, r"@\$0 cp\.async\.bulk\.tensor\.(\d)d\.shared::cluster\.global\.mbarrier::complete_tx::bytes "
+                r"\[\$1\], \[\$2, \{([^}]*)\}\], \[\$3\];$", (1, 2, 3)),
+            (1, r"@\$0 cp\.async\.bulk\.tensor\.(\d)d\.global\.shared::cta\.bulk_group \[\$1, \{([^}]*)\}\], "
+                r"\[\$2\];$", (2, 1, None)),
+            (2, r"@\$0 cp\.reduce\.async\.bulk\.tensor\.(\d)d\.global\.shared::cta\.add\.tile\.bulk_group "
+                r"\[\$1, \{([^}]*)\}\], \[\$2\];$", (2, 1, None)),
+        ]
+        for op, pattern, (smem, tmap, mbar) in forms:
+            m = re.match(pattern, asm)
+            if not m:
+                continue
+            coords = [int(x) for x in re.findall(r"\$(\d+)", m.group(2))]
+            n = int(m.group(1))
+            body = ["entry:", f"  %c = alloca [{n} x i32]"]
+            for i, k in enumerate(coords):
+                body += [f"  %p{i} = getelementptr i32, ptr %c, i64 {i}", f"  store i32 %a{k}, ptr %p{i}"]
+            mbar_arg = f"%a{mbar}" if mbar is not None else "0"
+            body += [f"  call void @emu_tma(i32 {op}, i1 %a0, i32 %a{smem}, i64 %a{tmap}, i32 {mbar_arg}, i32 {n}, ptr %c)",
+                     "  ret void"]
+            helpers["decl_tma"] = "declare void @emu_tma(i32, i1, i32, i64, i32, i32, ptr)"
+            return helper(name, "void", types, body)
+        return None
 
     def tensor_core(asm, constraints, ret, operands):
         ops = split_operands(operands)
@@ -750,6 +945,14 @@ def to_host_ir(text):
         "mov.b32 $0, $1;": "emu_mov_b32",
         "mov.b64 $0, $1;": "emu_mov_b64",
         "cp.async.commit_group;": "emu_nop",
+        "bar.warp.sync -1;": "emu_warp_sync",
+        "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;": "emu_nop_l",
+        "@$0 cp.async.bulk.commit_group;": "emu_nop_b",
+        "@$0 cp.async.bulk.wait_group.read 0;": "emu_nop_b",
+        "@$0 cp.async.bulk.commit_group; @$0 cp.async.bulk.wait_group.read 0;": "emu_nop_b",
+        "@$0 st.shared.b32 [$1], $2;": "emu_st_shared_b32",
+        "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], 128;":
+            "emu_tmap_copy",
         "wgmma.fence.sync.aligned;": "emu_nop",
         "wgmma.commit_group.sync.aligned;": "emu_nop",
         "fence.proxy.async.shared::cta;": "emu_nop",
@@ -780,11 +983,16 @@ def to_host_ir(text):
             name = store(asm, constraints, operands)
         elif "atom." in asm:
             name = atomic(asm, constraints, ret, operands)
+        elif any(k in asm for k in ("tensormap.replace", "mbarrier.", "cp.async.bulk.tensor", "cp.reduce.async.bulk")):
+            name = tma_ops(asm, ret, operands)
         elif asm.startswith(("ldmatrix", "mma.sync", "cp.async.c", "stmatrix", "wgmma.wait_group")) or "wgmma.mma_async" in asm:
             name = tensor_core(asm, constraints, ret, operands)
         return f"call {ret} @{name}({operands})" if name else m.group(0)
 
-    call = r'(?:tail )?call (\{[^}]*\}|i\d+|void|float|double|half) asm (?:sideeffect )?"([^"]*)", "([^"]*)"\(([^)]*)\)'
+    # Operands may hold constant expressions (`ptrtoint (ptr getelementptr (...) to i32)`): two
+    # levels of parentheses inside the operand list.
+    call = (r'(?:tail )?call (\{[^}]*\}|i\d+|void|float|double|half) asm (?:sideeffect )?"([^"]*)", "([^"]*)"'
+            r'\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)')
     text = re.sub(call, replace, text.replace("\\0A\\09", " "))
     text = re.sub(r"(%[\w.]+) = (sdiv|udiv|srem|urem)( exact)? (i\d+) (%[\w.]+|-?\d+), (%[\w.]+|-?\d+)",
                   division, text)
