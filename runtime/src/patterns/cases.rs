@@ -1332,11 +1332,11 @@ fn tma_bf16(r: &mut Rng) -> Case {
     Case {
         grid: (m.div_ceil(64) as u32, n.div_ceil(64) as u32, 1),
         args: vec![
-            ("x", Arg::In(Data::F16(x))),
+            ("x", Arg::In(Data::Bf16(x))),
             (
                 "out",
                 Arg::Out(
-                    Output::exact(Data::F16(out))
+                    Output::exact(Data::Bf16(out))
                         .keeping(keep)
                         .or_untouched(tail),
                 ),

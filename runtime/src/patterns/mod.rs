@@ -61,6 +61,8 @@ pub enum Data {
     F32(Vec<f32>),
     /// `f16`, as bits.
     F16(Vec<u16>),
+    /// `bf16`, as bits.
+    Bf16(Vec<u16>),
     /// `i8`.
     I8(Vec<i8>),
     /// `i32`.
@@ -79,6 +81,7 @@ impl Data {
         match self {
             Data::F32(_) => ElemType::F32,
             Data::F16(_) => ElemType::F16,
+            Data::Bf16(_) => ElemType::BF16,
             Data::I8(_) => ElemType::I8,
             Data::I32(_) => ElemType::I32,
             Data::I64(_) => ElemType::I64,
@@ -91,7 +94,7 @@ impl Data {
     pub fn len(&self) -> usize {
         match self {
             Data::F32(v) => v.len(),
-            Data::F16(v) => v.len(),
+            Data::F16(v) | Data::Bf16(v) => v.len(),
             Data::I8(v) => v.len(),
             Data::I32(v) => v.len(),
             Data::I64(v) => v.len(),
@@ -113,7 +116,7 @@ impl Data {
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
             Data::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            Data::F16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Data::F16(v) | Data::Bf16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Data::I8(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Data::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Data::I64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
@@ -138,6 +141,7 @@ fn float_value(e: &ElemType, bits: u64) -> Option<f32> {
     match e {
         ElemType::F32 => Some(f32::from_bits(bits as u32)),
         ElemType::F16 => Some(f16_to_f32(bits as u16)),
+        ElemType::BF16 => Some(f32::from_bits((bits as u32) << 16)),
         ElemType::Fp8E4Nv => Some(fp8_decode(bits as u8, false)),
         ElemType::Fp8E5 => Some(fp8_decode(bits as u8, true)),
         _ => None,
@@ -149,6 +153,7 @@ fn show(e: &ElemType, bits: u64) -> String {
     match e {
         ElemType::F32 => format!("{:e}", f32::from_bits(bits as u32)),
         ElemType::F16 => format!("{:e} ({bits:#06x})", f16_to_f32(bits as u16)),
+        ElemType::BF16 => format!("{:e} ({bits:#06x})", f32::from_bits((bits as u32) << 16)),
         ElemType::I8 => format!("{}", bits as u8 as i8),
         ElemType::I32 => format!("{}", bits as u32 as i32),
         ElemType::I64 => format!("{}", bits as i64),
