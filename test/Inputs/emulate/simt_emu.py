@@ -810,63 +810,35 @@ def to_host_ir(text):
             body += build_return(ret, "i32", values, "r")
             helpers["decl_ldm"] = "declare void @emu_ldmatrix_x4(ptr, i32, i32)"
             return helper(name, ret, types, body)
+        # mma.sync: A in 4 registers, B in 2, C and D in `regs` registers of `acc`; the C function
+        # takes pointers to D, A, B and C (and, for m16n8k16, whether the operands are bf16).
         variants = {
-            "m16n8k32.row.col.s32.s8.s8.s32": ("emu_mma_m16n8k32_s8", "i32", ""),
-            "m16n8k8.row.col.f32.tf32.tf32.f32": ("emu_mma_m16n8k8_tf32", "float", ""),
+            "m16n8k32.row.col.s32.s8.s8.s32": ("emu_mma_m16n8k32_s8", "i32", 4, None),
+            "m16n8k8.row.col.f32.tf32.tf32.f32": ("emu_mma_m16n8k8_tf32", "float", 4, None),
+            "m16n8k16.row.col.f16.f16.f16.f16": ("emu_mma_m16n8k16_f16acc", "i32", 2, None),
+            "m16n8k16.row.col.f32.f16.f16.f32": ("emu_mma_m16n8k16", "float", 4, 0),
+            "m16n8k16.row.col.f32.bf16.bf16.f32": ("emu_mma_m16n8k16", "float", 4, 1),
         }
         v = re.match(r"mma\.sync\.aligned\.(\S+) ", asm)
-        if v and v.group(1) in variants and len(types) == 10:
-            fn, acc, _ = variants[v.group(1)]
+        if v and v.group(1) in variants and len(types) == 6 + variants[v.group(1)][2]:
+            fn, acc, regs, bf16 = variants[v.group(1)]
             name = f"emu_mma_{len(helpers)}"
-            body = ["entry:", f"  %d = alloca [4 x {acc}]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
-                    f"  %c = alloca [4 x {acc}]"]
-            for i in range(4):
-                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}",
-                         f"  %pc{i} = getelementptr {acc}, ptr %c, i64 {i}", f"  store {acc} %a{6 + i}, ptr %pc{i}"]
-            for i in range(2):
-                body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}"]
-            body.append(f"  call void @{fn}(ptr %d, ptr %a, ptr %b, ptr %c)")
-            values = []
-            for i in range(4):
-                body += [f"  %pd{i} = getelementptr {acc}, ptr %d, i64 {i}", f"  %v{i} = load {acc}, ptr %pd{i}"]
-                values.append(f"%v{i}")
-            body += build_return(ret, acc, values, "r")
-            helpers["decl_" + fn] = f"declare void @{fn}(ptr, ptr, ptr, ptr)"
-            return helper(name, ret, types, body)
-        if asm.startswith("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 ") and len(types) == 8:
-            name = f"emu_mma_{len(helpers)}"
-            body = ["entry:", "  %d = alloca [2 x i32]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
-                    "  %c = alloca [2 x i32]"]
+            body = ["entry:", f"  %d = alloca [{regs} x {acc}]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
+                    f"  %c = alloca [{regs} x {acc}]"]
             for i in range(4):
                 body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}"]
             for i in range(2):
-                body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}",
-                         f"  %pc{i} = getelementptr i32, ptr %c, i64 {i}", f"  store i32 %a{6 + i}, ptr %pc{i}"]
-            body.append("  call void @emu_mma_m16n8k16_f16acc(ptr %d, ptr %a, ptr %b, ptr %c)")
-            values = []
-            for i in range(2):
-                body += [f"  %pd{i} = getelementptr i32, ptr %d, i64 {i}", f"  %v{i} = load i32, ptr %pd{i}"]
-                values.append(f"%v{i}")
-            body += build_return(ret, "i32", values, "r")
-            helpers["decl_mma_f16acc"] = "declare void @emu_mma_m16n8k16_f16acc(ptr, ptr, ptr, ptr)"
-            return helper(name, ret, types, body)
-        m = re.match(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)\.(f16|bf16)\.f32 ", asm)
-        if m and len(types) == 10:
-            name = f"emu_mma_{len(helpers)}"
-            body = ["entry:", "  %d = alloca [4 x float]", "  %a = alloca [4 x i32]", "  %b = alloca [2 x i32]",
-                    "  %c = alloca [4 x float]"]
-            for i in range(4):
-                body += [f"  %pa{i} = getelementptr i32, ptr %a, i64 {i}", f"  store i32 %a{i}, ptr %pa{i}",
-                         f"  %pc{i} = getelementptr float, ptr %c, i64 {i}", f"  store float %a{6 + i}, ptr %pc{i}"]
-            for i in range(2):
                 body += [f"  %pb{i} = getelementptr i32, ptr %b, i64 {i}", f"  store i32 %a{4 + i}, ptr %pb{i}"]
-            body.append(f"  call void @emu_mma_m16n8k16(ptr %d, ptr %a, ptr %b, ptr %c, i32 {1 if m.group(1) == 'bf16' else 0})")
+            for i in range(regs):
+                body += [f"  %pc{i} = getelementptr {acc}, ptr %c, i64 {i}", f"  store {acc} %a{6 + i}, ptr %pc{i}"]
+            flag = "" if bf16 is None else f", i32 {bf16}"
+            body.append(f"  call void @{fn}(ptr %d, ptr %a, ptr %b, ptr %c{flag})")
             values = []
-            for i in range(4):
-                body += [f"  %pd{i} = getelementptr float, ptr %d, i64 {i}", f"  %v{i} = load float, ptr %pd{i}"]
+            for i in range(regs):
+                body += [f"  %pd{i} = getelementptr {acc}, ptr %d, i64 {i}", f"  %v{i} = load {acc}, ptr %pd{i}"]
                 values.append(f"%v{i}")
-            body += build_return(ret, "float", values, "r")
-            helpers["decl_mma"] = "declare void @emu_mma_m16n8k16(ptr, ptr, ptr, ptr, i32)"
+            body += build_return(ret, acc, values, "r")
+            helpers["decl_" + fn] = f"declare void @{fn}(ptr, ptr, ptr, ptr{'' if bf16 is None else ', i32'})"
             return helper(name, ret, types, body)
         m = re.match(r"stmatrix\.sync\.aligned\.m8n8\.x4(\.trans)?\.shared\.b16 \[\$0\], \{\$1, \$2, \$3, \$4\};", asm)
         if m and len(types) == 5:
