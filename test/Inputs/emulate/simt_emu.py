@@ -186,9 +186,24 @@ static char *shared_ptr(uint32_t addr) {
   uintptr_t base = (uintptr_t)global_smem;
   return (char *)((base & ~(uintptr_t)0xffffffffu) | addr);
 }
+/* The shared-memory access trace (EMU_SMEM_TRACE=path): the first program's accesses, a line
+   each: thread, its access number, kind (l load, s store, c cp.async, m ldmatrix row, n stmatrix
+   row), byte offset, bytes. bench/smem-conflicts.py counts the bank conflicts. */
+static FILE *trace_file;
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread unsigned trace_seq;
+static void trace(char kind, const void *p, int bytes) {
+  if (!trace_file || emu_cta || emu_cta_y || emu_cta_z) return;
+  pthread_mutex_lock(&trace_lock);
+  fprintf(trace_file, "%d %u %c %ld %d\n", emu_tid, trace_seq++, kind, (long)((const char *)p - global_smem), bytes);
+  pthread_mutex_unlock(&trace_lock);
+}
+void emu_trace_ld(const void *p, int bytes) { trace('l', p, bytes); }
+void emu_trace_st(const void *p, int bytes) { trace('s', p, bytes); }
 /* cp.async: copied at once (commit and wait are then no-ops); bytes past src_size are zeroed. */
 void emu_cp_async(uint32_t dst, const char *src, int size, int src_size) {
   char *d = shared_ptr(dst);
+  trace('c', d, size);
   for (int i = 0; i < size; i++) d[i] = i < src_size ? src[i] : 0;
 }
 void emu_nop(void) {}
@@ -200,6 +215,7 @@ static void warp_sync(void) { pthread_barrier_wait(&bar_warp[emu_tid / 32]); }
    rows of column l / 4). */
 void emu_ldmatrix_x4(uint32_t *out, uint32_t addr, int trans) {
   int w = emu_tid / 32, l = emu_tid % 32;
+  trace('m', shared_ptr(addr), 16);
   frag[w][l][0] = addr;
   warp_sync();
   for (int j = 0; j < 4; j++) {
@@ -317,6 +333,7 @@ void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const 
    transposed: column i % 8 of those lanes' rows). */
 void emu_stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3, int trans) {
   int w = emu_tid / 32, l = emu_tid % 32;
+  trace('n', shared_ptr(addr), 16);
   frag[w][l][0] = r0; frag[w][l][1] = r1; frag[w][l][2] = r2; frag[w][l][3] = r3;
   warp_sync();
   int j = l / 8, row = l % 8;
@@ -427,7 +444,7 @@ void emu_tmap_replace(int p, uint32_t smem, int field, int ord, uint64_t v) {
     default: t->fill = (uint32_t)v; break;
   }
 }
-void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) memcpy(shared_ptr(addr), &v, 4); }
+void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) { trace('s', shared_ptr(addr), 4); memcpy(shared_ptr(addr), &v, 4); } }
 void emu_tmap_copy(int p, uint64_t global, uint32_t smem) { if (p & 1) memcpy((void *)global, shared_ptr(smem), 128); }
 void emu_nop_l(uint64_t x) { (void)x; }
 void emu_nop_b(int p) { (void)p; }
@@ -542,6 +559,7 @@ int main(int argc, char **argv) {
     bufs[i] = aligned_alloc(64, (sizes[i] + 63) / 64 * 64 + 64); fread(bufs[i], 1, sizes[i], f); fclose(f);
   }
   SETUP;
+  if (getenv("EMU_SMEM_TRACE")) trace_file = fopen(getenv("EMU_SMEM_TRACE"), "w");
   for (emu_cta_z = 0; emu_cta_z < grid_z; emu_cta_z++)
   for (emu_cta_y = 0; emu_cta_y < grid_y; emu_cta_y++)
   for (emu_cta = 0; emu_cta < grid_x; emu_cta++) {
@@ -553,6 +571,7 @@ int main(int argc, char **argv) {
     for (int t = 0; t < NTHREADS; t++) pthread_create(&th[t], NULL, run_thread, (void *)(intptr_t)t);
     for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
   }
+  if (trace_file) fclose(trace_file);
   for (int i = 0; i < nbuf; i++) {
     FILE *f = fopen(argv[3 + i], "wb"); fwrite(bufs[i], 1, sizes[i], f); fclose(f);
   }
@@ -561,7 +580,40 @@ int main(int argc, char **argv) {
 """
 
 
+SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "half": 2, "bfloat": 2, "float": 4,
+                "double": 8, "ptr": 8}
+
+
+def trace_shared_accesses(text):
+    """Puts a call recording the address and width before each load and store of shared memory
+    (addrspace 3), for the EMU_SMEM_TRACE trace."""
+    def width(ty):
+        m = re.match(r"<(\d+) x (\w+)>$", ty)
+        return int(m.group(1)) * SCALAR_BYTES[m.group(2)] if m else SCALAR_BYTES.get(ty)
+
+    def operand(rest):
+        # The pointer operand: up to the first comma outside parentheses.
+        depth = 0
+        for i, ch in enumerate(rest):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if ch == "," and depth == 0:
+                return rest[:i]
+        return rest
+
+    out = []
+    for line in text.split("\n"):
+        for pattern, fn in ((r"(\s*)%[\w.]+ = load (<\d+ x \w+>|\w+), ptr addrspace\(3\) (.*)$", "emu_trace_ld"),
+                            (r"(\s*)store (<\d+ x \w+>|\w+) .*?, ptr addrspace\(3\) (.*)$", "emu_trace_st")):
+            m = re.match(pattern, line)
+            if m and width(m.group(2)):
+                out.append(f"{m.group(1)}call void @{fn}(ptr addrspace(3) {operand(m.group(3))}, i32 {width(m.group(2))})")
+        out.append(line)
+    return "\n".join(out) + "\ndeclare void @emu_trace_ld(ptr, i32)\ndeclare void @emu_trace_st(ptr, i32)\n"
+
+
 def to_host_ir(text):
+    if os.environ.get("EMU_SMEM_TRACE"):
+        text = trace_shared_accesses(text)
     text = re.sub(r" addrspace\(\d+\)", "", text)
     # With one address space left, a cast between spaces is the pointer itself.
     text = re.sub(r"(%[\w.]+) = addrspacecast ptr ([^\s,]+) to ptr", r"\1 = getelementptr i8, ptr \2, i64 0", text)
@@ -1039,7 +1091,12 @@ def run(ll, kernel, warps, grid, params, buffers):
         paths.append(p)
     try:
         grid_text = ",".join(str(g) for g in grid) if isinstance(grid, (list, tuple)) else str(grid)
-        subprocess.run([exe, grid_text, str(len(buffers)), *paths], check=True, timeout=300)
+        env = None
+        trace = os.environ.get("EMU_SMEM_TRACE")
+        if trace and os.path.isdir(trace):
+            # A directory: one trace per run, named after the kernel.
+            env = dict(os.environ, EMU_SMEM_TRACE=tempfile.mktemp(prefix=f"{kernel}.", suffix=".trace", dir=trace))
+        subprocess.run([exe, grid_text, str(len(buffers)), *paths], check=True, timeout=300, env=env)
         return [open(p, "rb").read() for p in paths]
     finally:
         shutil.rmtree(work, ignore_errors=True)
