@@ -9,8 +9,9 @@ and `stmatrix`. A warp's n-th access in each thread is one instruction (the kern
 diverge around shared memory). Each is split into the phases the hardware serves together — 32
 lanes for accesses of up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes and for each 8x8 matrix of
 `ldmatrix`/`stmatrix` — and a phase costs as many wavefronts as the most distinct 4-byte words
-any of the 32 banks holds (a word read by several lanes is one). Adjacent accesses of a thread
-that the PTX backend vectorizes (contiguous, aligned, up to 16 bytes) count as one. Printed per kind and width:
+any of the 32 banks holds (a word read by several lanes is one). Adjacent accesses that the PTX
+backend vectorizes (contiguous and aligned in every thread of the warp, up to 16 bytes) count as
+one. Printed per kind and width:
 instructions, wavefronts, and the ideal (one per phase that has active lanes), with the worst
 instructions' lane offsets; a kernel free of conflicts shows wavefronts equal to the ideal.
 Memory ordering and timing are not modelled: this counts what ncu calls shared-memory
@@ -39,25 +40,42 @@ def wavefronts(phase):
     return max(len(w) for w in words_by_bank.values())
 
 
-def merged(records):
-    """One thread's accesses in order, with runs of adjacent ones the PTX backend's load/store
-    vectorizer joins made one: a run of contiguous accesses of one kind is cut into the largest
-    aligned pieces of up to 16 bytes (the trace comes from the LLVM IR, before that pass)."""
-    runs = []
-    for kind, off, b in records:
-        if runs and kind in "ls" and runs[-1][0] == kind and off == runs[-1][1] + runs[-1][2]:
-            runs[-1][2] += b
-        else:
-            runs.append([kind, off, b])
-    out = []
-    for kind, off, b in runs:
-        end = off + b
-        while off < end:
-            size = 16
-            while size > 1 and (off % size or off + size > end):
-                size //= 2
-            out.append((kind, off, size))
-            off += size
+def merged(sequences):
+    """The accesses of one warp's threads (each thread's in order), with runs of adjacent ones
+    the PTX backend's load/store vectorizer can join made one: accesses k, k+1, ... of one kind
+    that are contiguous in every thread of the warp, cut into the largest pieces of up to 16
+    bytes aligned in every thread (the trace comes from the LLVM IR, before that pass; where
+    the threads disagree, the addresses are not a constant apart and stay separate)."""
+    lengths = {len(seq) for seq in sequences}
+    if len(lengths) != 1:
+        return sequences
+    out = [[] for _ in sequences]
+    n = lengths.pop()
+    k = 0
+    while k < n:
+        end = k + 1
+        while (end < n and all(seq[end][0] == seq[k][0] in "ls" and seq[end][1] == seq[end - 1][1] + seq[end - 1][2]
+                                for seq in sequences)):
+            end += 1
+        # The run k..end, as byte ranges per thread; cut where every thread's piece is aligned.
+        sizes = [seq[i][2] for seq in sequences[:1] for i in range(k, end)]
+        if any([seq[i][2] for i in range(k, end)] != sizes for seq in sequences):
+            end = k + 1
+            sizes = [sequences[0][k][2]]
+        i = k
+        while i < end:
+            best = 1
+            total = 0
+            for j in range(i, end):
+                total += sizes[j - k]
+                if total > 16:
+                    break
+                if total & (total - 1) == 0 and all(seq[i][1] % total == 0 for seq in sequences):
+                    best = j - i + 1
+            for t, seq in enumerate(sequences):
+                out[t].append((seq[i][0], seq[i][1], sum(sizes[i - k:i - k + best])))
+            i += best
+        k = end
     return out
 
 
@@ -68,10 +86,12 @@ def main(path):
             tid, seq, kind, off, b = line.split()
             threads[int(tid)].append((int(seq), kind, int(off), int(b)))
     accesses = collections.defaultdict(list)
-    for tid, records in threads.items():
-        records.sort()
-        for seq, (kind, off, b) in enumerate(merged([r[1:] for r in records])):
-            accesses[(tid // 32, seq, kind)].append((tid % 32, off, b))
+    for warp in sorted({tid // 32 for tid in threads}):
+        tids = [t for t in sorted(threads) if t // 32 == warp]
+        sequences = [[r[1:] for r in sorted(threads[t])] for t in tids]
+        for tid, seq in zip(tids, merged(sequences)):
+            for k, (kind, off, b) in enumerate(seq):
+                accesses[(warp, k, kind)].append((tid % 32, off, b))
     totals = collections.defaultdict(lambda: [0, 0, 0])
     worst = collections.defaultdict(list)
     for (warp, seq, kind), lanes in accesses.items():

@@ -489,7 +489,10 @@ impl FuncLowering<'_> {
 /// distinct banks wherever the bank bits allow. Each fix keeps the map invertible (a bit only
 /// XORs lower bits into its offset) and is kept only if no lanes chosen earlier collide again.
 /// The vector bits (the last dim's low bits either side reads or writes contiguously) stay
-/// identity, so both sides vectorize as they would unswizzled.
+/// identity, so both sides vectorize as they would unswizzled — unless narrowing the wider
+/// side's vector frees bank bits that remove more conflicts than the narrower accesses cost:
+/// each vector width is tried and the map with the fewest shared-memory wavefronts (both sides,
+/// conflicts included) kept, the widest among equals.
 pub(crate) fn conflict_free_addressing(
     src: &ThreadMap,
     dst: &ThreadMap,
@@ -514,6 +517,12 @@ pub(crate) fn conflict_free_addressing(
             .collect();
         stride_bits += dim_bits[d];
     }
+    let elem_shift = bytes.trailing_zeros();
+    // Bank (word) bits of an element offset: byte bits 2..=6.
+    let bank_lo = 2u32.saturating_sub(elem_shift);
+    if stride_bits <= bank_lo {
+        return None;
+    }
     let last = rank - 1;
     // Elements a side moves contiguously along the last dim (registers 1, 2, 4, ... stepping it).
     let run = |map: &ThreadMap| -> u32 {
@@ -529,17 +538,64 @@ pub(crate) fn conflict_free_addressing(
         }
         (1u32 << k).min(16 / bytes)
     };
-    let (src_vec, dst_vec) = (run(src), run(dst));
-    let vec_bits = src_vec.max(dst_vec).trailing_zeros();
-    let elem_shift = bytes.trailing_zeros();
-    // Bank (word) bits of an element offset: byte bits 2..=6.
-    let bank_lo = 2u32.saturating_sub(elem_shift);
-    let bank_hi = 6 - elem_shift;
-    if stride_bits <= bank_lo {
-        return None;
+    let widest = run(src).max(run(dst)).trailing_zeros();
+    let swizzle = Swizzle {
+        src,
+        dst,
+        plain: &plain,
+        dim_bits: &dim_bits,
+        bytes,
+        run_src: run(src),
+        run_dst: run(dst),
+    };
+    let mut best: Option<(u64, Vec<Vec<u32>>)> = None;
+    for keep in (0..=widest).rev() {
+        let bits = swizzle.bits(keep);
+        let cost = swizzle.wavefronts(&bits, keep);
+        if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+            best = Some((cost, bits));
+        }
     }
-    let mut bits = plain.clone();
-    let image = |bits: &[Vec<u32>], basis: &[u32]| -> u32 {
+    let (_, bits) = best?;
+    Some(crate::ops::local::Addressing::Linear { bits, origin: 0 })
+}
+
+/// The two sides of a conversion through shared memory and the row-major map the swizzle of
+/// [`conflict_free_addressing`] starts from.
+struct Swizzle<'a> {
+    src: &'a ThreadMap,
+    dst: &'a ThreadMap,
+    plain: &'a [Vec<u32>],
+    dim_bits: &'a [u32],
+    bytes: u32,
+    run_src: u32,
+    run_dst: u32,
+}
+
+impl Swizzle<'_> {
+    fn elem_shift(&self) -> u32 {
+        self.bytes.trailing_zeros()
+    }
+
+    fn bank_lo(&self) -> u32 {
+        2u32.saturating_sub(self.elem_shift())
+    }
+
+    fn bank_hi(&self) -> u32 {
+        6 - self.elem_shift()
+    }
+
+    /// Each side's vector (elements) when only the low `keep` bits of the last dim stay
+    /// contiguous.
+    fn vectors(&self, keep: u32) -> [(&ThreadMap, u32); 2] {
+        [
+            (self.dst, self.run_dst.min(1 << keep)),
+            (self.src, self.run_src.min(1 << keep)),
+        ]
+    }
+
+    /// The offset of coordinate `basis` under the map `bits`.
+    fn image(bits: &[Vec<u32>], basis: &[u32]) -> u32 {
         let mut offset = 0;
         for (d, &c) in basis.iter().enumerate() {
             for (i, &b) in bits[d].iter().enumerate() {
@@ -549,84 +605,198 @@ pub(crate) fn conflict_free_addressing(
             }
         }
         offset
-    };
-    // The lanes of one access phase (128 bytes per phase), as coordinate bases, and the bank
-    // bits their accesses start on (a vector of w bytes spans w/4 banks).
-    let phase = |map: &ThreadMap, vec: u32| -> (Vec<Vec<u32>>, u32) {
-        let access = (vec * bytes).max(4);
+    }
+
+    /// The lanes of one access phase (128 bytes per phase) of a side moving `vec` elements per
+    /// access, as coordinate bases, and the lowest bank bit its accesses start on (a vector of w
+    /// bytes spans w/4 banks).
+    fn phase(&self, map: &ThreadMap, vec: u32) -> (Vec<Vec<u32>>, u32) {
+        let access = (vec * self.bytes).max(4);
         let lanes = (128 / access).trailing_zeros() as usize;
-        let lo = (access / bytes).trailing_zeros().max(bank_lo);
+        let lo = (access / self.bytes).trailing_zeros().max(self.bank_lo());
         (map.lane_bases.iter().take(lanes).cloned().collect(), lo)
-    };
-    let sides = [phase(dst, dst_vec), phase(src, src_vec)];
-    let banks = |bits: &[Vec<u32>], basis: &[u32], lo: u32| -> u32 {
-        let window = (1u32 << (bank_hi + 1 - lo)) - 1;
-        (image(bits, basis) >> lo) & window
-    };
-    let rank_of = |bits: &[Vec<u32>], chosen: &[(usize, usize)]| -> Vec<usize> {
-        // Per side, the GF(2) rank of the chosen lanes' bank images.
-        let mut ranks = vec![0; sides.len()];
-        for (s, (lanes, lo)) in sides.iter().enumerate() {
-            let mut basis: Vec<u32> = Vec::new();
-            for &(side, lane) in chosen {
-                if side != s {
-                    continue;
-                }
-                let mut v = banks(bits, &lanes[lane], *lo);
-                for &b in &basis {
-                    v = v.min(v ^ b);
-                }
-                if v != 0 {
-                    basis.push(v);
-                }
-            }
-            ranks[s] = basis.len();
-        }
-        ranks
-    };
-    let targets: Vec<u32> = (vec_bits.max(bank_lo)..=bank_hi).collect();
-    let mut chosen: Vec<(usize, usize)> = Vec::new();
-    for (s, (lanes, _)) in sides.iter().enumerate() {
-        for (lane, lane_basis) in lanes.iter().enumerate() {
-            if lane_basis.iter().all(|&c| c == 0) {
-                continue;
-            }
-            let before = rank_of(&bits, &chosen);
-            chosen.push((s, lane));
-            let wanted = {
-                let mut r = before.clone();
-                r[s] += 1;
-                r
-            };
-            if rank_of(&bits, &chosen) == wanted {
-                continue;
-            }
-            // XOR one bank bit into the offset of one coordinate bit the lane moves along.
-            let mut fixed = false;
-            'search: for d in 0..rank {
-                for i in 0..dim_bits[d] as usize {
-                    if lane_basis[d] >> i & 1 == 0 {
+    }
+
+    /// The row-major map with bank bits XORed in, greedily, lane by lane (reading side first),
+    /// keeping the low `keep` bits of the last dim contiguous.
+    fn bits(&self, keep: u32) -> Vec<Vec<u32>> {
+        let rank = self.plain.len();
+        let bank_hi = self.bank_hi();
+        let sides: Vec<(Vec<Vec<u32>>, u32)> = self
+            .vectors(keep)
+            .iter()
+            .map(|&(map, vec)| self.phase(map, vec))
+            .collect();
+        let banks = |bits: &[Vec<u32>], basis: &[u32], lo: u32| -> u32 {
+            let window = (1u32 << (bank_hi + 1 - lo)) - 1;
+            (Self::image(bits, basis) >> lo) & window
+        };
+        let rank_of = |bits: &[Vec<u32>], chosen: &[(usize, usize)]| -> Vec<usize> {
+            // Per side, the GF(2) rank of the chosen lanes' bank images.
+            let mut ranks = vec![0; sides.len()];
+            for (s, (lanes, lo)) in sides.iter().enumerate() {
+                let mut basis: Vec<u32> = Vec::new();
+                for &(side, lane) in chosen {
+                    if side != s {
                         continue;
                     }
-                    let lowest = plain[d][i].trailing_zeros();
-                    for &t in &targets {
-                        if t >= lowest {
-                            continue;
-                        }
-                        bits[d][i] ^= 1 << t;
-                        if rank_of(&bits, &chosen) == wanted {
-                            fixed = true;
-                            break 'search;
-                        }
-                        bits[d][i] ^= 1 << t;
+                    let mut v = banks(bits, &lanes[lane], *lo);
+                    for &b in &basis {
+                        v = v.min(v ^ b);
+                    }
+                    if v != 0 {
+                        basis.push(v);
                     }
                 }
+                ranks[s] = basis.len();
             }
-            if !fixed {
-                // Unavoidable here: keep the lane out of later checks.
-                chosen.pop();
+            ranks
+        };
+        let mut bits = self.plain.to_vec();
+        let targets: Vec<u32> = (keep.max(self.bank_lo())..=bank_hi).collect();
+        let mut chosen: Vec<(usize, usize)> = Vec::new();
+        for (s, (lanes, _)) in sides.iter().enumerate() {
+            for (lane, lane_basis) in lanes.iter().enumerate() {
+                if lane_basis.iter().all(|&c| c == 0) {
+                    continue;
+                }
+                let before = rank_of(&bits, &chosen);
+                chosen.push((s, lane));
+                let wanted = {
+                    let mut r = before.clone();
+                    r[s] += 1;
+                    r
+                };
+                if rank_of(&bits, &chosen) == wanted {
+                    continue;
+                }
+                // XOR one bank bit into the offset of one coordinate bit the lane moves along.
+                let mut fixed = false;
+                'search: for d in 0..rank {
+                    for i in 0..self.dim_bits[d] as usize {
+                        if lane_basis[d] >> i & 1 == 0 {
+                            continue;
+                        }
+                        let lowest = self.plain[d][i].trailing_zeros();
+                        for &t in &targets {
+                            if t >= lowest {
+                                continue;
+                            }
+                            bits[d][i] ^= 1 << t;
+                            if rank_of(&bits, &chosen) == wanted {
+                                fixed = true;
+                                break 'search;
+                            }
+                            bits[d][i] ^= 1 << t;
+                        }
+                    }
+                }
+                if !fixed {
+                    // Unavoidable here: keep the lane out of later checks.
+                    chosen.pop();
+                }
             }
         }
+        bits
     }
-    Some(crate::ops::local::Addressing::Linear { bits, origin: 0 })
+
+    /// Shared-memory wavefronts of one warp's accesses on both sides under `bits`: per side,
+    /// accesses × phases per access × the phase's conflict degree (distinct access units over
+    /// distinct bank groups among its lanes; lanes on one unit are a broadcast).
+    fn wavefronts(&self, bits: &[Vec<u32>], keep: u32) -> u64 {
+        let mut total = 0u64;
+        for (map, vec) in self.vectors(keep) {
+            let access = (vec * self.bytes).max(4);
+            let unit_shift = (access / self.bytes).trailing_zeros();
+            let lane_bits = (128 / access).trailing_zeros() as usize;
+            let group_mask = (1u32 << lane_bits) - 1;
+            let gf2_rank = |values: &mut dyn Iterator<Item = u32>| -> u32 {
+                let mut basis: Vec<u32> = Vec::new();
+                for mut v in values {
+                    for &b in &basis {
+                        v = v.min(v ^ b);
+                    }
+                    if v != 0 {
+                        basis.push(v);
+                    }
+                }
+                basis.len() as u32
+            };
+            let lanes: Vec<u32> = map
+                .lane_bases
+                .iter()
+                .take(lane_bits)
+                .map(|b| Self::image(bits, b) >> unit_shift)
+                .collect();
+            let units = gf2_rank(&mut lanes.iter().copied());
+            let groups = gf2_rank(&mut lanes.iter().map(|u| u & group_mask));
+            let accesses = (map.registers.len() as u64 / vec as u64).max(1);
+            let phases = (32 >> lane_bits).max(1) as u64;
+            total += (accesses * phases) << (units - groups);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::conflict_free_addressing;
+    use crate::layout_map::ThreadMap;
+    use crate::ops::local::Addressing;
+
+    fn map(encoding: &str) -> ThreadMap {
+        let encoding = tritium_layout::text::parse_encoding(encoding).unwrap();
+        ThreadMap::new(&encoding, &[64, 64]).unwrap()
+    }
+
+    /// The f32 transpose of the corpus: rows of 4 written, columns of 4 read one element at a
+    /// time. Its read phases need five bank bits; with 16-byte writes only three are free, so
+    /// the map keeps 8-byte writes and both sides are conflict-free (as the emulator's trace
+    /// counts it: test/Emulation/smem-conflicts.test).
+    #[test]
+    fn a_transpose_narrows_its_writes_to_read_without_conflicts() {
+        let rows = map(
+            "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>",
+        );
+        let cols = map(
+            "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>",
+        );
+        let addressing = conflict_free_addressing(&rows, &cols, 4).unwrap();
+        assert!(matches!(addressing, Addressing::Linear { .. }));
+        let offset = |c: &[u32]| addressing.offset_of(c);
+        // Columns 0, 1 stay a contiguous pair; column 2 does not follow column 1 in every row.
+        assert_eq!(offset(&[0, 1]), 1);
+        assert!((0..64).any(|r| offset(&[r, 2]) != (offset(&[r, 0]) | 2)));
+        // The 32 lanes of a read (rows 0, 4, ..., 60 of columns 0 and 1) hit 32 banks.
+        let mut banks: Vec<u32> = cols
+            .lane_bases
+            .iter()
+            .fold(vec![vec![0u32, 0]], |acc, b| {
+                let mut next = acc.clone();
+                next.extend(acc.iter().map(|c| vec![c[0] ^ b[0], c[1] ^ b[1]]));
+                next
+            })
+            .iter()
+            .map(|c| offset(c) % 32)
+            .collect();
+        banks.sort();
+        banks.dedup();
+        assert_eq!(banks.len(), 32);
+    }
+
+    /// Where the widest vectors already read and write without conflicts, they are kept.
+    #[test]
+    fn conflict_free_vectors_stay_wide() {
+        let wide = map(
+            "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
+        );
+        let narrow = map(
+            "#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>",
+        );
+        let addressing = conflict_free_addressing(&wide, &narrow, 4).unwrap();
+        for r in 0..64 {
+            let base = addressing.offset_of(&[r, 0]);
+            assert_eq!(addressing.offset_of(&[r, 3]), base | 3, "row {r}");
+        }
+    }
 }
