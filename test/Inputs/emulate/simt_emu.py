@@ -187,23 +187,31 @@ static char *shared_ptr(uint32_t addr) {
   return (char *)((base & ~(uintptr_t)0xffffffffu) | addr);
 }
 /* The shared-memory access trace (EMU_SMEM_TRACE=path): the first program's accesses, a line
-   each: thread, its access number, kind (l load, s store, c cp.async, m ldmatrix row, n stmatrix
-   row), byte offset, bytes. bench/smem-conflicts.py counts the bank conflicts. */
+   each: thread, the access's site (the caller's address: one per IR load, store or asm
+   helper), how many times the thread reached that site before, kind (l load, s store, c
+   cp.async, m ldmatrix row, n stmatrix row), byte offset, bytes. bench/smem-conflicts.py
+   counts the bank conflicts. */
 static FILE *trace_file;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread unsigned trace_seq;
-static void trace(char kind, const void *p, int bytes) {
+static __thread uintptr_t trace_sites[4096];
+static __thread unsigned trace_counts[4096], trace_nsites;
+static void trace(uintptr_t site, char kind, const void *p, int bytes) {
   if (!trace_file || emu_cta || emu_cta_y || emu_cta_z) return;
+  unsigned i = 0;
+  while (i < trace_nsites && trace_sites[i] != site) i++;
+  if (i == trace_nsites) { if (i == 4096) return; trace_sites[trace_nsites++] = site; trace_counts[i] = 0; }
   pthread_mutex_lock(&trace_lock);
-  fprintf(trace_file, "%d %u %c %ld %d\n", emu_tid, trace_seq++, kind, (long)((const char *)p - global_smem), bytes);
+  fprintf(trace_file, "%d %lx %u %c %ld %d\n", emu_tid, (unsigned long)site, trace_counts[i]++, kind,
+          (long)((const char *)p - global_smem), bytes);
   pthread_mutex_unlock(&trace_lock);
 }
-void emu_trace_ld(const void *p, int bytes) { trace('l', p, bytes); }
-void emu_trace_st(const void *p, int bytes) { trace('s', p, bytes); }
+#define SITE ((uintptr_t)__builtin_return_address(0))
+void emu_trace_ld(const void *p, int bytes) { trace(SITE, 'l', p, bytes); }
+void emu_trace_st(const void *p, int bytes) { trace(SITE, 's', p, bytes); }
 /* cp.async: copied at once (commit and wait are then no-ops); bytes past src_size are zeroed. */
 void emu_cp_async(uint32_t dst, const char *src, int size, int src_size) {
   char *d = shared_ptr(dst);
-  trace('c', d, size);
+  trace(SITE, 'c', d, size);
   for (int i = 0; i < size; i++) d[i] = i < src_size ? src[i] : 0;
 }
 void emu_nop(void) {}
@@ -215,7 +223,7 @@ static void warp_sync(void) { pthread_barrier_wait(&bar_warp[emu_tid / 32]); }
    rows of column l / 4). */
 void emu_ldmatrix_x4(uint32_t *out, uint32_t addr, int trans) {
   int w = emu_tid / 32, l = emu_tid % 32;
-  trace('m', shared_ptr(addr), 16);
+  trace(SITE, 'm', shared_ptr(addr), 16);
   frag[w][l][0] = addr;
   warp_sync();
   for (int j = 0; j < 4; j++) {
@@ -333,7 +341,7 @@ void emu_mma_m16n8k8_tf32(float *d, const uint32_t *a, const uint32_t *b, const 
    transposed: column i % 8 of those lanes' rows). */
 void emu_stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3, int trans) {
   int w = emu_tid / 32, l = emu_tid % 32;
-  trace('n', shared_ptr(addr), 16);
+  trace(SITE, 'n', shared_ptr(addr), 16);
   frag[w][l][0] = r0; frag[w][l][1] = r1; frag[w][l][2] = r2; frag[w][l][3] = r3;
   warp_sync();
   int j = l / 8, row = l % 8;
@@ -444,7 +452,7 @@ void emu_tmap_replace(int p, uint32_t smem, int field, int ord, uint64_t v) {
     default: t->fill = (uint32_t)v; break;
   }
 }
-void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) { trace('s', shared_ptr(addr), 4); memcpy(shared_ptr(addr), &v, 4); } }
+void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) { trace(SITE, 's', shared_ptr(addr), 4); memcpy(shared_ptr(addr), &v, 4); } }
 void emu_tmap_copy(int p, uint64_t global, uint32_t smem) { if (p & 1) memcpy((void *)global, shared_ptr(smem), 128); }
 void emu_nop_l(uint64_t x) { (void)x; }
 void emu_nop_b(int p) { (void)p; }
