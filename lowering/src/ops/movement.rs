@@ -483,7 +483,7 @@ impl FuncLowering<'_> {
 }
 
 /// A bank-conflict-free shared-memory map for a conversion from `src` to `dst` (power-of-two
-/// shapes, elements of at most 4 bytes; `None` otherwise): row-major, with the offsets of
+/// shapes, elements of at most 8 bytes; `None` otherwise): row-major, with the offsets of
 /// coordinate bits outside a 128-byte line XORed into the bank bits (above the vector) so that
 /// the lanes of one access phase — on the reading side first, then the writing side — fall in
 /// distinct banks wherever the bank bits allow. Each fix keeps the map invertible (a bit only
@@ -503,7 +503,7 @@ pub(crate) fn conflict_free_addressing(
     if rank == 0
         || dst.shape != *shape
         || !shape.iter().all(|d| d.is_power_of_two())
-        || !matches!(bytes, 1 | 2 | 4)
+        || !matches!(bytes, 1 | 2 | 4 | 8)
     {
         return None;
     }
