@@ -784,6 +784,39 @@ mod tests {
         assert_eq!(banks.len(), 32);
     }
 
+    /// 8-byte elements (f64, pointers) are swizzled as the others: an f64 transpose's column
+    /// reads (16 lanes a phase, one element each) land on 16 distinct pairs of banks.
+    #[test]
+    fn eight_byte_elements_are_swizzled_too() {
+        let rows = map(
+            "#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
+        );
+        let cols = map(
+            "#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>",
+        );
+        let addressing = conflict_free_addressing(&rows, &cols, 8).unwrap();
+        let offset = |c: &[u32]| addressing.offset_of(c);
+        let mut slots: Vec<u32> = (0..16)
+            .map(|lane: u32| {
+                let c = cols
+                    .lane_bases
+                    .iter()
+                    .enumerate()
+                    .fold(vec![0u32, 0], |c, (bit, b)| {
+                        if lane >> bit & 1 == 1 {
+                            vec![c[0] ^ b[0], c[1] ^ b[1]]
+                        } else {
+                            c
+                        }
+                    });
+                offset(&c) % 16
+            })
+            .collect();
+        slots.sort();
+        slots.dedup();
+        assert_eq!(slots.len(), 16);
+    }
+
     /// Where the widest vectors already read and write without conflicts, they are kept.
     #[test]
     fn conflict_free_vectors_stay_wide() {
