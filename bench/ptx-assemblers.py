@@ -7,12 +7,16 @@ against torch and timed in one process.
 
     python3 bench/sass-compare.py --python OUT python/tests/gpu/t03_matmul.py matmul_kernel SIG 8 3 t03
     # copy OUT/t03.tritium/t03.ptx and OUT/t03.triton.ptx to the GPU machine, then
-    python3 bench/ptx-assemblers.py t03 TRITIUM.ptx TRITON.ptx [SIZE]     # or t11u (persistent)
+    python3 bench/ptx-assemblers.py t03 TRITIUM.ptx TRITON.ptx [SIZE [VARIANT.ptx ...]]   # or t11u
+
+VARIANT.ptx files (edits of Tritium's PTX, e.g. `bench/ptx-opaque-tid.py`'s) are timed beside
+them, through the driver's JIT.
 """
 import os, re, subprocess, statistics, sys, cupy as cp, torch, triton
 tb = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin")
 case, ours_ptx, triton_ptx = sys.argv[1:4]    # case: t03 | t11u (persistent, 132 programs)
 S = int(sys.argv[4]) if len(sys.argv) > 4 else 8192
+extra = sys.argv[5:]
 M = N = K = S
 a = torch.randn((M, K), device="cuda", dtype=torch.float16)
 b = torch.randn((K, N), device="cuda", dtype=torch.float16)
@@ -31,6 +35,11 @@ for side in ("tritium", "triton"):
         cub = f"/tmp/{case}_{side}_{tag.split()[0]}.cubin"
         subprocess.run([ptxas, "-arch=sm_90a", "-O3", ptx, "-o", cub], check=True)
         variants[f"{side} ptx, {tag}"] = (cp.RawModule(path=cub), name, nparams)
+for ptx in extra:
+    text = open(ptx).read()
+    name = re.search(r"\.entry (\w+)\(", text).group(1)
+    nparams = len(re.findall(r"\.param ", text.split("{", 1)[0]))
+    variants[f"{os.path.basename(ptx)}, driver JIT"] = (cp.RawModule(path=ptx), name, nparams)
 args_all = [a.data_ptr(), b.data_ptr(), c.data_ptr(), M, N, K, K, N, N, 0, 0]
 def launcher(mod, name, nparams):
     f = mod.get_function(name)
