@@ -538,15 +538,16 @@ pub(crate) fn conflict_free_addressing(
         }
         (1u32 << k).min(16 / bytes)
     };
-    let widest = run(src).max(run(dst)).trailing_zeros();
+    let (run_src, run_dst) = (run(src), run(dst));
+    let widest = run_src.max(run_dst).trailing_zeros();
     let swizzle = Swizzle {
         src,
         dst,
         plain: &plain,
         dim_bits: &dim_bits,
         bytes,
-        run_src: run(src),
-        run_dst: run(dst),
+        run_src,
+        run_dst,
     };
     let mut best: Option<(u64, Vec<Vec<u32>>)> = None;
     for keep in (0..=widest).rev() {
@@ -558,6 +559,20 @@ pub(crate) fn conflict_free_addressing(
     }
     let (_, bits) = best?;
     Some(crate::ops::local::Addressing::Linear { bits, origin: 0 })
+}
+
+/// The rank over GF(2) of `values` as bit vectors.
+fn gf2_rank(values: impl IntoIterator<Item = u32>) -> u32 {
+    let mut basis: Vec<u32> = Vec::new();
+    for mut v in values {
+        for &b in &basis {
+            v = v.min(v ^ b);
+        }
+        if v != 0 {
+            basis.push(v);
+        }
+    }
+    basis.len() as u32
 }
 
 /// The two sides of a conversion through shared memory and the row-major map the swizzle of
@@ -631,26 +646,20 @@ impl Swizzle<'_> {
             let window = (1u32 << (bank_hi + 1 - lo)) - 1;
             (Self::image(bits, basis) >> lo) & window
         };
-        let rank_of = |bits: &[Vec<u32>], chosen: &[(usize, usize)]| -> Vec<usize> {
+        let rank_of = |bits: &[Vec<u32>], chosen: &[(usize, usize)]| -> Vec<u32> {
             // Per side, the GF(2) rank of the chosen lanes' bank images.
-            let mut ranks = vec![0; sides.len()];
-            for (s, (lanes, lo)) in sides.iter().enumerate() {
-                let mut basis: Vec<u32> = Vec::new();
-                for &(side, lane) in chosen {
-                    if side != s {
-                        continue;
-                    }
-                    let mut v = banks(bits, &lanes[lane], *lo);
-                    for &b in &basis {
-                        v = v.min(v ^ b);
-                    }
-                    if v != 0 {
-                        basis.push(v);
-                    }
-                }
-                ranks[s] = basis.len();
-            }
-            ranks
+            sides
+                .iter()
+                .enumerate()
+                .map(|(s, (lanes, lo))| {
+                    gf2_rank(
+                        chosen
+                            .iter()
+                            .filter(|&&(side, _)| side == s)
+                            .map(|&(_, lane)| banks(bits, &lanes[lane], *lo)),
+                    )
+                })
+                .collect()
         };
         let mut bits = self.plain.to_vec();
         let targets: Vec<u32> = (keep.max(self.bank_lo())..=bank_hi).collect();
@@ -710,26 +719,14 @@ impl Swizzle<'_> {
             let unit_shift = (access / self.bytes).trailing_zeros();
             let lane_bits = (128 / access).trailing_zeros() as usize;
             let group_mask = (1u32 << lane_bits) - 1;
-            let gf2_rank = |values: &mut dyn Iterator<Item = u32>| -> u32 {
-                let mut basis: Vec<u32> = Vec::new();
-                for mut v in values {
-                    for &b in &basis {
-                        v = v.min(v ^ b);
-                    }
-                    if v != 0 {
-                        basis.push(v);
-                    }
-                }
-                basis.len() as u32
-            };
             let lanes: Vec<u32> = map
                 .lane_bases
                 .iter()
                 .take(lane_bits)
                 .map(|b| Self::image(bits, b) >> unit_shift)
                 .collect();
-            let units = gf2_rank(&mut lanes.iter().copied());
-            let groups = gf2_rank(&mut lanes.iter().map(|u| u & group_mask));
+            let units = gf2_rank(lanes.iter().copied());
+            let groups = gf2_rank(lanes.iter().map(|u| u & group_mask));
             let accesses = (map.registers.len() as u64 / vec as u64).max(1);
             let phases = (32 >> lane_bits).max(1) as u64;
             total += (accesses * phases) << (units - groups);
