@@ -765,20 +765,29 @@ mod tests {
         assert_eq!(offset(&[0, 1]), 1);
         assert!((0..64).any(|r| offset(&[r, 2]) != (offset(&[r, 0]) | 2)));
         // The 32 lanes of a read (rows 0, 4, ..., 60 of columns 0 and 1) hit 32 banks.
-        let mut banks: Vec<u32> = cols
-            .lane_bases
-            .iter()
-            .fold(vec![vec![0u32, 0]], |acc, b| {
-                let mut next = acc.clone();
-                next.extend(acc.iter().map(|c| vec![c[0] ^ b[0], c[1] ^ b[1]]));
-                next
+        assert_eq!(distinct_slots(&cols, 32, |c| offset(c) % 32), 32);
+    }
+
+    /// How many distinct `slot`s the first `lanes` lanes of `map` (at register 0, warp 0) hit.
+    fn distinct_slots(map: &ThreadMap, lanes: u32, slot: impl Fn(&[u32]) -> u32) -> usize {
+        let mut slots: Vec<u32> = (0..lanes)
+            .map(|lane| {
+                let coord = map.lane_bases.iter().enumerate().fold(
+                    vec![0u32; map.shape.len()],
+                    |c, (bit, b)| {
+                        if lane >> bit & 1 == 1 {
+                            c.iter().zip(b).map(|(x, y)| x ^ y).collect()
+                        } else {
+                            c
+                        }
+                    },
+                );
+                slot(&coord)
             })
-            .iter()
-            .map(|c| offset(c) % 32)
             .collect();
-        banks.sort();
-        banks.dedup();
-        assert_eq!(banks.len(), 32);
+        slots.sort();
+        slots.dedup();
+        slots.len()
     }
 
     /// 8-byte elements (f64, pointers) are swizzled as the others: an f64 transpose's column
@@ -792,26 +801,10 @@ mod tests {
             "#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>",
         );
         let addressing = conflict_free_addressing(&rows, &cols, 8).unwrap();
-        let offset = |c: &[u32]| addressing.offset_of(c);
-        let mut slots: Vec<u32> = (0..16)
-            .map(|lane: u32| {
-                let c = cols
-                    .lane_bases
-                    .iter()
-                    .enumerate()
-                    .fold(vec![0u32, 0], |c, (bit, b)| {
-                        if lane >> bit & 1 == 1 {
-                            vec![c[0] ^ b[0], c[1] ^ b[1]]
-                        } else {
-                            c
-                        }
-                    });
-                offset(&c) % 16
-            })
-            .collect();
-        slots.sort();
-        slots.dedup();
-        assert_eq!(slots.len(), 16);
+        assert_eq!(
+            distinct_slots(&cols, 16, |c| addressing.offset_of(c) % 16),
+            16
+        );
     }
 
     /// Where the widest vectors already read and write without conflicts, they are kept.
