@@ -236,6 +236,29 @@ def test_tensor_descriptor_arguments():
         TensorDescriptor(x, [100, 200], [208, 1], [64, 48])
 
 
+def test_launch_values_follow_the_signature():
+    """What a launch hands the launcher, per runtime parameter: tensors by address, scalars as
+    they are, descriptors as (base, shape, strides, nan padding)."""
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    x, y = FakeTensor(), FakeTensor(ptr=0x7F0000000100)
+    k = kernels.add_kernel.warmup(x, y, x, 1000, BLOCK_SIZE=256, grid=(4,))
+    assert k.bound_values((x, y, x, 1000, 256)) == [x.ptr, y.ptr, x.ptr, 1000]
+    half = FakeTensor(dtype="float16")
+    desc = TensorDescriptor(half, [100, 200], [208, 1], [64, 64])
+    k = kernels.descriptor_kernel.warmup(desc, desc, BLOCK=64, grid=(2, 4))
+    assert k.bound_values((desc, desc, 64)) == [(half.ptr, [100, 200], [208, 1], False)] * 2
+
+
+def test_autotune_key_is_key_values_then_tensor_dtypes():
+    from tritium.runtime import autotuner
+    base = kernels.tuned_kernel.base_fn
+    tuner = autotuner.Autotuner(base, base.arg_names, kernels.tuned_kernel.configs, ["n", "not_a_parameter"])
+    x, h = FakeTensor(), FakeTensor(dtype="float16")
+    assert tuner._key((x, 8192), {}) == (8192, str(x.dtype))
+    assert tuner._key((h,), {"n": 64}) == (64, str(h.dtype))
+    assert tuner._key((), {"x_ptr": h, "n": 64, "BLOCK": 128}) == (64, str(h.dtype))
+
+
 def test_do_not_specialize():
     src_kernel = tritium.jit(do_not_specialize=["n_elements"])(kernels.add_kernel.fn)
     _, entries, _, _ = src_kernel.specialize((FakeTensor(),) * 3 + (1, 64))

@@ -9,8 +9,8 @@ from collections import namedtuple
 from . import _tritium
 from .runtime import gpu as _driver
 from .runtime.errors import CompilationError, OutOfResources
-from .runtime.jit import (JITFunction, _base_jit, _literal, _module_text, launch_on,
-                          launch_values)
+from .runtime.jit import (JITFunction, _base_jit, _bound_values_function, _literal,
+                          _module_text, launch_on, launch_values)
 
 __all__ = ["ASTSource", "CompiledKernel", "compile", "source_text_of", "CompilationError"]
 
@@ -159,6 +159,8 @@ class CompiledKernel:
         self.runtime_params = runtime_params
         self.num_params = num_params
         self.has_descriptors = any(k.startswith("tensordesc<") for k in kinds)
+        # The launcher's arguments from all of a call's bound arguments (``JITFunction.run``).
+        self.bound_values = _bound_values_function(kinds, runtime_params)
         self._launchers = {}
 
     def __repr__(self):

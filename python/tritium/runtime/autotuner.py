@@ -70,6 +70,10 @@ class Autotuner(KernelInterface):
         self.arg_names = arg_names
         self.configs = configs if configs else [Config({})]
         self.keys = list(key)
+        self._arg_name_set = set(arg_names)
+        # (name, position among the parameters); a key naming no parameter is left out, as in
+        # Triton.
+        self._key_positions = [(k, arg_names.index(k)) for k in self.keys if k in self._arg_name_set]
         self.cache = {}
         self.reset_to_zero = [arg_names.index(k) for k in (reset_to_zero or [])]
         self.restore_value = [arg_names.index(k) for k in (restore_value or [])]
@@ -93,12 +97,27 @@ class Autotuner(KernelInterface):
     # ----- the key and the disk cache -----
 
     def _key(self, args, kwargs):
-        all_args = {**dict(zip(self.arg_names, args)), **kwargs}
-        _args = {k: v for k, v in all_args.items() if k in self.arg_names}
-        key = [_args[k] for k in self.keys if k in _args]
-        for arg in _args.values():
-            if hasattr(arg, "dtype"):
-                key.append(str(arg.dtype))
+        """The values of the ``key`` arguments, then the dtype of every tensor argument (as
+        Triton's autotuner). Every launch computes it: positions are looked up once
+        (``_key_positions``), not per call."""
+        names = self.arg_names
+        n = min(len(args), len(names))
+        key = []
+        for name, position in self._key_positions:
+            if position < n:
+                key.append(args[position])
+            elif name in kwargs:
+                key.append(kwargs[name])
+        for i in range(n):
+            dt = getattr(args[i], "dtype", None)
+            if dt is not None:
+                key.append(_dtype_name(dt))
+        if kwargs:
+            for name, value in kwargs.items():
+                if name in self._arg_name_set:
+                    dt = getattr(value, "dtype", None)
+                    if dt is not None:
+                        key.append(_dtype_name(dt))
         return tuple(key)
 
     def _disk_path(self, key):
@@ -277,7 +296,7 @@ class Autotuner(KernelInterface):
             config = self.configs[0]
             key = None
         self.best_config = config
-        if os.environ.get("TRITON_PRINT_AUTOTUNING") == "1" and not used_cached_result:
+        if not used_cached_result and os.environ.get("TRITON_PRINT_AUTOTUNING") == "1":
             print(f"Triton autotuning for function {self.__name__},\nwith key as {key},\n"
                   f"finished after {self.bench_time:.2f}s,\nbest config selected: {config};")
         if config.pre_hook is not None and not warmup:
@@ -291,6 +310,17 @@ class Autotuner(KernelInterface):
 
     def warmup(self, *args, **kwargs):
         return self.run(*args, warmup=True, **kwargs)
+
+
+_DTYPE_NAMES = {}
+
+
+def _dtype_name(dt):
+    """``str(dt)``, memoized (dtypes are few; ``str`` of a torch dtype is not free)."""
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        name = _DTYPE_NAMES[dt] = str(dt)
+    return name
 
 
 def _first(timing):
