@@ -101,6 +101,9 @@ struct Staged {
     /// One ring slot: a mutable memdesc of the loaded shape.
     buffer: MlirType,
     vector: u64,
+    /// For a tensor read back with `ttg.local_load`: the layout to read it in, when not the
+    /// load's own (see [`transposing_read`]).
+    read_encoding: Option<Encoding>,
 }
 
 /// Elements per `cp.async` of a load into its buffer: what axis info proves contiguous and
@@ -532,9 +535,17 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                                 && (only_dot_users(results(alloc)[0])
                                     || only_used_by(results(alloc)[0], "ttg.local_load"))
                         });
+                    let mut read_encoding = None;
                     let (alloc, buffer) = if staged_for_dots {
                         let alloc = user.expect("checked above");
-                        (Some(alloc), Some(mutable(value_type(results(alloc)[0]))))
+                        let alloc_buffer = mutable(value_type(results(alloc)[0]));
+                        match transposing_read(axis, op, alloc_buffer) {
+                            Some((buffer, layout)) => {
+                                read_encoding = Some(layout);
+                                (None, Some(buffer))
+                            }
+                            None => (Some(alloc), Some(alloc_buffer)),
+                        }
                     } else if let Some(operand) = mma_v2_operand_of(loaded) {
                         (None, mma_v2_operand_buffer(value_type(loaded), &operand))
                     } else if reaches_dot(loaded, body) {
@@ -550,6 +561,7 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                             alloc,
                             buffer,
                             vector,
+                            read_encoding,
                         });
                     }
                 }
@@ -558,6 +570,81 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
         }
     }
     found
+}
+
+/// A wgmma operand of 4-byte elements whose buffer keeps the other dim contiguous than memory
+/// does (tf32 B of a row-major K x N matrix: wgmma reads tf32 K-major only) would be copied one
+/// element per `cp.async` (32 copies a thread and iteration for a 32x128 tile; both compilers
+/// ran such matmuls at a fifth of tf32 peak). Instead its copies go 16 bytes at a time into a
+/// buffer in memory's order, and the loop transposes through registers: it reads the slot back
+/// (`ttg.local_load`) in a layout holding up to 4x4 elements a thread, and the body's own
+/// `ttg.local_alloc` stores them for the dot — 16-byte reads and writes. Eight consecutive lanes
+/// run along the operand's contiguous dim, so each 16-byte write phase covers the 128-byte
+/// swizzle's eight columns; the buffer is swizzled by those lanes' row groups so that their
+/// reads fall in distinct columns too. Returns that buffer and the layout to read it in.
+fn transposing_read(
+    axis: &AxisInfoAnalysis,
+    load: MlirOperation,
+    alloc_buffer: MlirType,
+) -> Option<(MlirType, Encoding)> {
+    let ty = value_type(results(load)[0]);
+    let dims = shape(ty);
+    let elem_bytes = pointee_bytes(element_type(value_type(operands(load)[0])));
+    if dims.len() != 2 || elem_bytes != 4 {
+        return None;
+    }
+    if !matches!(memdesc_encoding_of(alloc_buffer)?, Encoding::NvmmaShared(_))
+        || copy_vector(axis, load, alloc_buffer)? != 1
+    {
+        return None;
+    }
+    let Some(Encoding::Blocked(loaded)) = encoding_of(ty) else {
+        return None;
+    };
+    // `fast`: memory's contiguous dim (the buffer's); `other`: the operand's.
+    let fast = *loaded.order.first()? as usize;
+    let other = 1 - fast;
+    let warps = loaded.num_warps();
+    let (fast_len, other_len) = (dims[fast] as u32, dims[other] as u32);
+    let vector = 16 / elem_bytes as u32;
+    let per_thread = (fast_len * other_len / (32 * warps)).max(1);
+    let fast_size = fast_len.min(vector);
+    let other_size = (per_thread / fast_size).clamp(1, vector).min(other_len);
+    let other_lanes = (other_len / other_size).clamp(1, 8);
+    let fast_lanes = 32 / other_lanes;
+    let fast_warps = (fast_len / (fast_size * fast_lanes)).clamp(1, warps);
+    let other_warps = warps / fast_warps;
+    let mut size_per_thread = vec![0; 2];
+    let mut threads_per_warp = vec![0; 2];
+    let mut warps_per_cta = vec![0; 2];
+    size_per_thread[fast] = fast_size;
+    size_per_thread[other] = other_size;
+    threads_per_warp[fast] = fast_lanes;
+    threads_per_warp[other] = other_lanes;
+    warps_per_cta[fast] = fast_warps;
+    warps_per_cta[other] = other_warps;
+    let mut layout = tritium_layout::encoding::BlockedEncoding::new(
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        vec![other as u32, fast as u32],
+    );
+    layout.cta_layout = loaded.cta_layout.clone();
+    // The buffer's rows are `other` indices; the eight lanes of a read phase start `other_size`
+    // rows apart, so a phase that changes every `other_size` rows puts them in eight distinct
+    // 16-byte columns (when a row has eight).
+    let columns = fast_len / vector;
+    let shared = tritium_layout::encoding::SwizzledSharedEncoding::new(
+        vector,
+        other_size,
+        columns.clamp(1, 8),
+        loaded.order.clone(),
+    );
+    let buffer = buffer_type(ty, &Encoding::SwizzledShared(shared));
+    if copy_vector(axis, load, buffer)? != vector as u64 {
+        return None;
+    }
+    Some((buffer, Encoding::Blocked(layout)))
 }
 
 /// Whether `value` flows, through ops of `body` (not around the loop), into a tensor-core dot
@@ -942,11 +1029,17 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
                     loc: unsafe { mlirOperationGetLocation(s.load) },
                     ctx,
                 };
+                let read_type = match &s.read_encoding {
+                    Some(layout) => {
+                        with_encoding(value_type(loaded), encoding_to_attr(ctx, layout))
+                    }
+                    None => value_type(loaded),
+                };
                 let value = read.insert(build(
                     "ttg.local_load",
                     read.loc,
                     &[view],
-                    &[value_type(loaded)],
+                    &[read_type],
                     &[],
                 ));
                 // SAFETY: the load is a live op of the body; its uses move to the read-back

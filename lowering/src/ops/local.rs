@@ -209,17 +209,73 @@ fn storage_bits(elem: MlirType) -> u32 {
     }
 }
 
-fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store: bool) -> usize {
+/// How a thread's registers go to or from `buffer` in vectors: `width` elements, the registers
+/// `base + k * stride` (k < width) of every group, the bases being the registers whose index
+/// has no bit of `stride * (width - 1)` set. The registers of a vector are consecutive in the
+/// layout's own order (stride 1) or, when the buffer's contiguous dim is not the registers'
+/// fastest (a tile transposed on its way into a K-major wgmma operand), a stride apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct VectorPlan {
+    width: usize,
+    stride: usize,
+}
+
+impl VectorPlan {
+    const SCALAR: VectorPlan = VectorPlan {
+        width: 1,
+        stride: 1,
+    };
+
+    /// The first register of each vector, in register order.
+    fn bases(self, count: usize) -> impl Iterator<Item = usize> {
+        let span = self.stride * self.width;
+        (0..count).filter(move |r| (r % span) < self.stride)
+    }
+
+    /// The registers of the vector starting at `base`.
+    fn members(self, base: usize) -> impl Iterator<Item = usize> {
+        (0..self.width).map(move |k| base + k * self.stride)
+    }
+}
+
+fn vector_plan(
+    map: &crate::layout_map::ThreadMap,
+    buffer: &SharedBuffer,
+    store: bool,
+) -> VectorPlan {
     let bits = storage_bits(buffer.elem);
     if !(bits == 8 || bits == 16 || bits == 32)
         || is_pointer(buffer.elem)
         || buffer.order.is_empty()
     {
-        return 1;
+        return VectorPlan::SCALAR;
     }
-    if let Addressing::Linear { .. } = buffer.addressing {
-        return linear_vector_width(map, buffer, store);
+    let count = map.num_registers();
+    let mut best = VectorPlan::SCALAR;
+    let mut stride = 1;
+    while stride < count {
+        let width = match buffer.addressing {
+            Addressing::Linear { .. } => linear_vector_width(map, buffer, store, stride),
+            Addressing::Ordered => ordered_vector_width(map, buffer, store, stride),
+        };
+        if width > best.width {
+            best = VectorPlan { width, stride };
+        }
+        stride *= 2;
     }
+    best
+}
+
+/// [`vector_plan`]'s width at `stride` for an unswizzled buffer: each group's registers are
+/// consecutive along the buffer's contiguous dim from a multiple of the width, and no lane or
+/// warp moves a thread along it by less.
+fn ordered_vector_width(
+    map: &crate::layout_map::ThreadMap,
+    buffer: &SharedBuffer,
+    store: bool,
+    stride: usize,
+) -> usize {
+    let bits = storage_bits(buffer.elem);
     let fast = buffer.order[0] as usize;
     let Some(&extent) = buffer.shape.get(fast) else {
         return 1;
@@ -229,18 +285,19 @@ fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store
     // Vectors are whole b32 words (a byte pair would be stored as a word).
     while vec > 1 && vec as u32 * bits >= 32 {
         let v = vec as u32;
+        let plan = VectorPlan { width: vec, stride };
         let threads_aligned = map
             .lane_bases
             .iter()
             .chain(&map.warp_bases)
             .all(|basis| basis.get(fast).is_some_and(|&c| c % v == 0));
-        let groups_contiguous = count.is_multiple_of(vec)
-            && (0..count).step_by(vec).all(|start| {
+        let groups_contiguous = count.is_multiple_of(vec * stride)
+            && plan.bases(count).all(|start| {
                 let first = &map.registers[start];
                 first.get(fast).is_some_and(|&c| c % v == 0)
-                    && (1..vec).all(|k| {
-                        let next = &map.registers[start + k];
-                        (!store || !map.register_duplicate[start + k])
+                    && plan.members(start).enumerate().skip(1).all(|(k, r)| {
+                        let next = &map.registers[r];
+                        (!store || !map.register_duplicate[r])
                             && next.len() == first.len()
                             && next.iter().zip(first).enumerate().all(|(d, (&n, &f))| {
                                 if d == fast { n == f + k as u32 } else { n == f }
@@ -257,16 +314,17 @@ fn vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer, store
 
 /// Elements a thread can write per access of `map` into `buffer` (as `ttg.local_alloc` does).
 pub fn store_vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuffer) -> usize {
-    vector_width(map, buffer, true)
+    vector_plan(map, buffer, true).width
 }
 
-/// [`vector_width`] for a swizzled buffer: every aligned group of `v` registers lands on `v`
-/// consecutive offsets starting at a multiple of `v`, and no lane or warp bit moves the offset
-/// by less than `v` elements.
+/// [`vector_plan`]'s width at `stride` for a swizzled buffer: every group of `v` registers
+/// lands on `v` consecutive offsets starting at a multiple of `v`, and no lane or warp bit
+/// moves the offset by less than `v` elements.
 fn linear_vector_width(
     map: &crate::layout_map::ThreadMap,
     buffer: &SharedBuffer,
     store: bool,
+    stride: usize,
 ) -> usize {
     let bits = storage_bits(buffer.elem);
     let addressing = &buffer.addressing;
@@ -281,13 +339,14 @@ fn linear_vector_width(
     // Vectors are whole b32 words.
     while vec > 1 && vec as u32 * bits >= 32 {
         let v = vec as u32;
-        let fits = count.is_multiple_of(vec)
+        let plan = VectorPlan { width: vec, stride };
+        let fits = count.is_multiple_of(vec * stride)
             && thread_mask & (v - 1) == 0
-            && (0..count).step_by(vec).all(|start| {
+            && plan.bases(count).all(|start| {
                 offsets[start].is_multiple_of(v)
-                    && (1..vec).all(|k| {
-                        (!store || !map.register_duplicate[start + k])
-                            && offsets[start + k] == offsets[start] + k as u32
+                    && plan.members(start).enumerate().skip(1).all(|(k, r)| {
+                        (!store || !map.register_duplicate[r])
+                            && offsets[r] == offsets[start] + k as u32
                     })
             });
         if fits {
@@ -761,18 +820,20 @@ impl FuncLowering<'_> {
             self.barrier_after_write();
             return Ok(());
         }
-        let vec = vector_width(&map, buffer, true);
+        let plan = vector_plan(&map, buffer, true);
+        let vec = plan.width;
         let mut offsets = OffsetCache::default();
         // `register_duplicate` has one entry per register, and `values` at least as many.
-        for (r, coord) in map.registers.iter().enumerate().step_by(vec) {
+        for r in plan.bases(map.num_registers()) {
             if map.register_duplicate[r] {
                 continue;
             }
-            let index = self.element_offset(&map, buffer, &thread, coord, &mut offsets);
+            let index = self.element_offset(&map, buffer, &thread, &map.registers[r], &mut offsets);
             if vec == 1 {
                 self.smem_store(buffer.base, index, values[r], buffer.elem);
             } else {
-                let word = self.pack_vector(&values[r..r + vec], buffer.elem);
+                let members: Vec<Value> = plan.members(r).map(|m| values[m]).collect();
+                let word = self.pack_vector(&members, buffer.elem);
                 let address = self.smem_address(buffer.base, index, self.llvm_type(buffer.elem));
                 self.b
                     .store_aligned(word, address, vec as u64 * smem_bytes(buffer.elem));
@@ -807,13 +868,15 @@ impl FuncLowering<'_> {
             return Ok(self.read_ldmatrix(&map, buffer, &plan));
         }
         let thread = self.thread_base(op, ty)?;
-        let mut regs = Vec::with_capacity(map.num_registers());
-        let vec = vector_width(&map, buffer, false);
+        let count = map.num_registers();
+        let mut regs: Vec<Option<Value>> = vec![None; count];
+        let plan = vector_plan(&map, buffer, false);
+        let vec = plan.width;
         let mut offsets = OffsetCache::default();
-        for coord in map.registers.iter().step_by(vec) {
-            let index = self.element_offset(&map, buffer, &thread, coord, &mut offsets);
+        for r in plan.bases(count) {
+            let index = self.element_offset(&map, buffer, &thread, &map.registers[r], &mut offsets);
             if vec == 1 {
-                regs.push(self.smem_load(buffer.base, index, buffer.elem));
+                regs[r] = Some(self.smem_load(buffer.base, index, buffer.elem));
             } else {
                 let address = self.smem_address(buffer.base, index, self.llvm_type(buffer.elem));
                 let word_type = self.packed_type(vec, buffer.elem);
@@ -821,10 +884,15 @@ impl FuncLowering<'_> {
                     self.b
                         .load_aligned(address, word_type, vec as u64 * smem_bytes(buffer.elem));
                 let parts = self.unpack_vector(word, vec, buffer.elem);
-                regs.extend(parts);
+                for (m, part) in plan.members(r).zip(parts) {
+                    regs[m] = Some(part);
+                }
             }
         }
-        Ok(regs)
+        Ok(regs
+            .into_iter()
+            .map(|r| r.expect("every register belongs to one vector"))
+            .collect())
     }
 
     /// The element offset of the row each lane supplies to `ldmatrix`/`stmatrix` before a
