@@ -28,6 +28,12 @@
 //!   there; otherwise the dots are synchronous and the copies go at the top;
 //! * after the loop: `ttg.async_wait {num = 0}` (and `warp_group_dot_wait {pendings = 0}`).
 //!
+//! A wgmma operand of 4-byte elements staged K-major from memory that is contiguous along the
+//! other dim (tf32 B of a row-major matrix) is not copied one element per `cp.async`: it takes
+//! the second kind's path — 16-byte copies into a ring in memory's order (swizzled by row
+//! groups), read back in 4x4 blocks a thread and stored by the body's own `ttg.local_alloc`
+//! into the K-major operand ([`transposing_read`]); its dot stays synchronous.
+//!
 //! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
 //! load's operands are computed with: pure ops of the loop body over the induction variable,
 //! loop invariants and loop-carried values whose updates are themselves such ops (pointer
