@@ -31,21 +31,7 @@ fn written_by_threads(memdesc: MlirValue) -> bool {
         return true;
     };
     match op_name(def).as_str() {
-        "ttg.local_alloc" => {
-            if !operands(def).is_empty() {
-                return true;
-            }
-            let mut stored = false;
-            // SAFETY: use-list traversal of a live value.
-            unsafe {
-                let mut user = mlirValueGetFirstUse(memdesc);
-                while !user.ptr.is_null() {
-                    stored |= op_name(mlirOpOperandGetOwner(user)) == "ttg.local_store";
-                    user = mlirOpOperandGetNextUse(user);
-                }
-            }
-            stored
-        }
+        "ttg.local_alloc" => !operands(def).is_empty() || stored_into(results(def)[0]),
         "ttg.memdesc_index"
         | "ttg.memdesc_subslice"
         | "ttg.memdesc_trans"
@@ -54,6 +40,29 @@ fn written_by_threads(memdesc: MlirValue) -> bool {
             .is_none_or(|&source| written_by_threads(source)),
         _ => true,
     }
+}
+
+/// Whether a `ttg.local_store` writes `memdesc` or a view of it (a ring's slot through
+/// `ttg.memdesc_index`, as a pipelined loop stores a register-staged operand).
+fn stored_into(memdesc: MlirValue) -> bool {
+    let mut stored = false;
+    // SAFETY: use-list traversal of a live value.
+    unsafe {
+        let mut user = mlirValueGetFirstUse(memdesc);
+        while !user.ptr.is_null() && !stored {
+            let owner = mlirOpOperandGetOwner(user);
+            stored = match op_name(owner).as_str() {
+                "ttg.local_store" => true,
+                "ttg.memdesc_index"
+                | "ttg.memdesc_subslice"
+                | "ttg.memdesc_trans"
+                | "ttg.memdesc_reshape" => stored_into(results(owner)[0]),
+                _ => false,
+            };
+            user = mlirOpOperandGetNextUse(user);
+        }
+    }
+    stored
 }
 
 fn run(module: OperationRef, options: &Options) -> PassResult {
