@@ -133,3 +133,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A tile transposed on its way into a K-major wgmma operand, as the pipeliner stages tf32 B
+// from N-major memory: read from its N-major (row-group swizzled) buffer in 4x4 blocks a thread
+// whose registers run along K, so each 16-byte read takes registers 4 apart (a strided
+// vector), and written K-major with 16-byte stores of consecutive registers.
+// CHECK-LABEL: llvm.func @transpose_through_registers
+// CHECK-COUNT-4: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: bar.sync 0
+// CHECK-NOT: !llvm.ptr<3> -> f32
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NOT: !llvm.ptr<3> -> f32
+// CHECK: bar.sync 0
+// CHECK-COUNT-4: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#ring = #ttg.swizzled_shared<{vec = 4, perPhase = 4, maxPhase = 8, order = [1, 0]}>
+#operand = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @transpose_through_registers(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %ones = arith.constant dense<1.0> : tensor<32x64xf32, #blocked>
+    %ring = ttg.local_alloc %ones : (tensor<32x64xf32, #blocked>) -> !ttg.memdesc<32x64xf32, #ring, #smem>
+    %blocks = ttg.local_load %ring : !ttg.memdesc<32x64xf32, #ring, #smem> -> tensor<32x64xf32, #blocked1>
+    %op = ttg.local_alloc %blocks : (tensor<32x64xf32, #blocked1>) -> !ttg.memdesc<32x64xf32, #operand, #smem>
+    %back = ttg.local_load %op : !ttg.memdesc<32x64xf32, #operand, #smem> -> tensor<32x64xf32, #blocked>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %r2 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #blocked>
+    %oa = tt.addptr %os, %rb : tensor<32x64x!tt.ptr<f32>, #blocked>, tensor<32x64xi32, #blocked>
+    tt.store %oa, %back : tensor<32x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
