@@ -251,12 +251,24 @@ fn vector_plan(
         return VectorPlan::SCALAR;
     }
     let count = map.num_registers();
+    // A swizzled buffer's register offsets, computed once for every stride tried.
+    let linear = match buffer.addressing {
+        Addressing::Linear { .. } => Some(LinearOffsets {
+            thread_mask: thread_offset_mask(map, &buffer.addressing),
+            registers: map
+                .registers
+                .iter()
+                .map(|c| buffer.addressing.offset_at(c))
+                .collect(),
+        }),
+        Addressing::Ordered => None,
+    };
     let mut best = VectorPlan::SCALAR;
     let mut stride = 1;
     while stride < count {
-        let width = match buffer.addressing {
-            Addressing::Linear { .. } => linear_vector_width(map, buffer, store, stride),
-            Addressing::Ordered => ordered_vector_width(map, buffer, store, stride),
+        let width = match &linear {
+            Some(offsets) => linear_vector_width(map, buffer, offsets, store, stride),
+            None => ordered_vector_width(map, buffer, store, stride),
         };
         if width > best.width {
             best = VectorPlan { width, stride };
@@ -320,20 +332,23 @@ pub fn store_vector_width(map: &crate::layout_map::ThreadMap, buffer: &SharedBuf
 /// [`vector_plan`]'s width at `stride` for a swizzled buffer: every group of `v` registers
 /// lands on `v` consecutive offsets starting at a multiple of `v`, and no lane or warp bit
 /// moves the offset by less than `v` elements.
+/// A swizzled buffer's element offsets of a thread's registers, and the offset bits its lane and
+/// warp can set.
+struct LinearOffsets {
+    thread_mask: u32,
+    registers: Vec<u32>,
+}
+
 fn linear_vector_width(
     map: &crate::layout_map::ThreadMap,
     buffer: &SharedBuffer,
+    linear: &LinearOffsets,
     store: bool,
     stride: usize,
 ) -> usize {
     let bits = storage_bits(buffer.elem);
-    let addressing = &buffer.addressing;
-    let thread_mask = thread_offset_mask(map, addressing);
-    let offsets: Vec<u32> = map
-        .registers
-        .iter()
-        .map(|c| addressing.offset_at(c))
-        .collect();
+    let thread_mask = linear.thread_mask;
+    let offsets = &linear.registers;
     let count = offsets.len();
     let mut vec = (128 / bits) as usize;
     // Vectors are whole b32 words.
