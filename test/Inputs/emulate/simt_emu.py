@@ -14,7 +14,9 @@ before each program.
 
 What it checks is the lowering's arithmetic, indexing, data movement between threads and
 barrier placement, on the CPU, against a reference: not timing, not memory ordering beyond
-barriers, not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (printf, ...)
+barriers (except one rule: the async proxy — wgmma's shared operands, TMA stores — must not read
+shared memory a thread wrote through the generic proxy without a `fence.proxy.async` after the
+write), not the PTX assembler. Kernels with other inline asm or NVVM intrinsics (printf, ...)
 are refused with the list of what is missing. Used by the lit tests in
 test/Emulation and by `tritium_fuzz::emulate` (clang-22 from scripts/bootstrap compiles the
 retargeted IR)."""
@@ -208,10 +210,42 @@ static void trace(uintptr_t site, char kind, const void *p, int bytes) {
 #define SITE ((uintptr_t)__builtin_return_address(0))
 void emu_trace_ld(const void *p, int bytes) { trace(SITE, 'l', p, bytes); }
 void emu_trace_st(const void *p, int bytes) { trace(SITE, 's', p, bytes); }
+/* The async proxy (wgmma's shared operands, TMA stores) sees a thread's generic-proxy writes to
+   shared memory (stores, st.shared, stmatrix) only after that thread's fence.proxy.async. Each
+   byte keeps its last generic writer and the writer's fence count at the time; an async-proxy
+   read of a byte whose writer has not fenced since is an error (on a GPU the read may see stale
+   data; here every read is immediate, so the missing fence is all there is to see). cp.async and
+   TMA loads clear the mark. */
+static uint16_t generic_writer[1 << 18];
+static uint32_t generic_fences[1 << 18];
+static uint32_t fence_count[NTHREADS];
+static void mark_shared(const void *p, int bytes, uint16_t writer) {
+  long off = (const char *)p - global_smem;
+  if (off < 0 || off + bytes > (long)sizeof global_smem) return;
+  for (int i = 0; i < bytes; i++) {
+    generic_writer[off + i] = writer;
+    generic_fences[off + i] = writer ? fence_count[writer - 1] : 0;
+  }
+}
+void emu_generic_store(const void *p, int bytes) { mark_shared(p, bytes, (uint16_t)(emu_tid + 1)); }
+void emu_fence_proxy_async(void) { fence_count[emu_tid]++; }
+static void async_proxy_read(const void *p, int bytes, const char *reader) {
+  long off = (const char *)p - global_smem;
+  if (off < 0 || off + bytes > (long)sizeof global_smem) return;
+  for (int i = 0; i < bytes; i++) {
+    int w = generic_writer[off + i];
+    if (w && generic_fences[off + i] == fence_count[w - 1]) {
+      fprintf(stderr, "emulator: %s reads shared-memory byte %ld, which thread %d wrote through the "
+              "generic proxy with no fence.proxy.async after the write\n", reader, off + i, w - 1);
+      exit(3);
+    }
+  }
+}
 /* cp.async: copied at once (commit and wait are then no-ops); bytes past src_size are zeroed. */
 void emu_cp_async(uint32_t dst, const char *src, int size, int src_size) {
   char *d = shared_ptr(dst);
   trace(SITE, 'c', d, size);
+  mark_shared(d, size, 0);
   for (int i = 0; i < size; i++) d[i] = i < src_size ? src[i] : 0;
 }
 void emu_nop(void) {}
@@ -349,6 +383,7 @@ void emu_stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint3
     int lane = trans ? 4 * col + row / 2 : 4 * row + col / 2, half = trans ? row % 2 : col % 2;
     uint16_t h = (uint16_t)(frag[w][lane][j] >> (16 * half));
     memcpy(shared_ptr(addr) + 2 * col, &h, 2);
+    emu_generic_store(shared_ptr(addr) + 2 * col, 2);
   }
   warp_sync();
 }
@@ -411,9 +446,13 @@ void emu_wgmma(void *d, uint64_t da, const uint32_t *a_regs, uint64_t db, int sc
         char bytes[4]; memcpy(bytes, &bits, 4);
         a = operand_value(bytes, type);
       } else {
-        a = operand_value(operand_address(da, row, kk, esize, !trans_a), type);
+        const char *pa = operand_address(da, row, kk, esize, !trans_a);
+        async_proxy_read(pa, esize, "wgmma (operand A)");
+        a = operand_value(pa, type);
       }
-      double b = operand_value(operand_address(db, col, kk, esize, !trans_b), type);
+      const char *pb = operand_address(db, col, kk, esize, !trans_b);
+      async_proxy_read(pb, esize, "wgmma (operand B)");
+      double b = operand_value(pb, type);
       if (type >= 5) isum += (int64_t)a * (int64_t)b; else sum += a * b;
     }
     if (acc == 2) {
@@ -452,7 +491,9 @@ void emu_tmap_replace(int p, uint32_t smem, int field, int ord, uint64_t v) {
     default: t->fill = (uint32_t)v; break;
   }
 }
-void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) { if (p & 1) { trace(SITE, 's', shared_ptr(addr), 4); memcpy(shared_ptr(addr), &v, 4); } }
+void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) {
+  if (p & 1) { trace(SITE, 's', shared_ptr(addr), 4); memcpy(shared_ptr(addr), &v, 4); emu_generic_store(shared_ptr(addr), 4); }
+}
 void emu_tmap_copy(int p, uint64_t global, uint32_t smem) { if (p & 1) memcpy((void *)global, shared_ptr(smem), 128); }
 void emu_nop_l(uint64_t x) { (void)x; }
 void emu_nop_b(int p) { (void)p; }
@@ -525,9 +566,12 @@ void emu_tma(int op, int p, uint32_t smem, uint64_t tmap, uint32_t mbar, int n, 
     char *s = shared_ptr(a), *g = (char *)t->address + goff;
     if (op == 0) {
       if (inside) memcpy(s, g, esize); else memset(s, t->fill ? 0xff : 0, esize);
+      mark_shared(s, esize, 0);
     } else if (inside && op == 1) {
+      async_proxy_read(s, esize, "a TMA store");
       memcpy(g, s, esize);
     } else if (inside) {
+      async_proxy_read(s, esize, "a TMA reduction");
       pthread_mutex_lock(&emu_atomics);
       switch (t->elemtype) {
         case 6: { uint16_t x, y; memcpy(&x, g, 2); memcpy(&y, s, 2); x = half_bits(half_value(x) + half_value(y)); memcpy(g, &x, 2); break; }
@@ -572,6 +616,7 @@ int main(int argc, char **argv) {
   for (emu_cta_y = 0; emu_cta_y < grid_y; emu_cta_y++)
   for (emu_cta = 0; emu_cta < grid_x; emu_cta++) {
     memset(global_smem, 0xAB, sizeof global_smem);
+    memset(generic_writer, 0, sizeof generic_writer);
     nmbars = 0;
     pthread_barrier_init(&bar_all, NULL, NTHREADS);
     for (int w = 0; w < NWARPS; w++) pthread_barrier_init(&bar_warp[w], NULL, 32);
@@ -592,22 +637,26 @@ SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "half": 2, "bflo
                 "double": 8, "ptr": 8}
 
 
+def shared_access_width(ty):
+    """Bytes a load or store of LLVM type `ty` moves (None for a type not listed)."""
+    m = re.match(r"<(\d+) x (\w+)>$", ty)
+    return int(m.group(1)) * SCALAR_BYTES[m.group(2)] if m else SCALAR_BYTES.get(ty)
+
+
+def pointer_operand(rest):
+    """The pointer operand of a load or store: up to the first comma outside parentheses."""
+    depth = 0
+    for i, ch in enumerate(rest):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            return rest[:i]
+    return rest
+
+
 def trace_shared_accesses(text):
     """Puts a call recording the address and width before each load and store of shared memory
     (addrspace 3), for the EMU_SMEM_TRACE trace."""
-    def width(ty):
-        m = re.match(r"<(\d+) x (\w+)>$", ty)
-        return int(m.group(1)) * SCALAR_BYTES[m.group(2)] if m else SCALAR_BYTES.get(ty)
-
-    def operand(rest):
-        # The pointer operand: up to the first comma outside parentheses.
-        depth = 0
-        for i, ch in enumerate(rest):
-            depth += {"(": 1, ")": -1}.get(ch, 0)
-            if ch == "," and depth == 0:
-                return rest[:i]
-        return rest
-
+    width, operand = shared_access_width, pointer_operand
     out = []
     for line in text.split("\n"):
         for pattern, fn in ((r"(\s*)%[\w.]+ = load (<\d+ x \w+>|\w+), ptr addrspace\(3\) (.*)$", "emu_trace_ld"),
@@ -619,7 +668,22 @@ def trace_shared_accesses(text):
     return "\n".join(out) + "\ndeclare void @emu_trace_ld(ptr, i32)\ndeclare void @emu_trace_st(ptr, i32)\n"
 
 
+def mark_generic_shared_stores(text):
+    """Puts a call before each store to shared memory (addrspace 3) marking the bytes as written
+    through the generic proxy (`emu_generic_store`: the async proxy may read them only after the
+    writer's fence.proxy.async)."""
+    out = []
+    for line in text.split("\n"):
+        m = re.match(r"(\s*)store (<\d+ x \w+>|\w+) .*?, ptr addrspace\(3\) (.*)$", line)
+        if m and shared_access_width(m.group(2)):
+            out.append(f"{m.group(1)}call void @emu_generic_store(ptr addrspace(3) "
+                       f"{pointer_operand(m.group(3))}, i32 {shared_access_width(m.group(2))})")
+        out.append(line)
+    return "\n".join(out) + "\ndeclare void @emu_generic_store(ptr, i32)\n"
+
+
 def to_host_ir(text):
+    text = mark_generic_shared_stores(text)
     if os.environ.get("EMU_SMEM_TRACE"):
         text = trace_shared_accesses(text)
     text = re.sub(r" addrspace\(\d+\)", "", text)
@@ -987,8 +1051,8 @@ def to_host_ir(text):
             "emu_tmap_copy",
         "wgmma.fence.sync.aligned;": "emu_nop",
         "wgmma.commit_group.sync.aligned;": "emu_nop",
-        "fence.proxy.async.shared::cta;": "emu_nop",
-        "fence.proxy.async.shared::cluster;": "emu_nop",
+        "fence.proxy.async.shared::cta;": "emu_fence_proxy_async",
+        "fence.proxy.async.shared::cluster;": "emu_fence_proxy_async",
         "cp.async.wait_group 0;": "emu_nop",
         "cp.async.wait_group 1;": "emu_nop",
         "cp.async.wait_group 2;": "emu_nop",
@@ -1130,7 +1194,11 @@ def main(argv):
         print(f"unsupported: {e}")
         return 2
     del host_check
-    outs = run(ll, kernel, int(warps), tuple(int(g) for g in grid.split(",")), params, buffers)
+    try:
+        outs = run(ll, kernel, int(warps), tuple(int(g) for g in grid.split(",")), params, buffers)
+    except subprocess.CalledProcessError as e:
+        # The emulated program said why on stderr (a missing fence, an unsupported descriptor).
+        return e.returncode if e.returncode > 0 else 1
     for path, data in zip(paths, outs):
         open(path, "wb").write(data)
     return 0
