@@ -253,14 +253,17 @@ class Autotuner(KernelInterface):
     # ----- calls -----
 
     def run(self, *args, **kwargs):
-        grid = kwargs.get("grid")
-        warmup = kwargs.get("warmup", False)
-        call_kwargs = {k: v for k, v in kwargs.items() if k not in ("grid", "warmup")}
-        self.nargs = dict(zip(self.arg_names, args))
+        # `kwargs` is this call's own dict: what remains after the launch's own keys is the
+        # kernel's keyword arguments. The arguments by name are built only where a hook or the
+        # tuning needs them, not on every launch.
+        grid = kwargs.pop("grid", None)
+        warmup = kwargs.pop("warmup", False)
+        call_kwargs = kwargs
         used_cached_result = True
         if len(self.configs) > 1:
             key = self._key(args, call_kwargs)
             if key not in self.cache:
+                self.nargs = dict(zip(self.arg_names, args))
                 config = self._load(key)
                 if config is None:
                     used_cached_result = False
@@ -300,7 +303,7 @@ class Autotuner(KernelInterface):
             print(f"Triton autotuning for function {self.__name__},\nwith key as {key},\n"
                   f"finished after {self.bench_time:.2f}s,\nbest config selected: {config};")
         if config.pre_hook is not None and not warmup:
-            config.pre_hook({**self.nargs, **call_kwargs, **config.all_kwargs()})
+            config.pre_hook({**dict(zip(self.arg_names, args)), **call_kwargs, **config.all_kwargs()})
         ret = self.fn.run(*args, grid=grid, warmup=warmup, **call_kwargs, **config.all_kwargs())
         self.nargs = None
         return ret
