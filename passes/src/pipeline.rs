@@ -32,7 +32,8 @@
 //! other dim (tf32 B of a row-major matrix) is not copied one element per `cp.async`: it takes
 //! the second kind's path — 16-byte copies into a ring in memory's order (swizzled by row
 //! groups), read back in 4x4 blocks a thread and stored by the body's own `ttg.local_alloc`
-//! into the K-major operand ([`transposing_read`]); its dot stays synchronous.
+//! into the K-major operand ([`transposing_read`]) — a ring of one operand buffer per slot, so
+//! the dot stays in flight while the next iteration writes the next buffer.
 //!
 //! The copies' pointers and masks come from cloning, for the iteration they prefetch, the ops the
 //! load's operands are computed with: pure ops of the loop body over the induction variable,
@@ -110,6 +111,10 @@ struct Staged {
     /// For a tensor read back with `ttg.local_load`: the layout to read it in, when not the
     /// load's own (see [`transposing_read`]).
     read_encoding: Option<Encoding>,
+    /// With `read_encoding`: the body's `ttg.local_alloc` of the tensor for its dots, which
+    /// becomes a store into a ring of operand buffers (one per slot), so the dot can stay in
+    /// flight while the next iteration writes the next buffer.
+    operand_alloc: Option<MlirOperation>,
 }
 
 /// Elements per `cp.async` of a load into its buffer: what axis info proves contiguous and
@@ -542,15 +547,17 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                                     || only_used_by(results(alloc)[0], "ttg.local_load"))
                         });
                     let mut read_encoding = None;
+                    let mut operand_alloc = None;
                     let (alloc, buffer) = if staged_for_dots {
                         let alloc = user.expect("checked above");
                         let alloc_buffer = mutable(value_type(results(alloc)[0]));
                         match transposing_read(axis, op, alloc_buffer) {
-                            Some((buffer, layout)) => {
+                            Some((buffer, layout)) if only_dot_users(results(alloc)[0]) => {
                                 read_encoding = Some(layout);
+                                operand_alloc = Some(alloc);
                                 (None, Some(buffer))
                             }
-                            None => (Some(alloc), Some(alloc_buffer)),
+                            _ => (Some(alloc), Some(alloc_buffer)),
                         }
                     } else if let Some(operand) = mma_v2_operand_of(loaded) {
                         (None, mma_v2_operand_buffer(value_type(loaded), &operand))
@@ -568,6 +575,7 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
                             buffer,
                             vector,
                             read_encoding,
+                            operand_alloc,
                         });
                     }
                 }
@@ -890,6 +898,17 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
             before.insert(build("ttg.local_alloc", loc, &[], &[ring_type], &[]))
         })
         .collect();
+    // The transposed operands' rings (one buffer per slot, written in the body).
+    let operand_rings: Vec<Option<MlirValue>> = staged
+        .iter()
+        .map(|s| {
+            s.operand_alloc.map(|alloc| {
+                let slot = mutable(value_type(results(alloc)[0]));
+                let ring_type = mutable_with_slots(slot, Some(slots));
+                before.insert(build("ttg.local_alloc", loc, &[], &[ring_type], &[]))
+            })
+        })
+        .collect();
 
     // Prologue: iterations 0 .. stages - 2.
     let init = |j: usize| {
@@ -969,9 +988,10 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
     let carried: HashMap<usize, MlirValue> = ahead_args.iter().copied().collect();
     // With the accumulating dot kept in flight, the copies go after its wait: the slot they
     // overwrite was read by the previous iteration's dot, complete only from there on.
+    // A transposed operand's alloc becomes a ring slot below: staged as well.
     let staged_allocs: HashSet<usize> = staged
         .iter()
-        .filter_map(|s| s.alloc.map(|a| a.ptr as usize))
+        .filter_map(|s| s.alloc.or(s.operand_alloc).map(|a| a.ptr as usize))
         .collect();
     let in_flight_wait = if register_rings {
         None
@@ -1056,6 +1076,23 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
                 }
             }
         }
+    }
+    for (s, operand_ring) in staged.iter().zip(&operand_rings) {
+        let (Some(alloc), Some(ring)) = (s.operand_alloc, *operand_ring) else {
+            continue;
+        };
+        let slot_type = mutable(value_type(results(alloc)[0]));
+        let view = index_view(&inside, ring, extract, slot_type);
+        let value = operands(alloc)[0];
+        let store = build("ttg.local_store", loc, &[value, view], &[], &[]);
+        // SAFETY: the store goes right before the live alloc, in its block; the alloc's uses
+        // (the dots) move to the slot's view, after which it has none and is destroyed.
+        unsafe {
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(alloc), alloc, store);
+            mlirValueReplaceAllUsesOfWith(results(alloc)[0], view);
+            mlirOperationDestroy(alloc);
+        }
+        make_views_mutable(view);
     }
     if let Some((sources, valid)) = deferred_copies {
         // At the end of the body: the reads' conversions into operand layouts fold into reads

@@ -111,21 +111,25 @@
 // A tf32 matmul whose B ([K, N], N contiguous in memory) wgmma reads K-major (32-bit operands
 // have no transposed form): B's copies stay 16 bytes wide, into a ring in memory's order swizzled
 // by groups of 4 rows; each iteration reads its slot back in 4x4 blocks a thread (8 lanes along
-// K) and the body's own local_alloc writes the K-major operand, which the dot reads — so the dot
-// is synchronous. A is staged for the dot directly.
+// K) and stores them into its slot of a ring of K-major operand buffers, which the dot reads —
+// so the dot stays in flight while the next iteration writes the next buffer. A is staged for
+// the dot directly.
 // TF32: #blocked2 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]}>
 // TF32: #shared1 = #ttg.swizzled_shared<{vec = 4, perPhase = 4, maxPhase = 8, order = [1, 0]}>
 // TF32: #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
 // TF32: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x32xf32, #shared, #smem, mutable>
 // TF32: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x128xf32, #shared1, #smem, mutable>
+// TF32: %[[OPS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x128xf32, #shared2, #smem, mutable>
 // TF32: scf.for
 // TF32-NOT: tt.load
+// TF32: %[[BSLOT:.*]] = ttg.memdesc_index %[[B]][%[[READ:.*]]]
+// TF32: %[[OP:.*]] = ttg.memdesc_index %[[OPS]][%[[READ]]]
+// TF32: %[[T:.*]] = ttg.local_load %[[BSLOT]] : !ttg.memdesc<32x128xf32, #shared1, #smem, mutable> -> tensor<32x128xf32, #blocked2>
+// TF32: ttg.local_store %[[T]], %[[OP]]
+// TF32: ttng.warp_group_dot %{{.*}}, %[[OP]], %{{.*}} {inputPrecision = 0 : i32, isAsync = true}
+// TF32-NEXT: ttng.warp_group_dot_wait {{.*}}pendings = 1
 // TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} {contiguity = 4 : i32} : tensor<128x32x!tt.ptr<f32>, #blocked> -> <128x32xf32, #shared, #smem, mutable>
 // TF32: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} {contiguity = 4 : i32} : tensor<32x128x!tt.ptr<f32>, #blocked1> -> <32x128xf32, #shared1, #smem, mutable>
-// TF32: %[[T:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<32x128xf32, #shared1, #smem, mutable> -> tensor<32x128xf32, #blocked2>
-// TF32: %[[OP:.*]] = ttg.local_alloc %[[T]] : (tensor<32x128xf32, #blocked2>) -> !ttg.memdesc<32x128xf32, #shared2, #smem>
-// TF32: ttng.warp_group_dot %{{.*}}, %[[OP]], %{{.*}} {inputPrecision = 0 : i32}
-// TF32-NOT: isAsync
 // TF32: scf.yield
 
 // Tritium's own TTGIR of tutorial 03's matmul at 2 warps (`-tritium-ttgir` at num-stages=1):
