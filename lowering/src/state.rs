@@ -532,11 +532,11 @@ impl FuncLowering<'_> {
                 // `buffer_alignment`); the base is where the driver puts dynamic shared memory,
                 // 1024-byte aligned in practice (Triton declares 16 and relies on the same; the
                 // GPU tests' 128-byte-swizzled wgmma operands check it). Declaring only 16 keeps
-                // LLVM from learning the base's low address bits: with
-                // them it turns a wgmma descriptor's `add` of a tile offset into a disjoint `or`,
-                // which ptxas does not rematerialize in uniform registers, and holds every such
-                // descriptor in two vector registers instead (attention backward D=128:
-                // 276 `R2UR`, 1048 bytes spilled; with 16: 11 `R2UR` in the loop, 832 bytes).
+                // LLVM from learning the base's low address bits, with which it turns a wgmma
+                // descriptor's `add` of a tile offset into a disjoint `or`: ptxas does not
+                // rematerialize those in uniform registers but holds each in two vector
+                // registers (attention backward D=128: 276 `R2UR` and 1048 bytes spilled with
+                // 1024; 11 `R2UR` in the loop and 832 bytes with 16).
                 ("alignment", b.i64_attr(16)),
             ];
             let region = b.empty_region();
