@@ -736,10 +736,12 @@ impl FuncLowering<'_> {
     }
 
     /// The barrier before a shared-memory write (earlier readers are done) — unless a write's
-    /// closing barrier is still pending: nothing has read shared memory since that write's
-    /// opening barrier.
+    /// closing barrier is still pending (nothing has read shared memory since that write's
+    /// opening barrier), or nothing has touched shared memory since the last barrier (the
+    /// kernel's first shared-memory op: a softmax's cross-warp reduction, a layout conversion
+    /// before the stores; Triton's barrier analysis puts none there either).
     pub fn barrier_before_write(&mut self) {
-        if !self.barrier_pending {
+        if !self.barrier_pending && self.shared_read_since_barrier {
             self.barrier();
         }
     }

@@ -7,10 +7,11 @@
 // CHECK: atom.acquire.cta.global.max.s32
 // CHECK: atom.release.sys.global.exch.b64
 // CHECK: atom.acq_rel.gpu.global.add.u32
-// The barrier clobbers memory: LLVM keeps its shared-memory loads and stores on their side.
-// CHECK: "bar.sync 0;", "~{memory}"
+// The broadcast is the kernel's first shared-memory access: no barrier before its store. The
+// barrier clobbers memory: LLVM keeps its shared-memory loads and stores on their side.
+// CHECK-NOT: bar.sync
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
-// CHECK: bar.sync 0
+// CHECK: "bar.sync 0;", "~{memory}"
 // CHECK: llvm.load {{.*}} !llvm.ptr<3>
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -61,8 +62,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.fadd
 // CHECK: shfl.sync.bfly.b32
 // CHECK: llvm.select
-// CHECK: bar.sync 0
+// CHECK-NOT: bar.sync
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: bar.sync 0
 // CHECK: llvm.load {{.*}} !llvm.ptr<3>
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -340,7 +342,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NOT: shfl.sync.bfly
 // CHECK-COUNT-5: shfl.sync.up.b32
 // CHECK-NOT: shfl.sync.idx
-// CHECK: bar.sync
+// CHECK-NOT: bar.sync
 // CHECK: llvm.cond_br
 // CHECK: llvm.store
 // CHECK: bar.sync

@@ -239,7 +239,7 @@ impl FuncLowering<'_> {
         let thread = self.thread_base(op, ty)?;
         let base = self.smem_base();
         let first = self.first_copy_predicate(map);
-        self.barrier();
+        self.barrier_before_write();
         for (r, (coord, &value)) in map.registers.iter().zip(values).enumerate() {
             if map.register_duplicate.get(r) == Some(&true) {
                 continue;
@@ -276,7 +276,7 @@ impl FuncLowering<'_> {
         let base = self.smem_base();
         let zero = self.b.const_i32(0);
         let is_first = self.b.icmp(IntPredicate::Eq, self.tid, zero);
-        self.barrier();
+        self.barrier_before_write();
         let after = self.b.begin_if(is_first);
         self.smem_store(base, zero, value, elem);
         self.b.restore(after);

@@ -78,7 +78,7 @@ impl FuncLowering<'_> {
         let src_base = self.thread_base(op, src_type)?;
         let out_base = self.thread_base(op, out_type)?;
         let base = self.smem_base();
-        self.barrier();
+        self.barrier_before_write();
         for (r, coord) in src_map.registers.iter().enumerate() {
             if src_map.register_duplicate.get(r).copied().unwrap_or(false) {
                 continue;
@@ -145,7 +145,7 @@ impl FuncLowering<'_> {
         };
         let base = self.smem_base();
         let i32 = self.b.i32();
-        self.barrier();
+        self.barrier_before_write();
         // Zero the bins.
         let zero = self.b.const_i32(0);
         let step = usize::try_from(threads).unwrap_or(usize::MAX);

@@ -423,7 +423,7 @@ impl FuncLowering<'_> {
         self.reserve_scratch(movement_scratch(op)?);
         let src_base = self.thread_base(op, src_type)?;
         let base = self.smem_base();
-        self.barrier();
+        self.barrier_before_write();
         for (k, values) in src_values.iter().enumerate() {
             let region = self.region_base(base, k as u64 * numel * bytes);
             for (r, coord) in src_map.registers.iter().enumerate() {

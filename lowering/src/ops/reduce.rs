@@ -409,7 +409,7 @@ impl FuncLowering<'_> {
                 let base = self.smem_base();
                 let (slot_bases, _) = Self::operand_regions(&elems, warps as u64);
                 self.reserve_scratch(reduce_scratch(op)?);
-                self.barrier();
+                self.barrier_before_write();
                 // Warp index along the axis (compact over the axis warp bits).
                 let warp = self.warp();
                 let warp_index = self.compact_bits(warp, &warp_axis_bits);
@@ -458,7 +458,7 @@ impl FuncLowering<'_> {
         let (slot_bases, _) = Self::operand_regions(&elems, warps * out_numel);
         self.reserve_scratch(reduce_scratch(op)?);
         let src_base = self.thread_base(op, src_type)?;
-        self.barrier();
+        self.barrier_before_write();
         let warp_index = if warp_axis_bits.is_empty() {
             self.b.const_i32(0)
         } else {

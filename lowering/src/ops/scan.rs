@@ -652,7 +652,7 @@ impl FuncLowering<'_> {
         };
         let representatives: Vec<usize> =
             (0..count).filter(|r| r & scanned.registers == 0).collect();
-        self.barrier();
+        self.barrier_before_write();
         let store_totals = |this: &mut Self| {
             for &r in &representatives {
                 let warp = this.warp();
