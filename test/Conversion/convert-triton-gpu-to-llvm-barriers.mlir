@@ -1,9 +1,10 @@
 // RUN: triton-opt %s --split-input-file --tritium-llvm | FileCheck %s
 
-// Barriers before shared-memory writes follow what may have touched shared memory since the
-// last barrier, along every path (a region body starts as if something had). Here the `then` branch ends reading a buffer and the `else`
-// branch ends with its write's barrier: the write after the `if` still needs a barrier, for the
-// `then` path's readers.
+// A barrier precedes a shared-memory write unless nothing has touched shared memory since the
+// last one. Control flow counts as touching it: a region body starts as if shared memory had
+// been read (a loop's back edge), and so does the code after an op with regions. Here the
+// `then` branch ends reading a buffer and the `else` branch ends with its write's barrier: the
+// write after the `if` still needs a barrier, for the `then` path's readers.
 // CHECK-LABEL: llvm.func @write_after_if
 // CHECK: llvm.cond_br
 // CHECK: llvm.load {{.*}} !llvm.ptr<3>

@@ -95,10 +95,7 @@ impl FuncLowering<'_> {
         self.bind_buffers(op, &args[1..], &ins[3..], &[])?;
         let saved = self.b.save();
         self.b.set_end(block);
-        let before_loop = self.shared_read_since_barrier;
         self.lower_yielding_block(body)?;
-        // After the loop: after its last iteration, or (no iteration) where it began.
-        self.shared_read_since_barrier |= before_loop;
         self.b.restore(saved);
         let mut operands = vec![lb, ub, step];
         operands.extend(inits);
@@ -123,9 +120,6 @@ impl FuncLowering<'_> {
         let types = self.flat_types(op, outs)?;
         let blocks = blocks_of(op);
         let mut regions = Vec::new();
-        // After the `if`: whatever either branch left, or (no else) what came before it.
-        let before_if = self.shared_read_since_barrier;
-        let mut read_after = false;
         for i in 0..2 {
             match blocks.get(i) {
                 Some(&ttgir_block) => {
@@ -135,15 +129,10 @@ impl FuncLowering<'_> {
                     self.lower_yielding_block(ttgir_block)?;
                     self.b.restore(saved);
                     regions.push(region);
-                    read_after |= self.shared_read_since_barrier;
                 }
-                None => {
-                    regions.push(self.b.empty_region());
-                    read_after |= before_if;
-                }
+                None => regions.push(self.b.empty_region()),
             }
         }
-        self.shared_read_since_barrier = read_after;
         let lowered = self.b.create("scf.if", &[cond], &types, &[], regions);
         self.bind_flat(op, outs, &Builder::results_of(lowered))?;
         if let (Some(&then_block), Some(&else_block)) = (blocks.first(), blocks.get(1)) {
@@ -214,15 +203,12 @@ impl FuncLowering<'_> {
             // SAFETY: `inner` is still a live op of `before` (lowering never erases TTGIR ops).
             inner = unsafe { mlirOperationGetNextInBlock(inner) };
         }
-        // The loop exits from the end of its before region.
-        let at_exit = self.shared_read_since_barrier;
 
         let (after_region, after_block) = self.b.region_with_block(&result_types);
         self.bind_flat(op, &block_args(after), &block_args(after_block))?;
         self.b.set_end(after_block);
         self.lower_yielding_block(after)?;
         self.b.restore(saved);
-        self.shared_read_since_barrier = at_exit;
 
         let lowered = self.b.create(
             "scf.while",
