@@ -485,6 +485,78 @@ fn split_offsets(value: MlirValue, for_op: MlirOperation, at: MlirOperation) -> 
     }
 }
 
+/// A tensor of pointers of the loop split like [`split_offsets`]' offsets: a loop-invariant
+/// tensor of pointers (built before `for_op`) and a uniform i64 scalar offset in elements
+/// (computed in the loop, right before `at`; `None`: the pointers are invariant). Through
+/// `tt.addptr` (offsets split, the invariant part added to the invariant base), `tt.broadcast`
+/// and `tt.expand_dims`: tutorial 11's B operand, `broadcast(addptr(splat(%b), %ks * %stride)) +
+/// %cols`, moves in its base, A's `broadcast(%rows) + %ks` in its offsets.
+fn split_pointers(
+    value: MlirValue,
+    for_op: MlirOperation,
+    at: MlirOperation,
+) -> Option<(MlirValue, Option<MlirValue>)> {
+    if is_invariant(value, for_op) {
+        return Some((hoisted(value, for_op), None));
+    }
+    let def = defining_op(value)?;
+    let ins = operands(def);
+    let ty = value_type(value);
+    // SAFETY: location of a live op.
+    let loc = unsafe { mlirOperationGetLocation(def) };
+    let before_loop = |op: MlirOperation| {
+        // SAFETY: `for_op` is live in a block; `op` is new, owned by that block after.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op) };
+        // SAFETY: every op built here has one result.
+        unsafe { mlirOperationGetResult(op, 0) }
+    };
+    let inside = |op: MlirOperation| {
+        // SAFETY: `at` is a live op of the loop body; `op` is new, owned by its block after.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op) };
+        // SAFETY: every op built here has one result.
+        unsafe { mlirOperationGetResult(op, 0) }
+    };
+    // An i32 scalar offset sign-extended, as `tt.addptr` extends its offsets.
+    let to_i64 = |x: MlirValue| {
+        // SAFETY: type queries on a live value; the extension has one result.
+        unsafe {
+            if mlirIntegerTypeGetWidth(value_type(x)) == 64 {
+                x
+            } else {
+                let i64_type = mlirIntegerTypeGet(context_of(for_op), 64);
+                inside(build("arith.extsi", loc, &[x], &[i64_type], &[]))
+            }
+        }
+    };
+    match op_name(def).as_str() {
+        "tt.addptr" if ins.len() == 2 => {
+            let (base, base_scalar) = split_pointers(ins[0], for_op, at)?;
+            let Split { scalar, tensor } = split_offsets(ins[1], for_op, at)?;
+            let invariant = match tensor {
+                Some(t) => before_loop(build("tt.addptr", loc, &[base, t], &[ty], &[])),
+                None => base,
+            };
+            let scalar = match (base_scalar, scalar.map(to_i64)) {
+                (Some(x), Some(y)) => Some(inside(build(
+                    "arith.addi",
+                    loc,
+                    &[x, y],
+                    &[value_type(x)],
+                    &[],
+                ))),
+                (x, y) => x.or(y),
+            };
+            Some((invariant, scalar))
+        }
+        "tt.expand_dims" | "tt.broadcast" => {
+            let (base, scalar) = split_pointers(*ins.first()?, for_op, at)?;
+            let invariant = before_loop(tritium_dialects::build::clone_with(def, &[base], &[ty]));
+            Some((invariant, scalar))
+        }
+        _ => None,
+    }
+}
+
 /// A pipelined copy in `for_op`'s body whose addresses are recomputed every iteration from a
 /// moving scalar (block pointers: `tt.addptr %base, (splat(%row) + %range) * %stride + %cols`
 /// with i64 offsets) reads `tt.addptr(tt.addptr(%base, invariant part), splat(scalar part))`
@@ -519,16 +591,10 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         let Some(addptr) = defining_op(pointers).filter(|op| op_name(*op) == "tt.addptr") else {
             continue;
         };
-        let ins = operands(addptr);
-        let (base, offsets) = (ins[0], ins[1]);
-        // SAFETY: type queries on live types.
-        let i64_offsets = unsafe {
-            let element = element_type(value_type(offsets));
-            mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 64
-        };
+        let offsets = operands(addptr)[1];
         // Offsets that are one splat already are uniform (the carried offsets above).
         let uniform = defining_op(offsets).is_some_and(|op| op_name(op) == "tt.splat");
-        if !i64_offsets || uniform || !is_invariant(base, for_op) || is_invariant(offsets, for_op) {
+        if uniform || is_invariant(pointers, for_op) {
             continue;
         }
         let Some(count) =
@@ -536,40 +602,27 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         else {
             continue;
         };
-        candidates.push((copy, pointers, addptr, base, offsets, count));
+        candidates.push((copy, pointers, addptr, count));
     }
     // Hoisted bases stay live across the loop, two registers each, beside the dot results;
     // where that crowds the register file the recomputed addresses are cheaper (LLVM chains a
     // thread's rows: one add each). Attention at head dim 128 on the H200: 128x64 tiles (dots
     // 192 registers, bases 32) spilled and ran 1744 us split against 1197 us not; 64x64 tiles
     // (96 + 32) ran 1090 us split against 1192 us not.
-    let bases: u64 = candidates.iter().map(|c| c.5).sum();
+    let bases: u64 = candidates.iter().map(|c| c.3).sum();
     if dot_registers(for_op) + 2 * bases > MAX_DOT_AND_BASE_REGISTERS {
         return;
     }
-    for (copy, pointers, addptr, base, offsets, _) in candidates {
+    for (copy, pointers, addptr, _) in candidates {
         // The split builds ops as it goes; a failed one leaves them unused (dead, pure) for
         // canonicalize.
-        let Some(Split {
-            scalar: Some(scalar),
-            tensor,
-        }) = split_offsets(offsets, for_op, addptr)
-        else {
+        let Some((invariant, Some(scalar))) = split_pointers(pointers, for_op, addptr) else {
             continue;
         };
-        // SAFETY: location of a live op; the new ops go before the loop (the invariant
-        // addresses) and before the copy (the per-iteration pointers), which reads them.
+        // SAFETY: location of a live op; the new ops go before the copy (the per-iteration
+        // pointers), which reads them.
         unsafe {
             let loc = mlirOperationGetLocation(addptr);
-            let base = hoisted(base, for_op);
-            let invariant = match tensor {
-                Some(t) => {
-                    let op = build("tt.addptr", loc, &[base, t], &[value_type(pointers)], &[]);
-                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op);
-                    mlirOperationGetResult(op, 0)
-                }
-                None => base,
-            };
             let moved = offset_pointers(ctx, loc, invariant, scalar, true, &|op| {
                 mlirBlockInsertOwnedOperationBefore(body, copy, op)
             });
