@@ -154,3 +154,53 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Tutorial 11's B operand: i32 offsets, the moving K rows in the row pointers' base
+// (`broadcast(addptr(splat(%b), (splat(k) + range) * stride)) + cols`). The pointers split into
+// the loop-invariant `broadcast(addptr(splat(%b), range * stride)) + cols`, built before the
+// loop, and the uniform `k * stride`, sign-extended as `tt.addptr` extends i32 offsets and added
+// each iteration through an opaque move (recomputed per-row products ran 1.05x Triton's time).
+// MANY-LABEL: tt.func @moving_row_base_i32
+// MANY: %[[ROWS:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<64x1xi32, #blocked>
+// MANY-NEXT: %[[ROWP:.*]] = tt.addptr %{{.*}}, %[[ROWS]] : tensor<64x1x!tt.ptr<f16>, #blocked>, tensor<64x1xi32, #blocked>
+// MANY-NEXT: %[[B:.*]] = tt.broadcast %[[ROWP]]
+// MANY-NEXT: %[[INV:.*]] = tt.addptr %[[B]], %{{.*}} : tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<64x128xi32, #blocked>
+// MANY-NEXT: scf.for %[[I:.*]] = {{.*}} : i32 {
+// MANY: %[[K:.*]] = arith.muli %[[I]], %c64_i32 : i32
+// MANY: %[[KS:.*]] = arith.muli %[[K]], %{{.*}} : i32
+// MANY-NEXT: %[[KS64:.*]] = arith.extsi %[[KS]] : i32 to i64
+// MANY-NEXT: %[[M:.*]] = tt.elementwise_inline_asm "mov.b64 $0, $1;" {{.*}} %[[KS64]] : i64 -> i64
+// MANY-NEXT: %[[SP:.*]] = tt.splat %[[M]] : i64 -> tensor<64x128xi64, #blocked>
+// MANY-NEXT: %[[P:.*]] = tt.addptr %[[INV]], %[[SP]]
+// MANY-NEXT: ttg.async_copy_global_to_local %[[P]],
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @moving_row_base_i32(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i32 {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xi32, #blocked>
+    %colsb = tt.broadcast %cols2 : tensor<1x128xi32, #blocked> -> tensor<64x128xi32, #blocked>
+    %strides = tt.splat %stride : i32 -> tensor<64x1xi32, #blocked>
+    %bases = tt.splat %b : !tt.ptr<f16> -> tensor<64x1x!tt.ptr<f16>, #blocked>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %ks = tt.splat %k : i32 -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %r = arith.addi %ks, %rows : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+      %rk = arith.muli %r2, %strides : tensor<64x1xi32, #blocked>
+      %rowp = tt.addptr %bases, %rk : tensor<64x1x!tt.ptr<f16>, #blocked>, tensor<64x1xi32, #blocked>
+      %rowpb = tt.broadcast %rowp : tensor<64x1x!tt.ptr<f16>, #blocked> -> tensor<64x128x!tt.ptr<f16>, #blocked>
+      %ptrs = tt.addptr %rowpb, %colsb : tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<64x128xi32, #blocked>
+      %tok = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 8 : i32} : tensor<64x128x!tt.ptr<f16>, #blocked> -> <64x128xf16, #shared, #smem, mutable>
+    }
+    tt.return
+  }
+}
