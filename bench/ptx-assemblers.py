@@ -9,15 +9,18 @@ against torch and timed in one process.
     # copy OUT/t03.tritium/t03.ptx and OUT/t03.triton.ptx to the GPU machine, then
     python3 bench/ptx-assemblers.py t03 TRITIUM.ptx TRITON.ptx [SIZE [VARIANT.ptx ...]]   # or t11u
 
+SIZE is S (S³) or MxNxK; t11u covers every kernel with the persistent tutorial's parameters
+(a, b, c, M, N, K, stride_am, stride_bk, stride_cm), such as bench/kernels/persistent_variants.py's.
+
 VARIANT.ptx files (edits of Tritium's PTX, e.g. `bench/ptx-opaque-tid.py`'s) are timed beside
 them, through the driver's JIT.
 """
 import os, re, subprocess, statistics, sys, cupy as cp, torch, triton
 tb = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin")
 case, ours_ptx, triton_ptx = sys.argv[1:4]    # case: t03 | t11u (persistent, 132 programs)
-S = int(sys.argv[4]) if len(sys.argv) > 4 else 8192
+size = sys.argv[4] if len(sys.argv) > 4 else "8192"
 extra = sys.argv[5:]
-M = N = K = S
+M, N, K = (int(x) for x in size.split("x")) if "x" in size else (int(size),) * 3
 a = torch.randn((M, K), device="cuda", dtype=torch.float16)
 b = torch.randn((K, N), device="cuda", dtype=torch.float16)
 c = torch.empty((M, N), device="cuda", dtype=torch.float16)
@@ -56,4 +59,4 @@ for rnd in range(5):
 base = statistics.median(times["triton ptx, triton ptxas"])
 for k, v in times.items():
     t = statistics.median(v)
-    print(f"{case} {S}^3 {k:34s} {t*1e3:8.1f} us  {t/base:.3f}x  {2*M*N*K/t*1e-9:.0f} TFLOP/s", flush=True)
+    print(f"{case} {M}x{N}x{K} {k:34s} {t*1e3:8.1f} us  {t/base:.3f}x  {2*M*N*K/t*1e-9:.0f} TFLOP/s", flush=True)

@@ -628,6 +628,14 @@ impl Builder {
     pub fn fmul(&mut self, a: Value, b: Value) -> Value {
         self.bin(BinOp::FMul, a, b)
     }
+    /// `a·b` as `arith.mulf` with `fastmath<contract>` (MLIR's arith conversion makes it an
+    /// `llvm.fmul` with the flag): LLVM may fuse it into a following contractable add.
+    pub fn fmul_contractable(&mut self, a: Value, b: Value) -> Value {
+        // SAFETY: the context is live; 32 is arith's FastMathFlags `contract`.
+        let contract = unsafe { tritium_dialects::ffi::tritiumArithFastMathAttrGet(self.ctx, 32) };
+        let ty = type_of(a);
+        self.one("arith.mulf", &[a, b], ty, &[("fastmath", contract)])
+    }
     pub fn fdiv(&mut self, a: Value, b: Value) -> Value {
         self.bin(BinOp::FDiv, a, b)
     }

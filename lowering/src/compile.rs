@@ -689,25 +689,33 @@ mod tests {
     use super::*;
 
     /// A kernel without a dot goes through the SLP vectorizer with a generic target's costs (as
-    /// Triton's O3): dropout's independent Philox streams come out grouped into `<4 x i32>`
-    /// operations (the order ptxas allocates in 32 registers, not 48).
+    /// Triton's O3), then the scalarizer: the grouping reorders dropout's eight Philox streams
+    /// (32 registers after ptxas, 48 ungrouped: `bench/sass-compare.py`, which needs ptxas) and
+    /// leaves no vector arithmetic behind. Argmin's f16 compare chains, which the grouping pairs
+    /// into `<2 x half>` (`setp.f16x2` and a repacking `prmt` per select), stay scalar.
     #[test]
-    fn slp_groups_scalar_chains_of_kernels_without_a_dot() {
+    fn kernels_without_a_dot_leave_the_grouping_scalar() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Inputs");
-        let text = std::fs::read_to_string(root.join("corpus/dropout.ttir")).unwrap();
         let options = CompileOptions {
             num_warps: Some(4),
             keep_intermediates: true,
             ..Default::default()
         };
-        let dropout = compile(&text, "dropout.ttir", &options)
-            .unwrap()
-            .llvm_ir
-            .unwrap();
-        assert!(
-            dropout.contains("xor <4 x i32>") && dropout.contains("mul <4 x i32>"),
-            "dropout's Philox rounds are not grouped"
-        );
+        for (kernel, scalar_op) in [
+            ("dropout", "= xor i32 "),
+            ("argmin_rows_f16", "= fcmp olt half "),
+        ] {
+            let file = format!("corpus/{kernel}.ttir");
+            let text = std::fs::read_to_string(root.join(&file)).unwrap();
+            let llvm_ir = compile(&text, &file, &options).unwrap().llvm_ir.unwrap();
+            assert!(llvm_ir.contains(scalar_op), "{kernel}: no `{scalar_op}`");
+            for vector_op in ["xor <", "mul <", "add <", "fcmp olt <", "select <"] {
+                assert!(
+                    !llvm_ir.contains(vector_op),
+                    "{kernel}: vector arithmetic left (`{vector_op}`)"
+                );
+            }
+        }
     }
 
     /// Triton 3.6's tensor-core kernels (`test/Inputs/kernels/dot`, `num_stages=1`): Tritium's

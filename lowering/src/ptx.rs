@@ -278,7 +278,7 @@ impl Drop for TargetMachine {
 
 /// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`, then,
 /// with `group_scalar_chains`, the SLP vectorizer with a generic target's costs (as Triton's O3
-/// has them).
+/// has them) and the scalarizer.
 pub fn optimize(
     module: &LlvmModule,
     machine: &TargetMachine,
@@ -307,9 +307,16 @@ pub fn optimize(
             // model (32-bit registers) never does. NVPTX splits the vectors again, but the grouped
             // order is what ptxas allocates registers for: dropout's eight Philox streams per
             // thread take 48 registers in the ungrouped order and 32 (as Triton's) grouped.
+            //
+            // The scalarizer then splits what the grouping made into vectors, in the grouped
+            // order: NVPTX would split most of them anyway, but keeps `<2 x half>` whole, and
+            // the grouping pairs two rows' f16 reduction chains (seeded by a two-row vector store
+            // of their partials) into `setp.f16x2` + `selp.b16` + repacking (argmin_rows_f16:
+            // 472 SASS instructions and 36 registers grouped, 444 and 32 scalarized; Triton 423
+            // and 32).
             error_ref = LLVMRunPasses(
                 module.module,
-                c"function(slp-vectorizer)".as_ptr(),
+                c"function(slp-vectorizer,scalarizer)".as_ptr(),
                 std::ptr::null_mut(),
                 options,
             );

@@ -27,7 +27,7 @@ pub enum Stage {
     /// MLIR's translation of the LLVM dialect to LLVM IR.
     TranslateToLlvmIr,
     /// LLVM's `default<O3>` for the NVPTX target, then the SLP vectorizer with a generic target's
-    /// costs (as Triton's O3 runs it).
+    /// costs (as Triton's O3 runs it) and the scalarizer (kernels without a dot).
     OptimizeLlvm,
     /// LLVM's NVPTX backend: PTX assembly.
     Nvptx,

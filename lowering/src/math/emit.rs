@@ -330,6 +330,9 @@ impl Ops32 for BuilderOps32<'_> {
     fn mul(&mut self, a: &Value, b: &Value) -> Value {
         self.b.fmul(*a, *b)
     }
+    fn mul_scale(&mut self, a: &Value, b: &Value) -> Value {
+        self.b.fmul_contractable(*a, *b)
+    }
     fn fma(&mut self, a: &Value, b: &Value, c: &Value) -> Value {
         self.b.intr(Intrinsic::Fma, &[*a, *b, *c])
     }

@@ -67,6 +67,12 @@ pub trait Ops32: Sized {
     fn add(&mut self, a: &Self::F, b: &Self::F) -> Self::F;
     fn sub(&mut self, a: &Self::F, b: &Self::F) -> Self::F;
     fn mul(&mut self, a: &Self::F, b: &Self::F) -> Self::F;
+    /// `a·b` for a final scaling by a power of two that is exact wherever the result is normal:
+    /// a consumer's add may absorb it into one fma (the same sum, rounded once, where it is
+    /// exact; closer to the exact sum where it is not). The value is [`Ops32::mul`]'s.
+    fn mul_scale(&mut self, a: &Self::F, b: &Self::F) -> Self::F {
+        self.mul(a, b)
+    }
     fn fma(&mut self, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
     fn neg(&mut self, a: &Self::F) -> Self::F;
     fn abs(&mut self, a: &Self::F) -> Self::F;
@@ -373,7 +379,7 @@ fn exp_signed<O: Ops32>(o: &mut O, x: &O::F, sign: f32) -> O::F {
     let tb = o.bits(&t);
     let field = o.shl(&tb, 23);
     let scale = o.bits_float(&field);
-    o.mul(&e, &scale)
+    o.mul_scale(&e, &scale)
 }
 
 /// `2^f` for `|f| ≤ 1/2`.
