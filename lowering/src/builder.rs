@@ -688,6 +688,23 @@ impl Builder {
         let ty = type_of(args[0]);
         self.one(intrinsic.name(), args, ty, &[])
     }
+    /// `llvm.call_intrinsic` of the LLVM intrinsic `name` (its attributes, such as `convergent`,
+    /// come from LLVM's definition of it).
+    pub fn call_intrinsic(&mut self, name: &str, args: &[Value], result: MlirType) -> Value {
+        let intrin = self.string_attr(name);
+        let bundles = self.i32_array(&[]);
+        let segments = self.i32_array(&[args.len() as i32, 0]);
+        self.one(
+            "llvm.call_intrinsic",
+            args,
+            result,
+            &[
+                ("intrin", intrin),
+                ("op_bundle_sizes", bundles),
+                ("operandSegmentSizes", segments),
+            ],
+        )
+    }
     /// `llvm.intr.ctlz` (zero input defined: gives the bit width).
     pub fn ctlz(&mut self, value: Value) -> Value {
         let ty = type_of(value);

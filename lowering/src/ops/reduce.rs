@@ -200,14 +200,20 @@ impl FuncLowering<'_> {
         let bits = type_bits(elem);
         let lty = self.llvm_type(elem);
         let i32 = self.b.i32();
-        let asm = match mode {
-            Shuffle::Xor => "shfl.sync.bfly.b32 $0, $1, $2, 0x1f, 0xffffffff;",
+        // NVVM's intrinsics (convergent: LLVM keeps them where every lane reaches them, but may
+        // schedule them among the arithmetic).
+        let (intrinsic, clamp) = match mode {
+            Shuffle::Xor => ("llvm.nvvm.shfl.sync.bfly.i32", 0x1f),
             // Lanes below the distance keep their own value (the caller masks them).
-            Shuffle::Up => "shfl.sync.up.b32 $0, $1, $2, 0x0, 0xffffffff;",
-            Shuffle::Index => "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;",
+            Shuffle::Up => ("llvm.nvvm.shfl.sync.up.i32", 0),
+            Shuffle::Index => ("llvm.nvvm.shfl.sync.idx.i32", 0x1f),
         };
-        let shfl =
-            |this: &mut Self, v: Value| this.b.asm_volatile(asm, "=r,r,r", &[v, operand], i32);
+        let all_lanes = self.b.const_i32(-1);
+        let clamp = self.b.const_i32(clamp);
+        let shfl = |this: &mut Self, v: Value| {
+            this.b
+                .call_intrinsic(intrinsic, &[all_lanes, v, operand, clamp], i32)
+        };
         if bits == 64 {
             let i64 = self.b.i64();
             let as_int = if is_float(elem) {

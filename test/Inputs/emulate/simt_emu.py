@@ -1105,6 +1105,13 @@ def to_host_ir(text):
     text = text.replace("@llvm.nvvm.read.ptx.sreg.ctaid.z", "@emu_ctaid_z")
     for axis in "xyz":
         text = text.replace(f"@llvm.nvvm.read.ptx.sreg.nctaid.{axis}", f"@emu_nctaid_{axis}")
+    # NVVM's shuffles (mask, value, lane operand, clamp; the lowering always passes all lanes
+    # and the clamp its mode implies) as the inline-asm ones.
+    text = re.sub(r"^declare [^\n]*@llvm\.nvvm\.shfl\.sync\.[a-z]+\.i32\([^\n]*$", "", text, flags=re.M)
+    for mode in re.findall(r"@llvm\.nvvm\.shfl\.sync\.([a-z]+)\.i32\(", text):
+        declared[f"emu_shfl_{mode}"] = f"declare i32 @emu_shfl_{mode}(i32, i32)"
+    text = re.sub(r"@llvm\.nvvm\.shfl\.sync\.([a-z]+)\.i32\(i32 -1, (i32 [^,]+), (i32 [^,]+), i32 [^)]+\)",
+                  r"@emu_shfl_\1(\2, \3)", text)
     left = re.findall(r"@llvm\.nvvm\.[a-z0-9._]*", text)
     if left:
         raise SystemExit(f"unhandled intrinsics: {sorted(set(left))}")
