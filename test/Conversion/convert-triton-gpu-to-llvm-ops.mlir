@@ -60,7 +60,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // memory, each step one combine per element.
 // CHECK-LABEL: llvm.func @cumsum
 // CHECK: llvm.fadd
-// CHECK: shfl.sync.bfly.b32
+// CHECK: llvm.nvvm.shfl.sync.bfly.i32
 // CHECK: llvm.select
 // CHECK-NOT: bar.sync
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
@@ -340,7 +340,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // (no shfl.idx broadcast: the warp run only stores them).
 // CHECK-LABEL: llvm.func @scan_lanes
 // CHECK-NOT: shfl.sync.bfly
-// CHECK-COUNT-5: shfl.sync.up.b32
+// CHECK-COUNT-5: llvm.nvvm.shfl.sync.up.i32
 // CHECK-NOT: shfl.sync.idx
 // CHECK-NOT: bar.sync
 // CHECK: llvm.cond_br
@@ -373,7 +373,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // register used to shuffle its copy (56). What lanes, warps and earlier chunks prepend is
 // merged per chunk and applied to each element once, at the end: 52 adds (79 before).
 // CHECK-LABEL: llvm.func @scan_chunks
-// CHECK-COUNT-24: shfl.sync.up.b32
+// CHECK-COUNT-24: llvm.nvvm.shfl.sync.up.i32
 // CHECK-NOT: shfl.sync
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @scan_chunks_adds
@@ -415,8 +415,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // A lane run followed by register bits (one warp, two elements a thread): the later register
 // step needs the lane run's total in every lane, read from the last lane with shfl.idx.
 // CHECK-LABEL: llvm.func @scan_lanes_then_registers
-// CHECK-COUNT-5: shfl.sync.up.b32
-// CHECK: shfl.sync.idx.b32
+// CHECK-COUNT-5: llvm.nvvm.shfl.sync.up.i32
+// CHECK: llvm.nvvm.shfl.sync.idx.i32
 // CHECK-NOT: bar.sync
 // CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>

@@ -41,7 +41,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[DIVIDED:.*]] = llvm.udiv %[[TID]]
 // CHECK: llvm.inline_asm has_side_effects "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;", "=r,r,r" %[[DIVIDED]]
-// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK-COUNT-5: llvm.nvvm.shfl.sync.bfly.i32
 // CHECK-NOT: bar.sync
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
 // CHECK: bar.sync 0
