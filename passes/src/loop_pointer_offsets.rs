@@ -407,6 +407,16 @@ struct Split {
     tensor: Option<MlirValue>,
 }
 
+/// Inserts the new one-result `op` right before the live `anchor`; its result.
+fn inserted_before(anchor: MlirOperation, op: MlirOperation) -> MlirValue {
+    // SAFETY: `anchor` is live in a block; `op` is new (owned by that block after) and has one
+    // result.
+    unsafe {
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, op);
+        mlirOperationGetResult(op, 0)
+    }
+}
+
 fn split_offsets(value: MlirValue, for_op: MlirOperation, at: MlirOperation) -> Option<Split> {
     if is_invariant(value, for_op) {
         return Some(Split {
@@ -419,18 +429,8 @@ fn split_offsets(value: MlirValue, for_op: MlirOperation, at: MlirOperation) -> 
     let ty = value_type(value);
     // SAFETY: location of a live op.
     let loc = unsafe { mlirOperationGetLocation(def) };
-    let inside = |op: MlirOperation| {
-        // SAFETY: `at` is a live op of the loop body; `op` is new, owned by its block after.
-        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op) };
-        // SAFETY: every op built here has one result.
-        unsafe { mlirOperationGetResult(op, 0) }
-    };
-    let before_loop = |op: MlirOperation| {
-        // SAFETY: `for_op` is live in a block; `op` is new, owned by that block after.
-        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op) };
-        // SAFETY: every op built here has one result.
-        unsafe { mlirOperationGetResult(op, 0) }
-    };
+    let inside = |op: MlirOperation| inserted_before(at, op);
+    let before_loop = |op: MlirOperation| inserted_before(for_op, op);
     match op_name(def).as_str() {
         "tt.splat" => Some(Split {
             scalar: Some(*ins.first()?),
@@ -508,18 +508,8 @@ fn split_pointers(
     let ty = value_type(value);
     // SAFETY: location of a live op.
     let loc = unsafe { mlirOperationGetLocation(def) };
-    let before_loop = |op: MlirOperation| {
-        // SAFETY: `for_op` is live in a block; `op` is new, owned by that block after.
-        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(for_op), for_op, op) };
-        // SAFETY: every op built here has one result.
-        unsafe { mlirOperationGetResult(op, 0) }
-    };
-    let inside = |op: MlirOperation| {
-        // SAFETY: `at` is a live op of the loop body; `op` is new, owned by its block after.
-        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, op) };
-        // SAFETY: every op built here has one result.
-        unsafe { mlirOperationGetResult(op, 0) }
-    };
+    let before_loop = |op: MlirOperation| inserted_before(for_op, op);
+    let inside = |op: MlirOperation| inserted_before(at, op);
     // An i32 scalar offset sign-extended, as `tt.addptr` extends its offsets.
     let to_i64 = |x: MlirValue| {
         // SAFETY: type queries on a live value; the extension has one result.
