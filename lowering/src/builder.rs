@@ -631,10 +631,19 @@ impl Builder {
     /// `a·b` as `arith.mulf` with `fastmath<contract>` (MLIR's arith conversion makes it an
     /// `llvm.fmul` with the flag): LLVM may fuse it into a following contractable add.
     pub fn fmul_contractable(&mut self, a: Value, b: Value) -> Value {
-        // SAFETY: the context is live; 32 is arith's FastMathFlags `contract`.
-        let contract = unsafe { tritium_dialects::ffi::tritiumArithFastMathAttrGet(self.ctx, 32) };
+        let contract = self.arith_fastmath(true);
         let ty = type_of(a);
         self.one("arith.mulf", &[a, b], ty, &[("fastmath", contract)])
+    }
+    /// `#arith.fastmath<contract>`, or `<none>` without `contract`.
+    pub fn arith_fastmath(&self, contract: bool) -> MlirAttribute {
+        // SAFETY: the context is live; 0 and 32 are arith's FastMathFlags `none` and `contract`.
+        unsafe {
+            tritium_dialects::ffi::tritiumArithFastMathAttrGet(
+                self.ctx,
+                if contract { 32 } else { 0 },
+            )
+        }
     }
     pub fn fdiv(&mut self, a: Value, b: Value) -> Value {
         self.bin(BinOp::FDiv, a, b)

@@ -407,6 +407,22 @@ struct Split {
     tensor: Option<MlirValue>,
 }
 
+/// The sum of two optional uniform scalar parts (of one type), added right before `at`.
+fn sum_scalars(
+    a: Option<MlirValue>,
+    b: Option<MlirValue>,
+    loc: MlirLocation,
+    at: MlirOperation,
+) -> Option<MlirValue> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(inserted_before(
+            at,
+            build("arith.addi", loc, &[x, y], &[value_type(x)], &[]),
+        )),
+        (x, y) => x.or(y),
+    }
+}
+
 /// Inserts the new one-result `op` right before the live `anchor`; its result.
 fn inserted_before(anchor: MlirOperation, op: MlirOperation) -> MlirValue {
     // SAFETY: `anchor` is live in a block; `op` is new (owned by that block after) and has one
@@ -441,16 +457,7 @@ fn split_offsets(value: MlirValue, for_op: MlirOperation, at: MlirOperation) -> 
                 split_offsets(ins[0], for_op, at)?,
                 split_offsets(ins[1], for_op, at)?,
             );
-            let scalar = match (a.scalar, b.scalar) {
-                (Some(x), Some(y)) => Some(inside(build(
-                    "arith.addi",
-                    loc,
-                    &[x, y],
-                    &[value_type(x)],
-                    &[],
-                ))),
-                (x, y) => x.or(y),
-            };
+            let scalar = sum_scalars(a.scalar, b.scalar, loc, at);
             let tensor = match (a.tensor, b.tensor) {
                 (Some(x), Some(y)) => {
                     Some(before_loop(build("arith.addi", loc, &[x, y], &[ty], &[])))
@@ -530,16 +537,7 @@ fn split_pointers(
                 Some(t) => before_loop(build("tt.addptr", loc, &[base, t], &[ty], &[])),
                 None => base,
             };
-            let scalar = match (base_scalar, scalar.map(to_i64)) {
-                (Some(x), Some(y)) => Some(inside(build(
-                    "arith.addi",
-                    loc,
-                    &[x, y],
-                    &[value_type(x)],
-                    &[],
-                ))),
-                (x, y) => x.or(y),
-            };
+            let scalar = sum_scalars(base_scalar, scalar.map(to_i64), loc, at);
             Some((invariant, scalar))
         }
         "tt.expand_dims" | "tt.broadcast" => {

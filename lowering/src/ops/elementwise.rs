@@ -83,13 +83,7 @@ impl FuncLowering<'_> {
         };
         // Like Triton (allow_fp_fusion), a multiply feeding an add may become one fma.
         if matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
-            // SAFETY: the context is live; 0 and 32 are FastMathFlags `none` and `contract`.
-            let (none, contract) = unsafe {
-                (
-                    ffi::tritiumArithFastMathAttrGet(self.ctx(), 0),
-                    ffi::tritiumArithFastMathAttrGet(self.ctx(), 32),
-                )
-            };
+            let (none, contract) = (self.b.arith_fastmath(false), self.b.arith_fastmath(true));
             // Only `none` widens to `contract`; other flags stay as written.
             match attrs.iter_mut().find(|(n, _)| n == "fastmath") {
                 // SAFETY: comparing uniqued attributes of one context.
