@@ -692,6 +692,25 @@ impl Builder {
     pub fn trunc(&mut self, value: Value, to: MlirType) -> Value {
         self.cast(CastOp::Trunc, value, to)
     }
+    /// The high half of the full product of two integers of one type (`mul.hi.{s,u}N`), as
+    /// plain LLVM (widen, multiply, shift, narrow): NVPTX selects it as one `mul.hi`, and LLVM's
+    /// folds see through it, which they cannot through inline asm (dropout's Philox: the
+    /// first round's `lo(A·(x|i))` become `lo(A·x) + i·A` once the `mul.hi` beside them is
+    /// ordinary IR, as with Triton's intrinsic).
+    pub fn mul_high(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let ty = type_of(a);
+        // SAFETY: a type query on a live integer type.
+        let bits = unsafe { mlirIntegerTypeGetWidth(ty) };
+        let wide = self.int_type(2 * bits);
+        let (x, y) = if signed {
+            (self.sext(a, wide), self.sext(b, wide))
+        } else {
+            (self.zext(a, wide), self.zext(b, wide))
+        };
+        let product = self.mul(x, y);
+        let high = self.bin_imm(BinOp::LShr, product, i64::from(bits));
+        self.trunc(high, ty)
+    }
     /// An intrinsic whose result type is its first operand's.
     pub fn intr(&mut self, intrinsic: Intrinsic, args: &[Value]) -> Value {
         let ty = type_of(args[0]);

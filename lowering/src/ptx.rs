@@ -16,6 +16,12 @@ type TargetMachineRef = *mut c_void;
 type MemoryBufferRef = *mut c_void;
 type PassBuilderOptionsRef = *mut c_void;
 type ErrorRef = *mut c_void;
+type ValueRef = *mut c_void;
+type UseRef = *mut c_void;
+type BasicBlockRef = *mut c_void;
+type BuilderRef = *mut c_void;
+type MetadataRef = *mut c_void;
+type TypeRef = *mut c_void;
 
 unsafe extern "C" {
     fn LLVMInitializeNVPTXTargetInfo();
@@ -70,7 +76,68 @@ unsafe extern "C" {
     fn LLVMDisposeModule(module: LLVMModuleRef);
     fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
     fn LLVMVerifyModule(module: LLVMModuleRef, action: c_int, message: *mut *mut c_char) -> c_int;
+    fn LLVMGetFirstFunction(module: LLVMModuleRef) -> ValueRef;
+    fn LLVMGetNextFunction(function: ValueRef) -> ValueRef;
+    fn LLVMGetFirstBasicBlock(function: ValueRef) -> BasicBlockRef;
+    fn LLVMGetNextBasicBlock(block: BasicBlockRef) -> BasicBlockRef;
+    fn LLVMGetFirstInstruction(block: BasicBlockRef) -> ValueRef;
+    fn LLVMGetNextInstruction(instruction: ValueRef) -> ValueRef;
+    fn LLVMGetInstructionOpcode(instruction: ValueRef) -> c_int;
+    fn LLVMGetIsDisjoint(instruction: ValueRef) -> c_int;
+    fn LLVMGetOperand(user: ValueRef, index: u32) -> ValueRef;
+    fn LLVMIsAConstantInt(value: ValueRef) -> ValueRef;
+    fn LLVMIsAInstruction(value: ValueRef) -> ValueRef;
+    fn LLVMGetFirstUse(value: ValueRef) -> UseRef;
+    fn LLVMGetNextUse(use_: UseRef) -> UseRef;
+    fn LLVMGetUser(use_: UseRef) -> ValueRef;
+    fn LLVMCreateBuilderInContext(context: LLVMContextRef) -> BuilderRef;
+    fn LLVMPositionBuilderBefore(builder: BuilderRef, instruction: ValueRef);
+    fn LLVMBuildAdd(
+        builder: BuilderRef,
+        lhs: ValueRef,
+        rhs: ValueRef,
+        name: *const c_char,
+    ) -> ValueRef;
+    fn LLVMSetNUW(instruction: ValueRef, flag: c_int);
+    fn LLVMSetNSW(instruction: ValueRef, flag: c_int);
+    fn LLVMInstructionGetDebugLoc(instruction: ValueRef) -> MetadataRef;
+    fn LLVMInstructionSetDebugLoc(instruction: ValueRef, location: MetadataRef);
+    fn LLVMReplaceAllUsesWith(old: ValueRef, new: ValueRef);
+    fn LLVMInstructionEraseFromParent(instruction: ValueRef);
+    fn LLVMDisposeBuilder(builder: BuilderRef);
+    fn LLVMTypeOf(value: ValueRef) -> TypeRef;
+    fn LLVMGetTypeKind(ty: TypeRef) -> c_int;
+    fn LLVMGetIntTypeWidth(ty: TypeRef) -> u32;
+    fn LLVMConstIntGetZExtValue(value: ValueRef) -> u64;
+    fn LLVMConstInt(ty: TypeRef, value: u64, sign_extend: c_int) -> ValueRef;
+    fn LLVMInt64TypeInContext(context: LLVMContextRef) -> TypeRef;
+    fn LLVMInt32TypeInContext(context: LLVMContextRef) -> TypeRef;
+    fn LLVMBuildMul(
+        builder: BuilderRef,
+        lhs: ValueRef,
+        rhs: ValueRef,
+        name: *const c_char,
+    ) -> ValueRef;
+    fn LLVMBuildZExt(
+        builder: BuilderRef,
+        value: ValueRef,
+        ty: TypeRef,
+        name: *const c_char,
+    ) -> ValueRef;
+    fn LLVMBuildTrunc(
+        builder: BuilderRef,
+        value: ValueRef,
+        ty: TypeRef,
+        name: *const c_char,
+    ) -> ValueRef;
 }
+
+/// `LLVMOpcode` values (llvm-c/Core.h).
+const OPCODE_MUL: c_int = 12;
+const OPCODE_OR: c_int = 24;
+const OPCODE_ZEXT: c_int = 31;
+/// `LLVMIntegerTypeKind`.
+const INTEGER_TYPE: c_int = 8;
 
 const TRIPLE: &CStr = c"nvptx64-nvidia-cuda";
 const CODEGEN_LEVEL_AGGRESSIVE: c_int = 3;
@@ -329,7 +396,186 @@ pub fn optimize(
             return Err(format!("LLVM optimization failed: {text}"));
         }
     }
+    disjoint_offsets_of_products_as_adds(module);
+    products_share_wide_multiplies(module);
     Ok(())
+}
+
+/// One `mul.wide.u32` for both halves of a 32-bit product by a constant: where a block computes
+/// `x·k` (the low half, `mul i32`) and `zext(x)·k` in 64 bits (the high half of `tt.mulhiui`),
+/// the low half becomes the wide product's truncation. ptxas makes one `IMAD.WIDE.U32` of the
+/// pair instead of an `IMAD` and an `IMAD.HI`.
+fn products_share_wide_multiplies(module: &LlvmModule) {
+    use std::collections::HashMap;
+    /// An integer instruction's width, 0 for anything else.
+    ///
+    /// # Safety
+    /// `value` is a live LLVM value.
+    unsafe fn int_width(value: ValueRef) -> u32 {
+        // SAFETY: type queries on a live value.
+        unsafe {
+            let ty = LLVMTypeOf(value);
+            if LLVMGetTypeKind(ty) == INTEGER_TYPE {
+                LLVMGetIntTypeWidth(ty)
+            } else {
+                0
+            }
+        }
+    }
+    // SAFETY: the module is live; blocks are walked with LLVM's iterators and only read while
+    // collecting; each pair is then rebuilt at the earlier of its two multiplies (whose operands
+    // are defined before both), and the replaced multiplies are erased once.
+    unsafe {
+        let builder = LLVMCreateBuilderInContext(module.context);
+        let (i32_type, i64_type) = (
+            LLVMInt32TypeInContext(module.context),
+            LLVMInt64TypeInContext(module.context),
+        );
+        let mut function = LLVMGetFirstFunction(module.module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                // (factor, constant) → the low multiply / the wide one, with its place in the block.
+                let mut low: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
+                let mut wide: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
+                let mut instruction = LLVMGetFirstInstruction(block);
+                let mut place = 0;
+                while !instruction.is_null() {
+                    if LLVMGetInstructionOpcode(instruction) == OPCODE_MUL {
+                        let (x, k) = (
+                            LLVMGetOperand(instruction, 0),
+                            LLVMGetOperand(instruction, 1),
+                        );
+                        if !LLVMIsAConstantInt(k).is_null() {
+                            let constant = LLVMConstIntGetZExtValue(k);
+                            match int_width(instruction) {
+                                32 => {
+                                    low.entry((x, constant)).or_insert((place, instruction));
+                                }
+                                64 if constant <= u64::from(u32::MAX)
+                                    && !LLVMIsAInstruction(x).is_null()
+                                    && LLVMGetInstructionOpcode(x) == OPCODE_ZEXT
+                                    && int_width(LLVMGetOperand(x, 0)) == 32 =>
+                                {
+                                    let factor = LLVMGetOperand(x, 0);
+                                    wide.entry((factor, constant))
+                                        .or_insert((place, instruction));
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    place += 1;
+                    instruction = LLVMGetNextInstruction(instruction);
+                }
+                let mut pairs: Vec<_> = low
+                    .into_iter()
+                    .filter_map(|(key, narrow)| wide.get(&key).map(|&w| (narrow, w, key)))
+                    .collect();
+                // Block order, so that the output does not depend on the maps' iteration order.
+                pairs.sort_by_key(|&((place, _), _, _)| place);
+                for ((narrow_place, narrow), (wide_place, wide), (factor, constant)) in pairs {
+                    // The shared product goes where the first of the two was.
+                    let first = if narrow_place < wide_place {
+                        narrow
+                    } else {
+                        wide
+                    };
+                    LLVMPositionBuilderBefore(builder, first);
+                    let extended = LLVMBuildZExt(builder, factor, i64_type, c"".as_ptr());
+                    let k = LLVMConstInt(i64_type, constant, 0);
+                    let product = LLVMBuildMul(builder, extended, k, c"".as_ptr());
+                    LLVMSetNUW(product, 1);
+                    let truncated = LLVMBuildTrunc(builder, product, i32_type, c"".as_ptr());
+                    let location = LLVMInstructionGetDebugLoc(narrow);
+                    for new in [extended, product, truncated] {
+                        LLVMInstructionSetDebugLoc(new, location);
+                    }
+                    LLVMReplaceAllUsesWith(narrow, truncated);
+                    LLVMReplaceAllUsesWith(wide, product);
+                    LLVMInstructionEraseFromParent(narrow);
+                    LLVMInstructionEraseFromParent(wide);
+                }
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+        LLVMDisposeBuilder(builder);
+    }
+}
+
+/// Rewrites `or disjoint x, c` (`c` a constant) that a multiply by a constant reads as
+/// `add nuw nsw x, c`: the same value, since no bit is set in both (so neither wrap flag can be
+/// violated). NVPTX's instruction selection distributes such a multiply over an added constant,
+/// `(x + c)·k → x·k + c·k`, when `x·k` is computed as well, and over a lone `or disjoint`
+/// too, but not where `x` is itself an `or disjoint` (a program's base `|` a thread's offset),
+/// which it reassociates first: the offsets of a thread's run of elements, `base | i`, then
+/// each take a multiply of their own. In dropout's Philox rounds, 7 `mul.lo` per thread more
+/// than Triton's (whose LLVM distributes them), on the multiply pipe that bounds the kernel.
+fn disjoint_offsets_of_products_as_adds(module: &LlvmModule) {
+    /// Whether `value` is an instruction multiplying by a constant.
+    ///
+    /// # Safety
+    /// `value` is a live LLVM value.
+    unsafe fn is_product_by_constant(value: ValueRef) -> bool {
+        // SAFETY: queries on a live value; operands are read only from a multiply (two).
+        unsafe {
+            !LLVMIsAInstruction(value).is_null()
+                && LLVMGetInstructionOpcode(value) == OPCODE_MUL
+                && (0..2).any(|i| !LLVMIsAConstantInt(LLVMGetOperand(value, i)).is_null())
+        }
+    }
+    // SAFETY: the module is live (owned by `module`); functions, blocks, instructions and uses
+    // are walked with LLVM's own iterators and only read while collecting; each rewritten `or`
+    // (a binary instruction: two operands) is replaced and erased after the walk, once, and the
+    // builder is disposed once.
+    unsafe {
+        let mut rewrites = Vec::new();
+        let mut function = LLVMGetFirstFunction(module.module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                let mut instruction = LLVMGetFirstInstruction(block);
+                while !instruction.is_null() {
+                    if LLVMGetInstructionOpcode(instruction) == OPCODE_OR
+                        && LLVMGetIsDisjoint(instruction) != 0
+                        && !LLVMIsAConstantInt(LLVMGetOperand(instruction, 1)).is_null()
+                    {
+                        let mut use_ = LLVMGetFirstUse(instruction);
+                        while !use_.is_null() {
+                            if is_product_by_constant(LLVMGetUser(use_)) {
+                                rewrites.push(instruction);
+                                break;
+                            }
+                            use_ = LLVMGetNextUse(use_);
+                        }
+                    }
+                    instruction = LLVMGetNextInstruction(instruction);
+                }
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+        if rewrites.is_empty() {
+            return;
+        }
+        let builder = LLVMCreateBuilderInContext(module.context);
+        for or in rewrites {
+            LLVMPositionBuilderBefore(builder, or);
+            let add = LLVMBuildAdd(
+                builder,
+                LLVMGetOperand(or, 0),
+                LLVMGetOperand(or, 1),
+                c"".as_ptr(),
+            );
+            LLVMSetNUW(add, 1);
+            LLVMSetNSW(add, 1);
+            LLVMInstructionSetDebugLoc(add, LLVMInstructionGetDebugLoc(or));
+            LLVMReplaceAllUsesWith(or, add);
+            LLVMInstructionEraseFromParent(or);
+        }
+        LLVMDisposeBuilder(builder);
+    }
 }
 
 /// PTX assembly of the module, from LLVM's NVPTX backend.

@@ -199,7 +199,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.intr.minimum
 // CHECK: sqrt.rn.f64
 // CHECK: llvm.call @__tritium_sin_f64
-// CHECK: mul.hi.u64
+// mulhiui as LLVM's widened multiply (i64 → i128, high half), not inline asm.
+// CHECK: %[[WA:.*]] = llvm.zext %{{.*}} : i64 to i128
+// CHECK: %[[WP:.*]] = llvm.mul %[[WA]], %{{.*}} : i128
+// CHECK: %[[WH:.*]] = llvm.lshr %[[WP]], %{{.*}} : i128
+// CHECK: llvm.trunc %[[WH]] : i128 to i64
 // CHECK-DAG: llvm.mlir.global internal constant @__tritium_two_over_pi
 // CHECK-DAG: llvm.func internal @__tritium_sin_f32(%{{.*}}: f32) -> f32
 // CHECK-DAG: llvm.func internal @__tritium_tanh_f32(%{{.*}}: f32) -> f32

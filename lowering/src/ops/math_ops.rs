@@ -390,7 +390,8 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// `tt.precise_sqrt`, `tt.precise_divf`, `tt.mulhiui` as single PTX instructions.
+    /// `tt.precise_sqrt`, `tt.precise_divf` as single PTX instructions; `tt.mulhiui` as LLVM's
+    /// widened multiply.
     pub fn lower_precise(
         &mut self,
         op: MlirOperation,
@@ -405,17 +406,13 @@ impl FuncLowering<'_> {
         if ins.len() != expected {
             return err(op, format!("{name} needs {expected} operand(s)"));
         }
+        if name == "tt.mulhiui" {
+            return self.lower_mulhiui(op, ins, outs);
+        }
         // SAFETY: type kind queries on a live type.
         let (f32, f64) = unsafe { (mlirTypeIsAF32(elem), mlirTypeIsAF64(elem)) };
         let lty = if f64 { "f64" } else { "f32" };
         let (asm, constraints) = match name {
-            "tt.mulhiui" => {
-                let c = if bits == 64 { "l" } else { "r" };
-                (
-                    format!("mul.hi.u{bits} $0, $1, $2;"),
-                    format!("={c},{c},{c}"),
-                )
-            }
             _ if !f32 && !f64 => {
                 // f16/bf16: through f32, which is exact for these.
                 return self.lower_precise_narrow(op, name, ins, outs);
@@ -430,6 +427,25 @@ impl FuncLowering<'_> {
             }
         };
         self.lower_elementwise_asm(op, ins, outs, &asm, &constraints)
+    }
+
+    /// `tt.mulhiui`: the high half of each register pair's unsigned product.
+    fn lower_mulhiui(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+    ) -> LResult<()> {
+        let out = nth(op, outs, 0, "the result")?;
+        let count = self.register_count(op, value_type(out))?;
+        let (a, b) = (self.regs(op, ins[0])?, self.regs(op, ins[1])?);
+        let mut regs = Vec::with_capacity(count);
+        for r in 0..count {
+            let (x, y) = (pick_reg(op, &a, r)?, pick_reg(op, &b, r)?);
+            regs.push(self.b.mul_high(x, y, false));
+        }
+        self.set(out, regs);
+        Ok(())
     }
 
     fn lower_precise_narrow(
@@ -594,19 +610,7 @@ impl FuncLowering<'_> {
                 b.zext(flag, rty)
             }
             Native::UMulHi | Native::MulHi => {
-                let bits = type_bits(aty);
-                let c = if bits == 64 { "l" } else { "r" };
-                let s = if matches!(native, Native::UMulHi) {
-                    "u"
-                } else {
-                    "s"
-                };
-                b.asm(
-                    &format!("mul.hi.{s}{bits} $0, $1, $2;"),
-                    &format!("={c},{c},{c}"),
-                    &[a, args[1]],
-                    aty,
-                )
+                b.mul_high(a, args[1], matches!(native, Native::MulHi))
             }
             Native::Ctlz => {
                 let v = b.ctlz(a);

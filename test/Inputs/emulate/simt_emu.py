@@ -86,8 +86,6 @@ float emu_fma_sat(float a, float b, float c) {
   float r = fmaf(a, b, c);
   return isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
 }
-uint32_t emu_mulhi_u32(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
-int32_t emu_mulhi_s32(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
 #define ATOM(op, ty, name, expr) \
   ty emu_atom_##name(ty *p, ty v) { pthread_mutex_lock(&emu_atomics); ty old = *p; *p = (expr); \
                                      pthread_mutex_unlock(&emu_atomics); return old; }
@@ -1033,7 +1031,6 @@ def to_host_ir(text):
         "sqrt.approx.f32 $0, $1;": "emu_sqrt",
         "div.full.f32 $0, $1, $2;": "emu_div_full",
         "fma.rn.sat.f32 $0, $1, $2, $3;": "emu_fma_sat",
-        "mul.hi.u32 $0, $1, $2;": "emu_mulhi_u32",
         "div.rn.f32 $0, $1, $2;": "emu_div_full",
         "sqrt.rn.f32 $0, $1;": "emu_sqrt",
         "cvt.rz.f16.f32 $0, $1;": "emu_cvt_rz_f16_f32",
@@ -1060,7 +1057,6 @@ def to_host_ir(text):
         "cp.async.wait_group 4;": "emu_nop",
         "cp.async.wait_all;": "emu_nop",
         "sub.s32 $0, $1, $2;": "emu_sub_s32",
-        "mul.hi.s32 $0, $1, $2;": "emu_mulhi_s32",
     }
     declared = {}
 
