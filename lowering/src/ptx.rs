@@ -345,7 +345,9 @@ impl Drop for TargetMachine {
 
 /// Sets the module's triple and data layout for `machine` and runs LLVM's `default<O3>`, then,
 /// with `group_scalar_chains`, the SLP vectorizer with a generic target's costs (as Triton's O3
-/// has them) and the scalarizer.
+/// has them) and the scalarizer; last, two rewrites that let NVPTX's instruction selection see
+/// what O3's canonical forms hide from it ([`disjoint_offsets_of_products_as_adds`],
+/// [`products_share_wide_multiplies`]).
 pub fn optimize(
     module: &LlvmModule,
     machine: &TargetMachine,
@@ -403,8 +405,11 @@ pub fn optimize(
 
 /// One `mul.wide.u32` for both halves of a 32-bit product by a constant: where a block computes
 /// `x·k` (the low half, `mul i32`) and `zext(x)·k` in 64 bits (the high half of `tt.mulhiui`),
-/// the low half becomes the wide product's truncation. ptxas makes one `IMAD.WIDE.U32` of the
-/// pair instead of an `IMAD` and an `IMAD.HI`.
+/// the low half becomes the wide product's truncation (O3 narrows such a truncation back to a
+/// `mul i32`, so this runs after it). ptxas makes one `IMAD.WIDE.U32` of the pair instead of an
+/// `IMAD` and an `IMAD.HI`, which share the multiply pipe: dropout's Philox rounds, bound by
+/// that pipe, 554 → 460 SASS instructions and 6% faster on the H100 (Triton's PTX keeps the
+/// halves apart).
 fn products_share_wide_multiplies(module: &LlvmModule) {
     use std::collections::HashMap;
     /// An integer instruction's width, 0 for anything else.
