@@ -98,6 +98,20 @@ impl FuncLowering<'_> {
         let Some(&out) = outs.first() else {
             return err(op, "expected a result");
         };
+        self.lower_per_register(op, ins, out, |b, args| {
+            Builder::result(b.create(name, args, &result_types, &attr_refs, Vec::new()))
+        })
+    }
+
+    /// `out`'s registers, each `lower` of the same register of every operand in `ins` (a
+    /// broadcast operand's single register serves all).
+    pub fn lower_per_register(
+        &mut self,
+        op: MlirOperation,
+        ins: &[MlirValue],
+        out: MlirValue,
+        mut lower: impl FnMut(&mut Builder, &[Value]) -> Value,
+    ) -> LResult<()> {
         let count = self.register_count(op, value_type(out))?;
         let mut inputs = Vec::with_capacity(ins.len());
         for v in ins {
@@ -109,10 +123,7 @@ impl FuncLowering<'_> {
                 .iter()
                 .map(|vals| pick_reg(op, vals, r))
                 .collect::<LResult<_>>()?;
-            let lowered = self
-                .b
-                .create(name, &args, &result_types, &attr_refs, Vec::new());
-            regs.push(Builder::result(lowered));
+            regs.push(lower(&mut self.b, &args));
         }
         self.set(out, regs);
         Ok(())
@@ -127,22 +138,9 @@ impl FuncLowering<'_> {
         asm: &str,
         constraints: &str,
     ) -> LResult<()> {
-        let ty = value_type(outs[0]);
-        let elem = self.llvm_type(element_type(ty));
-        let count = self.register_count(op, ty)?;
-        let mut inputs = Vec::with_capacity(ins.len());
-        for v in ins {
-            inputs.push(self.regs(op, *v)?);
-        }
-        let mut regs = Vec::with_capacity(count);
-        for r in 0..count {
-            let args: Vec<Value> = inputs
-                .iter()
-                .map(|vals| pick_reg(op, vals, r))
-                .collect::<LResult<_>>()?;
-            regs.push(self.b.asm(asm, constraints, &args, elem));
-        }
-        self.set(outs[0], regs);
-        Ok(())
+        let elem = self.llvm_type(element_type(value_type(outs[0])));
+        self.lower_per_register(op, ins, outs[0], |b, args| {
+            b.asm(asm, constraints, args, elem)
+        })
     }
 }

@@ -371,23 +371,13 @@ impl FuncLowering<'_> {
         } else {
             (Intrinsic::MaxNum, Intrinsic::MinNum)
         };
-        let &[x, lo, hi] = ins else {
+        if ins.len() != 3 {
             return err(op, "tt.clampf needs three operands");
-        };
-        let count = self.register_count(op, value_type(out))?;
-        let (x, lo, hi) = (self.regs(op, x)?, self.regs(op, lo)?, self.regs(op, hi)?);
-        let mut regs = Vec::with_capacity(count);
-        for r in 0..count {
-            let (a, l, h) = (
-                pick_reg(op, &x, r)?,
-                pick_reg(op, &lo, r)?,
-                pick_reg(op, &hi, r)?,
-            );
-            let m = self.b.intr(max, &[a, l]);
-            regs.push(self.b.intr(min, &[m, h]));
         }
-        self.set(out, regs);
-        Ok(())
+        self.lower_per_register(op, ins, out, |b, args| {
+            let m = b.intr(max, &[args[0], args[1]]);
+            b.intr(min, &[m, args[2]])
+        })
     }
 
     /// `tt.precise_sqrt`, `tt.precise_divf` as single PTX instructions; `tt.mulhiui` as LLVM's
@@ -437,15 +427,7 @@ impl FuncLowering<'_> {
         outs: &[MlirValue],
     ) -> LResult<()> {
         let out = nth(op, outs, 0, "the result")?;
-        let count = self.register_count(op, value_type(out))?;
-        let (a, b) = (self.regs(op, ins[0])?, self.regs(op, ins[1])?);
-        let mut regs = Vec::with_capacity(count);
-        for r in 0..count {
-            let (x, y) = (pick_reg(op, &a, r)?, pick_reg(op, &b, r)?);
-            regs.push(self.b.mul_high(x, y, false));
-        }
-        self.set(out, regs);
-        Ok(())
+        self.lower_per_register(op, ins, out, |b, args| b.mul_high(args[0], args[1], false))
     }
 
     fn lower_precise_narrow(
