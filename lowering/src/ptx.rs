@@ -403,6 +403,77 @@ pub fn optimize(
     Ok(())
 }
 
+/// Every basic block of the module's functions, in order.
+///
+/// # Safety
+/// The handles stay valid while the module keeps those blocks.
+unsafe fn basic_blocks(module: &LlvmModule) -> Vec<BasicBlockRef> {
+    let mut blocks = Vec::new();
+    // SAFETY: the module is live (owned by `module`); LLVM's iterators return null at the end.
+    unsafe {
+        let mut function = LLVMGetFirstFunction(module.module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                blocks.push(block);
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+    }
+    blocks
+}
+
+/// The instructions of a live block, in order.
+///
+/// # Safety
+/// `block` is live; the handles stay valid while the block keeps those instructions.
+unsafe fn instructions(block: BasicBlockRef) -> Vec<ValueRef> {
+    let mut all = Vec::new();
+    // SAFETY: `block` is live; LLVM's iterator returns null at its end.
+    unsafe {
+        let mut instruction = LLVMGetFirstInstruction(block);
+        while !instruction.is_null() {
+            all.push(instruction);
+            instruction = LLVMGetNextInstruction(instruction);
+        }
+    }
+    all
+}
+
+/// The users of a live value.
+///
+/// # Safety
+/// `value` is live.
+unsafe fn users(value: ValueRef) -> Vec<ValueRef> {
+    let mut all = Vec::new();
+    // SAFETY: `value` is live; LLVM's use list iterator returns null at its end.
+    unsafe {
+        let mut use_ = LLVMGetFirstUse(value);
+        while !use_.is_null() {
+            all.push(LLVMGetUser(use_));
+            use_ = LLVMGetNextUse(use_);
+        }
+    }
+    all
+}
+
+/// A live value's integer width, 0 when it is not an integer.
+///
+/// # Safety
+/// `value` is live.
+unsafe fn int_width(value: ValueRef) -> u32 {
+    // SAFETY: type queries on a live value.
+    unsafe {
+        let ty = LLVMTypeOf(value);
+        if LLVMGetTypeKind(ty) == INTEGER_TYPE {
+            LLVMGetIntTypeWidth(ty)
+        } else {
+            0
+        }
+    }
+}
+
 /// One `mul.wide.u32` for both halves of a 32-bit product by a constant: where a block computes
 /// `x·k` (the low half, `mul i32`) and `zext(x)·k` in 64 bits (the high half of `tt.mulhiui`),
 /// the low half becomes the wide product's truncation (O3 narrows such a truncation back to a
@@ -412,98 +483,75 @@ pub fn optimize(
 /// halves apart).
 fn products_share_wide_multiplies(module: &LlvmModule) {
     use std::collections::HashMap;
-    /// An integer instruction's width, 0 for anything else.
-    ///
-    /// # Safety
-    /// `value` is a live LLVM value.
-    unsafe fn int_width(value: ValueRef) -> u32 {
-        // SAFETY: type queries on a live value.
-        unsafe {
-            let ty = LLVMTypeOf(value);
-            if LLVMGetTypeKind(ty) == INTEGER_TYPE {
-                LLVMGetIntTypeWidth(ty)
-            } else {
-                0
-            }
-        }
-    }
-    // SAFETY: the module is live; blocks are walked with LLVM's iterators and only read while
-    // collecting; each pair is then rebuilt at the earlier of its two multiplies (whose operands
-    // are defined before both), and the replaced multiplies are erased once.
+    // SAFETY: the module is live; each block's instructions are only read while collecting;
+    // each pair is then rebuilt at the earlier of its two multiplies (whose factor is defined
+    // before both), and the replaced multiplies are erased once, after the block's walk.
     unsafe {
         let builder = LLVMCreateBuilderInContext(module.context);
         let (i32_type, i64_type) = (
             LLVMInt32TypeInContext(module.context),
             LLVMInt64TypeInContext(module.context),
         );
-        let mut function = LLVMGetFirstFunction(module.module);
-        while !function.is_null() {
-            let mut block = LLVMGetFirstBasicBlock(function);
-            while !block.is_null() {
-                // (factor, constant) → the low multiply / the wide one, with its place in the block.
-                let mut low: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
-                let mut wide: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
-                let mut instruction = LLVMGetFirstInstruction(block);
-                let mut place = 0;
-                while !instruction.is_null() {
-                    if LLVMGetInstructionOpcode(instruction) == OPCODE_MUL {
-                        let (x, k) = (
-                            LLVMGetOperand(instruction, 0),
-                            LLVMGetOperand(instruction, 1),
-                        );
-                        if !LLVMIsAConstantInt(k).is_null() {
-                            let constant = LLVMConstIntGetZExtValue(k);
-                            match int_width(instruction) {
-                                32 => {
-                                    low.entry((x, constant)).or_insert((place, instruction));
-                                }
-                                64 if constant <= u64::from(u32::MAX)
-                                    && !LLVMIsAInstruction(x).is_null()
-                                    && LLVMGetInstructionOpcode(x) == OPCODE_ZEXT
-                                    && int_width(LLVMGetOperand(x, 0)) == 32 =>
-                                {
-                                    let factor = LLVMGetOperand(x, 0);
-                                    wide.entry((factor, constant))
-                                        .or_insert((place, instruction));
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                    place += 1;
-                    instruction = LLVMGetNextInstruction(instruction);
+        for block in basic_blocks(module) {
+            // (factor, constant) → the low / the wide multiply, with its place in the block.
+            let mut low: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
+            let mut wide: HashMap<(ValueRef, u64), (usize, ValueRef)> = HashMap::new();
+            for (place, instruction) in instructions(block).into_iter().enumerate() {
+                if LLVMGetInstructionOpcode(instruction) != OPCODE_MUL {
+                    continue;
                 }
-                let mut pairs: Vec<_> = low
-                    .into_iter()
-                    .filter_map(|(key, narrow)| wide.get(&key).map(|&w| (narrow, w, key)))
-                    .collect();
-                // Block order, so that the output does not depend on the maps' iteration order.
-                pairs.sort_by_key(|&((place, _), _, _)| place);
-                for ((narrow_place, narrow), (wide_place, wide), (factor, constant)) in pairs {
-                    // The shared product goes where the first of the two was.
-                    let first = if narrow_place < wide_place {
-                        narrow
-                    } else {
-                        wide
-                    };
-                    LLVMPositionBuilderBefore(builder, first);
-                    let extended = LLVMBuildZExt(builder, factor, i64_type, c"".as_ptr());
-                    let k = LLVMConstInt(i64_type, constant, 0);
-                    let product = LLVMBuildMul(builder, extended, k, c"".as_ptr());
-                    LLVMSetNUW(product, 1);
-                    let truncated = LLVMBuildTrunc(builder, product, i32_type, c"".as_ptr());
-                    let location = LLVMInstructionGetDebugLoc(narrow);
-                    for new in [extended, product, truncated] {
-                        LLVMInstructionSetDebugLoc(new, location);
-                    }
-                    LLVMReplaceAllUsesWith(narrow, truncated);
-                    LLVMReplaceAllUsesWith(wide, product);
-                    LLVMInstructionEraseFromParent(narrow);
-                    LLVMInstructionEraseFromParent(wide);
+                let (x, k) = (
+                    LLVMGetOperand(instruction, 0),
+                    LLVMGetOperand(instruction, 1),
+                );
+                if LLVMIsAConstantInt(k).is_null() {
+                    continue;
                 }
-                block = LLVMGetNextBasicBlock(block);
+                let constant = LLVMConstIntGetZExtValue(k);
+                match int_width(instruction) {
+                    32 => {
+                        low.entry((x, constant)).or_insert((place, instruction));
+                    }
+                    64 if constant <= u64::from(u32::MAX)
+                        && !LLVMIsAInstruction(x).is_null()
+                        && LLVMGetInstructionOpcode(x) == OPCODE_ZEXT
+                        && int_width(LLVMGetOperand(x, 0)) == 32 =>
+                    {
+                        let factor = LLVMGetOperand(x, 0);
+                        wide.entry((factor, constant))
+                            .or_insert((place, instruction));
+                    }
+                    _ => {}
+                }
             }
-            function = LLVMGetNextFunction(function);
+            let mut pairs: Vec<_> = low
+                .into_iter()
+                .filter_map(|(key, narrow)| wide.get(&key).map(|&w| (narrow, w, key)))
+                .collect();
+            // Block order, so that the output does not depend on the maps' iteration order.
+            pairs.sort_by_key(|&((place, _), _, _)| place);
+            for ((narrow_place, narrow), (wide_place, wide), (factor, constant)) in pairs {
+                // The shared product goes where the first of the two was.
+                let first = if narrow_place < wide_place {
+                    narrow
+                } else {
+                    wide
+                };
+                LLVMPositionBuilderBefore(builder, first);
+                let extended = LLVMBuildZExt(builder, factor, i64_type, c"".as_ptr());
+                let k = LLVMConstInt(i64_type, constant, 0);
+                let product = LLVMBuildMul(builder, extended, k, c"".as_ptr());
+                LLVMSetNUW(product, 1);
+                let truncated = LLVMBuildTrunc(builder, product, i32_type, c"".as_ptr());
+                let location = LLVMInstructionGetDebugLoc(narrow);
+                for new in [extended, product, truncated] {
+                    LLVMInstructionSetDebugLoc(new, location);
+                }
+                LLVMReplaceAllUsesWith(narrow, truncated);
+                LLVMReplaceAllUsesWith(wide, product);
+                LLVMInstructionEraseFromParent(narrow);
+                LLVMInstructionEraseFromParent(wide);
+            }
         }
         LLVMDisposeBuilder(builder);
     }
@@ -530,37 +578,22 @@ fn disjoint_offsets_of_products_as_adds(module: &LlvmModule) {
                 && (0..2).any(|i| !LLVMIsAConstantInt(LLVMGetOperand(value, i)).is_null())
         }
     }
-    // SAFETY: the module is live (owned by `module`); functions, blocks, instructions and uses
-    // are walked with LLVM's own iterators and only read while collecting; each rewritten `or`
-    // (a binary instruction: two operands) is replaced and erased after the walk, once, and the
-    // builder is disposed once.
+    // SAFETY: the module is live; blocks, instructions and users are only read while
+    // collecting; each rewritten `or` (a binary instruction: two operands) is replaced and
+    // erased after the walk, once, and the builder is disposed once.
     unsafe {
-        let mut rewrites = Vec::new();
-        let mut function = LLVMGetFirstFunction(module.module);
-        while !function.is_null() {
-            let mut block = LLVMGetFirstBasicBlock(function);
-            while !block.is_null() {
-                let mut instruction = LLVMGetFirstInstruction(block);
-                while !instruction.is_null() {
-                    if LLVMGetInstructionOpcode(instruction) == OPCODE_OR
-                        && LLVMGetIsDisjoint(instruction) != 0
-                        && !LLVMIsAConstantInt(LLVMGetOperand(instruction, 1)).is_null()
-                    {
-                        let mut use_ = LLVMGetFirstUse(instruction);
-                        while !use_.is_null() {
-                            if is_product_by_constant(LLVMGetUser(use_)) {
-                                rewrites.push(instruction);
-                                break;
-                            }
-                            use_ = LLVMGetNextUse(use_);
-                        }
-                    }
-                    instruction = LLVMGetNextInstruction(instruction);
-                }
-                block = LLVMGetNextBasicBlock(block);
-            }
-            function = LLVMGetNextFunction(function);
-        }
+        let rewrites: Vec<ValueRef> = basic_blocks(module)
+            .into_iter()
+            .flat_map(|block| instructions(block))
+            .filter(|&instruction| {
+                LLVMGetInstructionOpcode(instruction) == OPCODE_OR
+                    && LLVMGetIsDisjoint(instruction) != 0
+                    && !LLVMIsAConstantInt(LLVMGetOperand(instruction, 1)).is_null()
+                    && users(instruction)
+                        .into_iter()
+                        .any(|user| is_product_by_constant(user))
+            })
+            .collect();
         if rewrites.is_empty() {
             return;
         }
