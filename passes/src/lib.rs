@@ -301,7 +301,7 @@ pub static PASSES: &[PassEntry] = &[
         pass: &scan_layouts::PASS,
         description: "Tritium's own (Triton scans in the layout it is given): a tt.scan whose \
             blocked layout gives each thread several short runs of the scan axis (sizePerThread \
-            along it below the axis length over the lanes and warps along it, by at least 2x) \
+            along it below the axis length over the lanes and warps along it, by at least 4x) \
             runs in the blocked layout with the same lanes, warps and order where each thread \
             holds one contiguous run (sizePerThread[axis] = length / (lanes * warps along \
             it)): ttg.convert_layout of each operand before the scan and of each result back \
