@@ -397,7 +397,8 @@ impl FuncLowering<'_> {
             return err(op, format!("{name} needs {expected} operand(s)"));
         }
         if name == "tt.mulhiui" {
-            return self.lower_mulhiui(op, ins, outs);
+            return self
+                .lower_per_register(op, ins, out, |b, args| b.mul_high(args[0], args[1], false));
         }
         // SAFETY: type kind queries on a live type.
         let (f32, f64) = unsafe { (mlirTypeIsAF32(elem), mlirTypeIsAF64(elem)) };
@@ -417,17 +418,6 @@ impl FuncLowering<'_> {
             }
         };
         self.lower_elementwise_asm(op, ins, outs, &asm, &constraints)
-    }
-
-    /// `tt.mulhiui`: the high half of each register pair's unsigned product.
-    fn lower_mulhiui(
-        &mut self,
-        op: MlirOperation,
-        ins: &[MlirValue],
-        outs: &[MlirValue],
-    ) -> LResult<()> {
-        let out = nth(op, outs, 0, "the result")?;
-        self.lower_per_register(op, ins, out, |b, args| b.mul_high(args[0], args[1], false))
     }
 
     fn lower_precise_narrow(
