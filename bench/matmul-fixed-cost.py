@@ -4,10 +4,14 @@ time at small K is each tile's fixed cost (prologue, epilogue, launch), the slop
 GPU machine, with the wheel on PYTHONPATH:
 
     python3 bench/matmul-fixed-cost.py [K ...]      (default 64 256 1024 4096)
+    STAGES=4,5 python3 bench/matmul-fixed-cost.py 4096   (also both compilers at those stages)
 
 One line per K: median µs of each (do_bench), Tritium / Triton and Tritium / cuBLAS; every
-result checked against torch.matmul, the output's memory poisoned (NaN) first.
+result checked against torch.matmul, the output's memory poisoned (NaN) first. With STAGES,
+each compiler's kernel is also timed with the same tile at each of those pipeline depths
+(`tritium_s4`, `triton_s4`, ...), in the same alternation.
 """
+import os
 import statistics
 import sys
 
@@ -21,6 +25,13 @@ mods = {be: load("python/tests/gpu/t03_matmul.py", be) for be in ("tritium", "tr
 for m in mods.values():
     m.matmul_kernel.configs = m.matmul_kernel.configs[:1]
     m.matmul_kernel.cache = {}
+for stages in [int(s) for s in os.environ.get("STAGES", "").split(",") if s]:
+    for be in ("tritium", "triton"):
+        m = load("python/tests/gpu/t03_matmul.py", be)
+        m.matmul_kernel.configs = m.matmul_kernel.configs[:1]
+        m.matmul_kernel.configs[0].num_stages = stages
+        m.matmul_kernel.cache = {}
+        mods[f"{be}_s{stages}"] = m
 ks = [int(k) for k in sys.argv[1:]] or [64, 256, 1024, 4096]
 M = N = 4096
 torch.manual_seed(0)
@@ -41,3 +52,5 @@ for K in ks:
     t = {be: statistics.median(v) * 1e3 for be, v in times.items()}
     print(f"4096x4096x{K}: tritium {t['tritium']:8.1f} us  triton {t['triton']:8.1f} us  cublas {t['cublas']:8.1f} us  "
           f"tritium/triton {t['tritium'] / t['triton']:.3f}  tritium/cublas {t['tritium'] / t['cublas']:.3f}", flush=True)
+    for name in (n for n in mods if "_s" in n):
+        print(f"    {name} {t[name]:8.1f} us  over cublas {t[name] / t['cublas']:.3f}", flush=True)

@@ -206,7 +206,13 @@ fn offset(r: &impl Ranged) -> usize {
 }
 
 /// Names a statement list assigns (targets of `=`, `+=`, annotated assignments, `for`).
-fn assigned_names(body: &[ast::Stmt], out: &mut BTreeSet<String>) {
+/// The names a loop body assigns, nested blocks included, except by assignments `keeps_value`
+/// says leave their name's value as it was.
+fn assigned_names<'a>(
+    body: &'a [ast::Stmt],
+    out: &mut BTreeSet<String>,
+    keeps_value: &mut dyn FnMut(&'a ast::StmtAssign) -> bool,
+) {
     fn target(e: &ast::Expr, out: &mut BTreeSet<String>) {
         match e {
             ast::Expr::Name(n) => {
@@ -219,21 +225,22 @@ fn assigned_names(body: &[ast::Stmt], out: &mut BTreeSet<String>) {
     }
     for s in body {
         match s {
+            ast::Stmt::Assign(a) if keeps_value(a) => {}
             ast::Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
             ast::Stmt::AugAssign(a) => target(&a.target, out),
             ast::Stmt::AnnAssign(a) => target(&a.target, out),
             ast::Stmt::For(f) => {
                 target(&f.target, out);
-                assigned_names(&f.body, out);
-                assigned_names(&f.orelse, out);
+                assigned_names(&f.body, out, keeps_value);
+                assigned_names(&f.orelse, out, keeps_value);
             }
             ast::Stmt::While(w) => {
-                assigned_names(&w.body, out);
-                assigned_names(&w.orelse, out);
+                assigned_names(&w.body, out, keeps_value);
+                assigned_names(&w.orelse, out, keeps_value);
             }
             ast::Stmt::If(i) => {
-                assigned_names(&i.body, out);
-                assigned_names(&i.orelse, out);
+                assigned_names(&i.body, out, keeps_value);
+                assigned_names(&i.orelse, out, keeps_value);
             }
             _ => {}
         }
@@ -1143,15 +1150,61 @@ impl<'s> Gen<'s> {
     }
 
     /// The names a loop carries: assigned in its body and defined before it as values.
-    fn loop_carried(&self, body: &[ast::Stmt]) -> Vec<String> {
+    /// The variables a loop carries: those its body assigns, except by `x = tl.multiple_of(x,
+    /// ...)` (or `max_contiguous` / `max_constancy`, nested): a hint returns its input, so `x`
+    /// stays the value from before the loop and the hint lands on the op defining it, as in
+    /// Triton (a loop-carried `x` would be a block argument, which holds no hint).
+    fn loop_carried(&mut self, body: &'s [ast::Stmt]) -> Vec<String> {
         let mut names = BTreeSet::new();
-        assigned_names(body, &mut names);
+        assigned_names(body, &mut names, &mut |a| self.is_hint_of_itself(a));
         let mut names: Vec<String> = names
             .into_iter()
             .filter(|n| self.vars.get(n).is_some_and(carriable))
             .collect();
         self.in_scope_order(&mut names);
         names
+    }
+
+    /// Whether an assignment is `x = HINT(x, ...)`, HINT one of the compiler hints that return
+    /// their input (`tl.multiple_of`, `tl.max_contiguous`, `tl.max_constancy`), possibly nested.
+    fn is_hint_of_itself(&mut self, assign: &'s ast::StmtAssign) -> bool {
+        let [ast::Expr::Name(name)] = assign.targets.as_slice() else {
+            return false;
+        };
+        let mut value = &*assign.value;
+        loop {
+            match value {
+                ast::Expr::Name(n) => return n.id == name.id,
+                ast::Expr::Call(call) => {
+                    let keyword_input = call
+                        .keywords
+                        .iter()
+                        .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "input"))
+                        .map(|k| &k.value);
+                    let Some(input) = call.args.first().or(keyword_input) else {
+                        return false;
+                    };
+                    // Only names and attributes are evaluated: no IR is built.
+                    if !matches!(&*call.func, ast::Expr::Name(_) | ast::Expr::Attribute(_)) {
+                        return false;
+                    }
+                    let saved = (self.at, self.ir.loc);
+                    let callee = self.expr_inner(&call.func);
+                    (self.at, self.ir.loc) = saved;
+                    let is_hint = matches!(&callee, Ok(Val::Module(m)) if matches!(
+                        m.as_str(),
+                        "triton.language.multiple_of"
+                            | "triton.language.max_contiguous"
+                            | "triton.language.max_constancy"
+                    ));
+                    if !is_hint {
+                        return false;
+                    }
+                    value = input;
+                }
+                _ => return false,
+            }
+        }
     }
 
     fn for_stmt(&mut self, f: &'s ast::StmtFor) -> R<()> {
@@ -1279,7 +1332,8 @@ impl<'s> Gen<'s> {
                 }
             }
         }
-        let carried = self.carried(self.loop_carried(&f.body))?;
+        let names = self.loop_carried(&f.body);
+        let carried = self.carried(names)?;
         let inits = carried.inits.clone();
         let iv_ty = Ty::scalar(iv_dt.clone());
         let mut block_types = vec![iv_ty.to_mlir(&self.ir)];
@@ -1451,7 +1505,8 @@ impl<'s> Gen<'s> {
         if !w.orelse.is_empty() {
             return Err(self.err("while ... else is not supported"));
         }
-        let carried = self.carried(self.loop_carried(&w.body))?;
+        let names = self.loop_carried(&w.body);
+        let carried = self.carried(names)?;
         let inits = carried.inits.clone();
         let types: Vec<Type> = inits.iter().map(|t| t.ty.to_mlir(&self.ir)).collect();
         let before_block = self.ir.new_block(&types);

@@ -92,6 +92,39 @@ fn dynamic_control_flow_carries_values() {
     assert_eq!(count(&t, "arith.select"), 1, "{t}");
 }
 
+/// `x = tl.multiple_of(x, ...)` in a loop body leaves `x` the value from before the loop (a hint
+/// returns its input), so the loop does not carry it and the hint lands on the op defining it,
+/// where axis analysis reads it (as Triton's TTIR has it); a name the body also changes
+/// otherwise is still carried.
+#[test]
+fn hints_in_loop_bodies_mark_the_value_from_before_the_loop() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, sizes, n):\n    m = tl.load(sizes)\n    c = tl.load(sizes + 1)\n    i = 0\n    while i < n:\n        m = tl.max_contiguous(tl.multiple_of(m, 8), 8)\n        c = tl.multiple_of(input=c, values=4)\n        c = c + 1\n        for j in range(0, n):\n            m = tl.multiple_of(m, 8)\n            tl.store(x + m + j, 1.0)\n        i += 1\n    tl.store(x + c, 2.0)\n",
+        "k",
+        "*fp32, *i32, i32",
+    );
+    let loads: Vec<&str> = t.lines().filter(|l| l.contains("tt.load")).collect();
+    assert_eq!(loads.len(), 2, "{t}");
+    assert!(
+        loads[0].contains("tt.divisibility = dense<8>")
+            && loads[0].contains("tt.contiguity = dense<8>"),
+        "{t}"
+    );
+    // `c` changes in the body: carried (the while's arguments are i and c), its hint on the
+    // block argument is dropped.
+    assert!(!loads[1].contains("tt.divisibility"), "{t}");
+    assert!(
+        t.contains("scf.while") && t.contains("(i32, i32) -> (i32, i32)"),
+        "{t}"
+    );
+    // The inner loop carries nothing.
+    let inner = t
+        .lines()
+        .find(|l| l.contains("scf.for"))
+        .unwrap_or_default();
+    assert!(!inner.is_empty() && !inner.contains("iter_args"), "{t}");
+}
+
 #[test]
 fn helper_functions_are_called_and_return_tuples() {
     let t = ttir(

@@ -182,3 +182,20 @@ def test_descriptor_matmul_kernels():
     # and each tile's store first waits for the wgmma in flight.
     assert persistent.ptx.count(tma_load) == 3 * (1 + 4)
     assert persistent.ptx.count("wgmma.wait_group.sync.aligned 0;") == 2
+
+
+@pytest.mark.parametrize("aligned", ["True", "False"])
+def test_grouped_matmul_kernel(aligned):
+    # Each problem's pointers and sizes are read from device arrays (tt.int_to_ptr) inside a
+    # while loop. With the ALIGNED hints (tl.multiple_of reassigning a name inside the loop, so
+    # the hint must land on the load before it) the K loop's copies are 16 bytes and pipelined:
+    # 4 copies of A and 4 of B per stage at 128x128x64 on 8 warps, two stages ahead of the loop
+    # and one in it. Without them the masks along K may change at any element: no cp.async.
+    addresses = "*i64:16, *i64:16, *i64:16, *i32:16, *i32:16, i32"
+    result, = compile_all([
+        request("t08_grouped_gemm", "grouped_matmul_kernel", f"{addresses}, 132, 128, 128, 64, {aligned}",
+                num_warps=8, num_stages=3),
+    ])
+    assert "wgmma" in result.ptx
+    copies = result.ptx.count("cp.async.cg.shared.global")
+    assert copies == (3 * (4 + 4) if aligned == "True" else 0)
