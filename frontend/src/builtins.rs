@@ -649,9 +649,17 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
                 "tl.max_contiguous" => "tt.contiguity",
                 _ => "tt.constancy",
             };
+            let vals: Vec<i32> = values.iter().map(|v| *v as i32).collect();
             if let Some(op) = ir::defining_op(x.v) {
-                let vals: Vec<i32> = values.iter().map(|v| *v as i32).collect();
                 ir::set_attr(op, attr, ir::dense_i32_elements(&g.ir, &vals));
+            } else if let Some((block, index)) = ir::block_arg_position(x.v) {
+                // A loop's argument: the loop op, made after its body, takes the hint.
+                g.argument_hints.push(crate::codegen::ArgumentHint {
+                    block,
+                    index,
+                    attr,
+                    values: vals,
+                });
             }
             Ok(t(x))
         }

@@ -8,7 +8,7 @@ use crate::ir::{self, Ir, Type, Value};
 use crate::semantic::{self, Bin, Num, Operand, S, TV};
 use crate::signature::{Entry, Literal};
 use crate::types::{Dt, I1, I32, I64, Ty};
-use mlir_sys::{MlirBlock, MlirModule};
+use mlir_sys::{MlirBlock, MlirModule, MlirOperation};
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{BTreeSet, HashMap};
 
@@ -171,6 +171,14 @@ pub struct PyModule<'s> {
     pub globals: HashMap<String, Val>,
 }
 
+/// A hint on argument `index` of a loop body's `block`: attribute `attr` with `values`.
+pub struct ArgumentHint {
+    pub block: MlirBlock,
+    pub index: usize,
+    pub attr: &'static str,
+    pub values: Vec<i32>,
+}
+
 pub struct Gen<'s> {
     pub ir: Ir,
     /// The source of the function being generated.
@@ -197,6 +205,9 @@ pub struct Gen<'s> {
     loc_name: Option<String>,
     /// Debug mode: device assertions are built (`tt.assert`) instead of dropped.
     pub debug: bool,
+    /// Hints (`tl.multiple_of`, ...) given to a loop's block arguments, for the loop op (made
+    /// after its body) to take ([`Gen::attach_argument_hints`]).
+    pub argument_hints: Vec<ArgumentHint>,
     /// `maxNumImpreciseAcc` of fp8 dots that name none ([`crate::BuildOptions`]).
     pub max_num_imprecise_acc_default: i32,
 }
@@ -332,6 +343,7 @@ impl<'s> Gen<'s> {
             at: 0,
             loc_name: None,
             debug: false,
+            argument_hints: Vec::new(),
             max_num_imprecise_acc_default: 0,
         }
     }
@@ -1165,6 +1177,31 @@ impl<'s> Gen<'s> {
         names
     }
 
+    /// Puts the hints given to block arguments of `blocks` (the regions of `loop`) on the loop,
+    /// as Triton's `tt.divisibility_argN` (N the argument's number), and on the op defining the
+    /// argument's value before the loop (`init`, where it is an op result): the hint holds in
+    /// every iteration, the first included — which is where Triton's front end, evaluating the
+    /// body once on the values from before the loop, puts it too.
+    fn attach_argument_hints(
+        &mut self,
+        loop_op: MlirOperation,
+        blocks: &[MlirBlock],
+        init: impl Fn(usize) -> Option<Value>,
+    ) {
+        let (mine, rest): (Vec<ArgumentHint>, Vec<ArgumentHint>) =
+            std::mem::take(&mut self.argument_hints)
+                .into_iter()
+                .partition(|h| blocks.iter().any(|b| b.ptr == h.block.ptr));
+        self.argument_hints = rest;
+        for hint in mine {
+            let attr = ir::dense_i32_elements(&self.ir, &hint.values);
+            ir::set_attr(loop_op, &format!("{}_arg{}", hint.attr, hint.index), attr);
+            if let Some(op) = init(hint.index).and_then(ir::defining_op) {
+                ir::set_attr(op, hint.attr, attr);
+            }
+        }
+    }
+
     /// Whether an assignment is `x = HINT(x, ...)`, HINT one of the compiler hints that return
     /// their input (`tl.multiple_of`, `tl.max_contiguous`, `tl.max_constancy`), possibly nested.
     fn is_hint_of_itself(&mut self, assign: &'s ast::StmtAssign) -> bool {
@@ -1386,6 +1423,8 @@ impl<'s> Gen<'s> {
         for (name, attr) in loop_attrs {
             ir::set_attr(op, name, attr);
         }
+        // Block argument 0 is the induction variable, k + 1 the k-th carried value.
+        self.attach_argument_hints(op, &[body], |k| k.checked_sub(1).map(|k| inits[k].v));
         self.vars = before;
         self.bind_carried(&carried, |k| ir::result(op, k));
         Ok(())
@@ -1543,6 +1582,7 @@ impl<'s> Gen<'s> {
             self.ir.region_of(after_block),
         ];
         let op = self.ir.op("scf.while", &operands, &types, &[], regions);
+        self.attach_argument_hints(op, &[before_block, after_block], |k| Some(inits[k].v));
         self.vars = outer;
         self.bind_carried(&carried, |k| ir::result(op, k));
         Ok(())

@@ -302,6 +302,19 @@ pub fn block_arg(block: MlirBlock, i: usize) -> Value {
     unsafe { mlirBlockGetArgument(block, i as isize) }
 }
 
+/// The block owning `value` and its position there, if `value` is a block argument.
+pub fn block_arg_position(value: Value) -> Option<(MlirBlock, usize)> {
+    // SAFETY: `value` is live; a block argument has an owner block and a number.
+    unsafe {
+        mlirValueIsABlockArgument(value).then(|| {
+            (
+                mlirBlockArgumentGetOwner(value),
+                mlirBlockArgumentGetArgNumber(value) as usize,
+            )
+        })
+    }
+}
+
 /// Sets the discardable attribute `name` on `op`.
 pub fn set_attr(op: MlirOperation, name: &str, attr: Attr) {
     // SAFETY: live op and attribute; the name is copied.

@@ -95,7 +95,7 @@ fn dynamic_control_flow_carries_values() {
 /// `x = tl.multiple_of(x, ...)` in a loop body leaves `x` the value from before the loop (a hint
 /// returns its input), so the loop does not carry it and the hint lands on the op defining it,
 /// where axis analysis reads it (as Triton's TTIR has it); a name the body also changes
-/// otherwise is still carried.
+/// otherwise is still carried, its hint given to the loop's argument.
 #[test]
 fn hints_in_loop_bodies_mark_the_value_from_before_the_loop() {
     let t = ttir(
@@ -110,9 +110,10 @@ fn hints_in_loop_bodies_mark_the_value_from_before_the_loop() {
             && loads[0].contains("tt.contiguity = dense<8>"),
         "{t}"
     );
-    // `c` changes in the body: carried (the while's arguments are i and c), its hint on the
-    // block argument is dropped.
-    assert!(!loads[1].contains("tt.divisibility"), "{t}");
+    // `c` changes in the body: carried (the while's arguments are c and i, in scope order), its
+    // hint goes on the loop for argument 0 and on the load that makes its first value.
+    assert!(loads[1].contains("tt.divisibility = dense<4>"), "{t}");
+    assert!(t.contains("tt.divisibility_arg0 = dense<4>"), "{t}");
     assert!(
         t.contains("scf.while") && t.contains("(i32, i32) -> (i32, i32)"),
         "{t}"
@@ -123,6 +124,25 @@ fn hints_in_loop_bodies_mark_the_value_from_before_the_loop() {
         .find(|l| l.contains("scf.for"))
         .unwrap_or_default();
     assert!(!inner.is_empty() && !inner.contains("iter_args"), "{t}");
+}
+
+/// A hint on a value the loop carries (`tl.multiple_of(ptrs, [16, 16])` as a statement, the
+/// grouped-GEMM tutorial's K loop) goes on the loop as `tt.divisibility_argN` (N the block
+/// argument's number) and on the op making the value before the loop, as Triton's TTIR has it.
+#[test]
+fn hints_on_loop_carried_values_go_on_the_loop_and_the_init() {
+    let t = ttir(
+        "@triton.jit\ndef k(x, n):\n    ptrs = x + tl.arange(0, 16)\n    for i in range(n):\n        tl.multiple_of(ptrs, 16)\n        tl.store(ptrs, 1.0)\n        ptrs += 16\n    j = 0\n    while j < n:\n        j = tl.max_constancy(j, 2)\n        j += 1\n",
+        "k",
+        "*fp32, i32",
+    );
+    let init = t
+        .lines()
+        .find(|l| l.contains("tt.addptr") && !l.contains("scf.for"))
+        .unwrap_or_default();
+    assert!(init.contains("tt.divisibility = dense<16>"), "{t}");
+    assert!(t.contains("tt.divisibility_arg1 = dense<16>"), "{t}");
+    assert!(t.contains("tt.constancy_arg0 = dense<2>"), "{t}");
 }
 
 #[test]

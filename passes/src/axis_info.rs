@@ -419,7 +419,7 @@ impl AxisInfoAnalysis {
                     let (lb, step) = (self.get(lb), self.get(step));
                     let mut info = AxisInfo::unknown(1);
                     info.divisibility[0] = gcd(lb.divisibility_at(0), step.divisibility_at(0));
-                    self.set(iv, info);
+                    self.set(iv, with_hints(op, "_arg0", info));
                 }
                 let yielded = terminator_operands(body);
                 // Operands: lb, ub, step, then one init per iter_arg (block arg i + 1, result i).
@@ -438,8 +438,23 @@ impl AxisInfoAnalysis {
                         self.merge(out, info);
                     }
                     self.merge(out, init_info);
+                    // A hint given to the argument in the body (`tt.divisibility_argN` on the
+                    // loop) holds in every iteration: it replaces what the joins derived.
+                    let joined = self.get(arg);
+                    self.set(arg, with_hints(op, &format!("_arg{}", i + 1), joined));
                 }
                 return;
+            }
+            "scf.while" => {
+                // Arguments: unknown unless the body hinted them (`tt.divisibility_argN`).
+                for block in blocks_of(op) {
+                    for (i, arg) in block_args(block).into_iter().enumerate() {
+                        let rank = shape(value_type(arg)).len().max(1);
+                        let suffix = format!("_arg{i}");
+                        self.set(arg, with_hints(op, &suffix, AxisInfo::unknown(rank)));
+                    }
+                }
+                AxisInfo::unknown(rank)
             }
             "scf.if" => {
                 for block in blocks_of(op) {
@@ -456,23 +471,7 @@ impl AxisInfoAnalysis {
         };
         // `tl.multiple_of` / `tl.max_contiguous` / `tl.max_constancy` put their hints on the
         // op making the value (a `tl.where`'s select, an add): they replace what was derived.
-        let mut info = info;
-        for (attr, facts) in [
-            ("tt.divisibility", &mut info.divisibility),
-            ("tt.contiguity", &mut info.contiguity),
-            ("tt.constancy", &mut info.constancy),
-        ] {
-            if let Some(values) = op_hint(op, attr) {
-                for (d, fact) in facts.iter_mut().enumerate() {
-                    let value = if values.len() == 1 {
-                        values[0]
-                    } else {
-                        values.get(d).copied().unwrap_or(*fact)
-                    };
-                    *fact = value.max(1);
-                }
-            }
-        }
+        let info = with_hints(op, "", info);
         for out in outs {
             self.set(out, info.clone());
         }
@@ -550,6 +549,29 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
 
 /// The per-dimension values of a hint attribute on `op` (`dense<128> : tensor<1xi32>` as the
 /// front end writes it, a dense i32 array, or an integer).
+/// `info` with the hints `op` carries under `tt.divisibility{suffix}`, `tt.contiguity{suffix}`
+/// and `tt.constancy{suffix}` in place of the derived facts (one value for every dim, or one
+/// per dim).
+fn with_hints(op: MlirOperation, suffix: &str, mut info: AxisInfo) -> AxisInfo {
+    for (attr, facts) in [
+        ("tt.divisibility", &mut info.divisibility),
+        ("tt.contiguity", &mut info.contiguity),
+        ("tt.constancy", &mut info.constancy),
+    ] {
+        if let Some(values) = op_hint(op, &format!("{attr}{suffix}")) {
+            for (d, fact) in facts.iter_mut().enumerate() {
+                let value = if values.len() == 1 {
+                    values[0]
+                } else {
+                    values.get(d).copied().unwrap_or(*fact)
+                };
+                *fact = value.max(1);
+            }
+        }
+    }
+    info
+}
+
 fn op_hint(op: MlirOperation, name: &str) -> Option<Vec<u64>> {
     // SAFETY: attribute lookup on a live op; each getter is called only on an attribute of the
     // kind it reads, and elements only below the attribute's length.

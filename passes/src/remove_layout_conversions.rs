@@ -609,8 +609,13 @@ fn rewrite_once(
             // A loop-carried value moves into an access layout or an mma one, but never out of
             // an mma layout (the yield rule above carries values there: the two moves would
             // undo each other every round, attention's running max and sum at BLOCK_M = 128).
+            // Out of an access layout only into its shape's preferred one (B's pointers of a
+            // grouped GEMM, built from the column offsets C's store uses, carried in the store's
+            // layout and converted for the load every iteration).
+            let toward_preferred =
+                is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
             let into_anchor = (in_preferred_family(access, dst_type)
-                && !in_preferred_family(access, value_type(src))
+                && (!in_preferred_family(access, value_type(src)) || toward_preferred)
                 && !in_mma_family(value_type(src)))
                 || (in_mma_family(dst_type) && !in_mma_family(value_type(src)));
             if into_anchor && carry_in_layout(src, dst_type) {
@@ -686,8 +691,17 @@ fn rewrite_once(
             changed = true;
             continue;
         }
+        // A shape no global access has (a row or column of offsets broadcast into the tiles of
+        // two accesses in different layouts, B's loads and C's stores in a grouped GEMM) is
+        // not held to its first access layout: the backward rules build it again in the other
+        // one (cheap chains only; the original keeps its users).
+        let unanchored_shape = !preferred.contains_key(&shape(dst_type))
+            && in_preferred_family(access, dst_type)
+            && !in_mma_family(dst_type);
         if in_mma_family(value_type(src))
-            || (in_preferred_family(access, value_type(src)) && !toward_preferred)
+            || (in_preferred_family(access, value_type(src))
+                && !toward_preferred
+                && !unanchored_shape)
         {
             continue;
         }

@@ -93,3 +93,32 @@ tt.func @hints(%n: i32) {
   %hinted = arith.select %in, %range, %c0 {tt.contiguity = dense<256> : tensor<1xi32>, tt.divisibility = dense<256> : tensor<1xi32>} : tensor<256xi1>, tensor<256xi32>
   tt.return
 }
+
+// A hint given to a loop's block argument in its body (`tl.multiple_of(ptrs, [16, 16])` on
+// pointers the loop carries, a grouped GEMM's K loop) is `tt.divisibility_argN` on the loop (N
+// the argument's number, 0 the induction variable): it holds in every iteration and replaces
+// what joining the init (a pointer read from memory: divisibility 1) with the increments gives.
+// CHECK: tt.addptr #0: contiguity = [1, 8], divisibility = [16, 16], constancy = [16, 1]
+// CHECK: arith.addi #0: contiguity = [1], divisibility = [32], constancy = [1]
+// CHECK: tt.addptr #0: contiguity = [1, 8], divisibility = [1, 1], constancy = [16, 1]
+tt.func @loop_argument_hints(%address: i64, %n: i32) {
+  %base = tt.int_to_ptr %address : i64 -> !tt.ptr<f16>
+  %splat = tt.splat %base : !tt.ptr<f16> -> tensor<16x8x!tt.ptr<f16>>
+  %range = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %row = tt.expand_dims %range {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cols = tt.broadcast %row : tensor<1x8xi32> -> tensor<16x8xi32>
+  %init = tt.addptr %splat, %cols : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
+  %step = arith.constant dense<64> : tensor<16x8xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %hinted = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %init) -> (tensor<16x8x!tt.ptr<f16>>) : i32 {
+    %next = tt.addptr %ptrs, %step : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
+    %iv = arith.addi %i, %c0 : i32
+    scf.yield %next : tensor<16x8x!tt.ptr<f16>>
+  } {tt.divisibility_arg1 = dense<16> : tensor<2xi32>, tt.divisibility_arg0 = dense<32> : tensor<1xi32>}
+  %plain = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %init) -> (tensor<16x8x!tt.ptr<f16>>) : i32 {
+    %next = tt.addptr %ptrs, %step : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
+    scf.yield %next : tensor<16x8x!tt.ptr<f16>>
+  }
+  tt.return
+}

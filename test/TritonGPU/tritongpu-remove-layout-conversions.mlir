@@ -437,3 +437,55 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A grouped GEMM's B pointers (64x32 here), built from the column offsets that C's store (32x32,
+// one element a thread) also uses: the front end's value is in the store's layout, the load's is
+// wider. The loop carries the pointers in the load's layout (the shape's preferred one, though
+// the store's layout is also an access layout), and the row and column pieces, shapes no access
+// has, are built again in it instead of converted: no conversion is left.
+// CHECK-LABEL: tt.func @grouped_gemm_b_pointers
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<64x32x!tt.ptr<f16>, #[[LOAD:blocked[0-9]*]]>, tensor<64x32xf16, #[[LOAD]]>)
+// CHECK: tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>, #[[LOAD]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#store = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#load = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @grouped_gemm_b_pointers(%b: !tt.ptr<f16>, %c: !tt.ptr<f16>, %ldb: i32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ks = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #store}>>
+    %cols = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #store}>>
+    %k2 = tt.expand_dims %ks {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #store}>> -> tensor<64x1xi32, #store>
+    %ldbs = tt.splat %ldb : i32 -> tensor<64x1xi32, #store>
+    %krow = arith.muli %k2, %ldbs : tensor<64x1xi32, #store>
+    %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x1x!tt.ptr<f16>, #store>
+    %brow = tt.addptr %bs, %krow : tensor<64x1x!tt.ptr<f16>, #store>, tensor<64x1xi32, #store>
+    %bb = tt.broadcast %brow : tensor<64x1x!tt.ptr<f16>, #store> -> tensor<64x32x!tt.ptr<f16>, #store>
+    %col2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #store}>> -> tensor<1x32xi32, #store>
+    %colb = tt.broadcast %col2 : tensor<1x32xi32, #store> -> tensor<64x32xi32, #store>
+    %init = tt.addptr %bb, %colb : tensor<64x32x!tt.ptr<f16>, #store>, tensor<64x32xi32, #store>
+    %step = tt.splat %ldb : i32 -> tensor<64x32xi32, #store>
+    %zero = arith.constant dense<0.0> : tensor<64x32xf16, #load>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %init, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #store>, tensor<64x32xf16, #load>) : i32 {
+      %p = ttg.convert_layout %ptrs : tensor<64x32x!tt.ptr<f16>, #store> -> tensor<64x32x!tt.ptr<f16>, #load>
+      %v = tt.load %p : tensor<64x32x!tt.ptr<f16>, #load>
+      %sum = arith.addf %acc, %v : tensor<64x32xf16, #load>
+      %next = tt.addptr %ptrs, %step : tensor<64x32x!tt.ptr<f16>, #store>, tensor<64x32xi32, #store>
+      scf.yield %next, %sum : tensor<64x32x!tt.ptr<f16>, #store>, tensor<64x32xf16, #load>
+    }
+    %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #store}>>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #store}>> -> tensor<32x1xi32, #store>
+    %rb = tt.broadcast %r2 : tensor<32x1xi32, #store> -> tensor<32x32xi32, #store>
+    %cb = tt.broadcast %col2 : tensor<1x32xi32, #store> -> tensor<32x32xi32, #store>
+    %off = arith.addi %rb, %cb : tensor<32x32xi32, #store>
+    %cs = tt.splat %c : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #store>
+    %cp = tt.addptr %cs, %off : tensor<32x32x!tt.ptr<f16>, #store>, tensor<32x32xi32, #store>
+    %vals = arith.constant dense<1.0> : tensor<32x32xf16, #store>
+    tt.store %cp, %vals : tensor<32x32x!tt.ptr<f16>, #store>
+    tt.return
+  }
+}

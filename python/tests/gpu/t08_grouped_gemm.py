@@ -47,16 +47,12 @@ def grouped_matmul_kernel(a_addresses, b_addresses, c_addresses, shapes, leading
             c_ptr = tl.load(c_addresses + problem).to(tl.pointer_type(tl.float16))
             if ALIGNED:
                 # What the host checked: 16-byte aligned matrices, leading dimensions, N and K in
-                # multiples of 8 elements. Without the hints nothing is known of values read from
-                # memory: neither compiler can then copy the tiles 16 bytes at a time (the masks
-                # along N and K could change within 16 bytes), so neither pipelines the K loop.
+                # multiples of 8 elements. Nothing is known of values read from memory without
+                # hints: neither compiler could copy the tiles 16 bytes at a time (the masks along
+                # N and K could change within 16 bytes), so neither would pipeline the K loop.
                 n = tl.multiple_of(n, 8)
                 k = tl.multiple_of(k, 8)
-                lda = tl.multiple_of(lda, 8)
-                ldb = tl.multiple_of(ldb, 8)
                 ldc = tl.multiple_of(ldc, 8)
-                a_ptr = tl.multiple_of(a_ptr, 16)
-                b_ptr = tl.multiple_of(b_ptr, 16)
                 c_ptr = tl.multiple_of(c_ptr, 16)
             local = tile - tiles_before
             tile_m = local // tiles_n
@@ -68,6 +64,10 @@ def grouped_matmul_kernel(a_addresses, b_addresses, c_addresses, shapes, leading
             b_ptrs = b_ptr + ks[:, None] * ldb + cols[None, :]
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
             for kk in range(0, tl.cdiv(k, BLOCK_K)):
+                if ALIGNED:
+                    # The tutorial's form: hints on the pointers the loop carries.
+                    tl.multiple_of(a_ptrs, [16, 16])
+                    tl.multiple_of(b_ptrs, [16, 16])
                 k_left = k - kk * BLOCK_K
                 a = tl.load(a_ptrs, mask=(rows[:, None] < m) & (ks[None, :] < k_left), other=0.0)
                 b = tl.load(b_ptrs, mask=(ks[:, None] < k_left) & (cols[None, :] < n), other=0.0)
