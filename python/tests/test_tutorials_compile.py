@@ -199,3 +199,25 @@ def test_grouped_matmul_kernel(aligned):
     assert "wgmma" in result.ptx
     copies = result.ptx.count("cp.async.cg.shared.global")
     assert copies == (3 * (4 + 4) if aligned == "True" else 0)
+
+
+def test_low_memory_dropout_kernel():
+    result, = compile_all([
+        request("t04_low_memory_dropout", "seeded_dropout_kernel", f"{P32}, {P32}, i32, fp32, i32, 1024"),
+    ])
+    # Philox's rounds multiply by its two round constants (10 rounds): no inline asm for them.
+    assert "mul.hi" in result.ptx or "mul.wide.u32" in result.ptx
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp64"])
+def test_extern_function_kernels(dtype):
+    p = f"*{dtype}:16"
+    functions = ["acos", "atan", "sinh", "cosh", "expm1", "log1p", "cbrt", "erf"]
+    results = compile_all(
+        [request("t07_extern_functions", "asin_kernel", f"{p}, {p}, i32, 1024"),
+         request("t07_extern_functions", "atan2_kernel", f"{p}, {p}, {p}, i32, 1024")]
+        + [request("t07_extern_functions", "unary_kernel", f'{p}, {p}, i32, "{f}", 1024') for f in functions])
+    # Computed in the type asked for: fp64 arithmetic only for fp64 (libdevice is not linked:
+    # every function is Tritium's own).
+    for result in results:
+        assert ("f64" in result.ptx) == (dtype == "fp64")

@@ -15,6 +15,7 @@ def load(path, backend):
         text = text.replace("import tritium as triton", "import triton")
         text = text.replace("import tritium.language as tl", "import triton.language as tl")
         text = text.replace("from tritium.tools", "from triton.tools")
+        text = text.replace("from tritium.language", "from triton.language")
         directory = tempfile.mkdtemp(prefix="tritium-vs-triton-")
         path = os.path.join(directory, f"{name}_triton.py")
         with open(path, "w") as f:
