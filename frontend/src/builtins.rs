@@ -707,6 +707,36 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             Ok(Val::None)
         }
         "tl.inline_asm_elementwise" => inline_asm(g, args),
+        // Programmatic dependent launch (`launch_pdl=True`): wait for the previous kernel's
+        // writes, or let the next kernel start. As Triton: an inline asm with a dummy result.
+        "tl.extra.cuda.gdc_wait" | "tl.extra.cuda.gdc_launch_dependents" => {
+            if !args.pos.is_empty() {
+                return Err(g.err(format!("{name} takes no arguments")));
+            }
+            let instruction = if name.ends_with("gdc_wait") {
+                "griddepcontrol.wait"
+            } else {
+                "griddepcontrol.launch_dependents"
+            };
+            let attrs = [
+                (
+                    "asm_string",
+                    g.ir.str_attr(&format!("{instruction}; // dummy $0")),
+                ),
+                ("constraints", g.ir.str_attr("=r")),
+                ("packed_element", g.ir.i32_attr(1)),
+                ("pure", g.ir.bool_attr(false)),
+            ];
+            let i32_type = Ty::scalar(I32).to_mlir(&g.ir);
+            g.ir.op(
+                "tt.elementwise_inline_asm",
+                &[],
+                &[i32_type],
+                &attrs,
+                Vec::new(),
+            );
+            Ok(Val::None)
+        }
         "tl.static_range" | "tl.range" => Err(g.err(format!(
             "{name} can only be used as the iterable of a for loop"
         ))),

@@ -391,8 +391,10 @@ impl Kernel {
 
     /// Enqueues the kernel on `stream` (a raw `CUstream`; 0 for the legacy default stream)
     /// over a `gx * gy * gz` grid with the runtime arguments `args`: ints (device addresses for
-    /// pointers), floats and bools.
-    #[pyo3(signature = (gx, gy, gz, stream, *args, scratch=None))]
+    /// pointers), floats and bools; `dependent`: as a programmatic dependent launch (Triton's
+    /// `launch_pdl=True`).
+    #[pyo3(signature = (gx, gy, gz, stream, *args, scratch=None, dependent=false))]
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
         gx: u32,
@@ -401,6 +403,7 @@ impl Kernel {
         stream: usize,
         args: &Bound<'_, PyTuple>,
         scratch: Option<u64>,
+        dependent: bool,
     ) -> PyResult<()> {
         let name = &self.inner.metadata().name;
         if args.len() != self.kinds.len() {
@@ -501,7 +504,7 @@ impl Kernel {
             tritium_runtime::Stream::from_raw(&self.device, stream as *mut std::ffi::c_void)
         };
         self.inner
-            .launch_with_scratch(&stream, (gx, gy, gz), &values, scratch)
+            .launch_with(&stream, (gx, gy, gz), &values, scratch, dependent)
             .map_err(|e| match e {
                 RuntimeError::InvalidArgument(m) | RuntimeError::Signature(m) => {
                     PyValueError::new_err(format!("kernel {name}: {m}"))

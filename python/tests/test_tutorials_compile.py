@@ -221,3 +221,15 @@ def test_extern_function_kernels(dtype):
     # every function is Tritium's own).
     for result in results:
         assert ("f64" in result.ptx) == (dtype == "fp64")
+
+
+def test_dependent_launch_kernel():
+    plain, dependent = compile_all([
+        request("t12_dependent_launch", "add_kernel", f"{P32}, {P32}, {P32}, i32, 1024, False"),
+        request("t12_dependent_launch", "add_kernel", f"{P32}, {P32}, {P32}, i32, 1024, True"),
+    ])
+    assert "griddepcontrol" not in plain.ptx
+    # The wait comes before the first load, the release of dependents after the last one.
+    text = dependent.ptx
+    wait, release = text.index("griddepcontrol.wait"), text.index("griddepcontrol.launch_dependents")
+    assert wait < text.index("ld.global") and text.rindex("ld.global") < release

@@ -62,6 +62,13 @@ enum DriverState {
 
 static DRIVER: OnceLock<DriverState> = OnceLock::new();
 static HAS_ELAPSED_V2: OnceLock<bool> = OnceLock::new();
+static HAS_LAUNCH_EX: OnceLock<bool> = OnceLock::new();
+
+/// Whether the driver exports `cuLaunchKernelEx` (launch attributes: programmatic dependent
+/// launch); checked with the other symbols when the driver loads.
+pub(crate) fn has_launch_ex() -> bool {
+    *HAS_LAUNCH_EX.get().unwrap_or(&false)
+}
 
 fn has_symbol(name: &str) -> bool {
     // SAFETY: only called after `is_culib_present()` returned true, so `culib()` finds the
@@ -88,6 +95,7 @@ fn load_driver() -> DriverState {
         ));
     }
     HAS_ELAPSED_V2.get_or_init(|| has_symbol("cuEventElapsedTime_v2"));
+    HAS_LAUNCH_EX.get_or_init(|| has_symbol("cuLaunchKernelEx"));
     // SAFETY: the symbol exists (checked above); cuInit(0) is always a valid call.
     let res = unsafe { sys::cuInit(0) };
     match res {

@@ -375,6 +375,28 @@ impl Kernel {
         args: &[KernelArg],
         scratch_given: Option<u64>,
     ) -> Result<()> {
+        self.launch_with(stream, grid, args, scratch_given, false)
+    }
+
+    /// [`Kernel::launch_with_scratch`], as a programmatic dependent launch when `dependent`
+    /// (Triton's `launch_pdl=True`): the kernel may start before the previous kernel on the
+    /// stream has finished, and its `griddepcontrol.wait` (`tl.extra.cuda.gdc_wait()`) waits
+    /// for that kernel's writes.
+    pub fn launch_with(
+        &self,
+        stream: &Stream,
+        grid: (u32, u32, u32),
+        args: &[KernelArg],
+        scratch_given: Option<u64>,
+        dependent: bool,
+    ) -> Result<()> {
+        if dependent && !crate::device::has_launch_ex() {
+            return Err(RuntimeError::InvalidArgument(
+                "a programmatic dependent launch (launch_pdl) needs cuLaunchKernelEx, which this \
+                 CUDA driver lacks"
+                    .into(),
+            ));
+        }
         let kinds: Vec<ArgKind> = args.iter().map(KernelArg::kind).collect();
         self.metadata.check_args(&kinds)?;
         let device = self.module.device();
@@ -445,6 +467,32 @@ impl Kernel {
             params.as_mut_ptr()
         };
         let block = self.metadata.threads_per_block();
+        if dependent {
+            // SAFETY: an all-zero attribute (id 0, zero value) is a valid C value of the
+            // bindgen union; the fields set are the attribute's id and its int.
+            let mut attribute: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+            attribute.id =
+                sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attribute.value.programmaticStreamSerializationAllowed = 1;
+            let config = sys::CUlaunchConfig {
+                gridDimX: grid.0,
+                gridDimY: grid.1,
+                gridDimZ: grid.2,
+                blockDimX: block,
+                blockDimY: 1,
+                blockDimZ: 1,
+                sharedMemBytes: self.metadata.shared,
+                hStream: stream.raw,
+                attrs: &mut attribute,
+                numAttrs: 1,
+            };
+            // SAFETY: as for cuLaunchKernel below; `config` and its one attribute outlive the
+            // call, and the symbol exists (checked above).
+            let res = unsafe {
+                sys::cuLaunchKernelEx(&config, self.func, params_ptr, std::ptr::null_mut())
+            };
+            return check(res, "cuLaunchKernelEx");
+        }
         // SAFETY: the function is loaded; every parameter pointer points to an 8-byte slot (or a
         // 128-byte descriptor) that outlives the call (the driver copies parameters before
         // returning); the argument count and kinds were checked against the signature when one

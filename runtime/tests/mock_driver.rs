@@ -244,9 +244,18 @@ fn api_against_mock_driver() {
     assert!(times.iter().all(|t| t.is_finite() && *t >= 0.0));
     assert!(median(&times).is_some());
 
+    // A programmatic dependent launch goes through cuLaunchKernelEx with its attribute.
+    out.poison().unwrap();
+    k.launch_with(&stream, (3, 2, 1), &args, None, true)
+        .unwrap();
+    stream.synchronize().unwrap();
+    let got = out.download::<f32>().unwrap();
+    assert!(got[..n - 2].iter().all(|&v| v == 3.5), "{got:?}");
+
     let launches = std::fs::read_to_string(&log).unwrap();
     let first = launches.lines().next().unwrap();
     assert_eq!(first, "fill_kernel grid=3,2,1 block=256,1,1 shared=0");
+    assert!(launches.contains("fill_kernel pdl"), "{launches}");
     assert!(
         launches.contains("shared=147456 prefer_shared"),
         "{launches}"

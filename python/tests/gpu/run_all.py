@@ -1,6 +1,6 @@
 """The GPU tests of `import tritium`: Triton's tutorials (vector add, fused softmax, matmul with
 autotuning, low-memory dropout, layer norm forward and backward, libdevice functions, fused attention forward and backward, host-side tensor descriptors,
-block-scaled dots, a persistent matmul; batched and block-pointer matmuls; tutorial 03's matmul in bf16, tf32 and fp8) with only the imports changed, each checked against PyTorch and, when `import triton` works,
+block-scaled dots, a persistent matmul, programmatic dependent launch; batched and block-pointer matmuls; tutorial 03's matmul in bf16, tf32 and fp8) with only the imports changed, each checked against PyTorch and, when `import triton` works,
 timed against Triton on the same GPU in the same run; plus a grouped GEMM in the tutorial's style and the launch overhead of both.
 
     python3 python/tests/gpu/run_all.py [--only NAME] [--no-triton]
@@ -17,7 +17,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TUTORIALS = ["t01_vector_add", "t02_fused_softmax", "t03_matmul", "matmul_variants", "matmul_dtypes",
              "t04_low_memory_dropout", "t05_layer_norm", "t06_fused_attention", "t07_extern_functions",
-             "t08_grouped_gemm", "t09_descriptors", "t10_dot_scaled", "t11_persistent_matmul", "launch_overhead"]
+             "t08_grouped_gemm", "t09_descriptors", "t10_dot_scaled", "t11_persistent_matmul", "t12_dependent_launch",
+             "launch_overhead"]
 
 
 def run(name, backend, timeout):

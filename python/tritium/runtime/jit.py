@@ -94,9 +94,10 @@ def set_allocator(allocator):
     _allocator = allocator
 
 
-def launch_on(launcher, metadata, grid, stream, values):
+def launch_on(launcher, metadata, grid, stream, values, dependent=False):
     """``launcher.launch`` over ``grid`` (three ints), the scratch from the allocator when one
-    is set and the kernel needs global scratch."""
+    is set and the kernel needs global scratch; ``dependent``: a programmatic dependent launch
+    (``launch_pdl=True``)."""
     gx, gy, gz = grid
     size = getattr(metadata, "global_scratch_size", 0)
     if size and _allocator is not None:
@@ -104,7 +105,10 @@ def launch_on(launcher, metadata, grid, stream, values):
         buffer = _allocator(gx * gy * gz * size, align, stream)
         # `buffer` lives until the launch is enqueued; the allocator (PyTorch's) orders reuse
         # after it on the stream.
-        launcher.launch(gx, gy, gz, stream, *values, scratch=int(buffer.data_ptr()))
+        launcher.launch(gx, gy, gz, stream, *values, scratch=int(buffer.data_ptr()), dependent=dependent)
+        return
+    if dependent:
+        launcher.launch(gx, gy, gz, stream, *values, dependent=True)
         return
     launcher.launch(gx, gy, gz, stream, *values)
 
@@ -661,7 +665,8 @@ class JITFunction(KernelInterface):
             return kernel
         launcher = kernel._launchers.get(device) or kernel._launcher(device)
         launch_on(launcher, kernel.metadata, (int(gx), int(gy), int(gz)),
-                  active.get_current_stream(device), kernel.bound_values(bound))
+                  active.get_current_stream(device), kernel.bound_values(bound),
+                  options["launch_pdl"])
         return kernel
 
 

@@ -294,3 +294,29 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
     }
     return OK;
 }
+
+/* cuLaunchKernelEx: the config's grid, block, shared memory and stream, then as cuLaunchKernel;
+ * with the programmatic stream serialization attribute (id 6) set, the log line ends " pdl". */
+typedef struct { int id; char pad[4]; union { char bytes[64]; int value; } v; } LaunchAttribute;
+typedef struct {
+    unsigned gx, gy, gz, bx, by, bz, shared;
+    void *stream;
+    LaunchAttribute *attrs;
+    unsigned num_attrs;
+} LaunchConfig;
+CUresult cuLaunchKernelEx(const LaunchConfig *c, Function *f, void **params, void **extra) {
+    if (!c || (c->num_attrs && !c->attrs)) return INVALID_VALUE;
+    int pdl = 0;
+    for (unsigned i = 0; i < c->num_attrs; i++) {
+        if (c->attrs[i].id == 6 && c->attrs[i].v.value == 1) pdl = 1;
+        else return INVALID_VALUE;
+    }
+    CUresult r = cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
+                                params, extra);
+    const char *log = getenv("MOCK_CUDA_LOG");
+    if (r == OK && pdl && log) {
+        FILE *fp = fopen(log, "a");
+        if (fp) { fprintf(fp, "%s pdl\n", f->name); fclose(fp); }
+    }
+    return r;
+}
