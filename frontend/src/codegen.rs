@@ -1161,11 +1161,10 @@ impl<'s> Gen<'s> {
         Ok(())
     }
 
-    /// The names a loop carries: assigned in its body and defined before it as values.
-    /// The variables a loop carries: those its body assigns, except by `x = tl.multiple_of(x,
-    /// ...)` (or `max_contiguous` / `max_constancy`, nested): a hint returns its input, so `x`
-    /// stays the value from before the loop and the hint lands on the op defining it, as in
-    /// Triton (a loop-carried `x` would be a block argument, which holds no hint).
+    /// The names a loop carries: assigned in its body and defined before it as values —
+    /// except by `x = tl.multiple_of(x, ...)` (or `max_contiguous` / `max_constancy`, nested):
+    /// a hint returns its input, so `x` stays the value from before the loop and the hint lands
+    /// on the op defining it, as in Triton.
     fn loop_carried(&mut self, body: &'s [ast::Stmt]) -> Vec<String> {
         let mut names = BTreeSet::new();
         assigned_names(body, &mut names, &mut |a| self.is_hint_of_itself(a));
@@ -1177,7 +1176,7 @@ impl<'s> Gen<'s> {
         names
     }
 
-    /// Puts the hints given to block arguments of `blocks` (the regions of `loop`) on the loop,
+    /// Puts the hints given to block arguments of `blocks` (the regions of `loop_op`) on it,
     /// as Triton's `tt.divisibility_argN` (N the argument's number), and on the op defining the
     /// argument's value before the loop (`init`, where it is an op result): the hint holds in
     /// every iteration, the first included — which is where Triton's front end, evaluating the

@@ -547,8 +547,6 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
     1
 }
 
-/// The per-dimension values of a hint attribute on `op` (`dense<128> : tensor<1xi32>` as the
-/// front end writes it, a dense i32 array, or an integer).
 /// `info` with the hints `op` carries under `tt.divisibility{suffix}`, `tt.contiguity{suffix}`
 /// and `tt.constancy{suffix}` in place of the derived facts (one value for every dim, or one
 /// per dim).
@@ -572,6 +570,8 @@ fn with_hints(op: MlirOperation, suffix: &str, mut info: AxisInfo) -> AxisInfo {
     info
 }
 
+/// The per-dimension values of a hint attribute on `op` (`dense<128> : tensor<1xi32>` as the
+/// front end writes it, a dense i32 array, or an integer).
 fn op_hint(op: MlirOperation, name: &str) -> Option<Vec<u64>> {
     // SAFETY: attribute lookup on a live op; each getter is called only on an attribute of the
     // kind it reads, and elements only below the attribute's length.
