@@ -392,8 +392,8 @@ impl Kernel {
     /// Enqueues the kernel on `stream` (a raw `CUstream`; 0 for the legacy default stream)
     /// over a `gx * gy * gz` grid with the runtime arguments `args`: ints (device addresses for
     /// pointers), floats and bools; `dependent`: as a programmatic dependent launch (Triton's
-    /// `launch_pdl=True`).
-    #[pyo3(signature = (gx, gy, gz, stream, *args, scratch=None, dependent=false))]
+    /// `launch_pdl=True`), `cooperative`: as a cooperative one (`launch_cooperative_grid=True`).
+    #[pyo3(signature = (gx, gy, gz, stream, *args, scratch=None, dependent=false, cooperative=false))]
     #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
@@ -404,6 +404,7 @@ impl Kernel {
         args: &Bound<'_, PyTuple>,
         scratch: Option<u64>,
         dependent: bool,
+        cooperative: bool,
     ) -> PyResult<()> {
         let name = &self.inner.metadata().name;
         if args.len() != self.kinds.len() {
@@ -504,7 +505,16 @@ impl Kernel {
             tritium_runtime::Stream::from_raw(&self.device, stream as *mut std::ffi::c_void)
         };
         self.inner
-            .launch_with(&stream, (gx, gy, gz), &values, scratch, dependent)
+            .launch_with(
+                &stream,
+                (gx, gy, gz),
+                &values,
+                scratch,
+                tritium_runtime::LaunchFlags {
+                    programmatic_dependent: dependent,
+                    cooperative,
+                },
+            )
             .map_err(|e| match e {
                 RuntimeError::InvalidArgument(m) | RuntimeError::Signature(m) => {
                     PyValueError::new_err(format!("kernel {name}: {m}"))

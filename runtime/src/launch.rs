@@ -200,6 +200,19 @@ impl KernelArg<'_> {
     }
 }
 
+/// Launch attributes beyond grid, block and shared memory (Triton's launch options).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LaunchFlags {
+    /// A programmatic dependent launch (`launch_pdl=True`): the kernel may start before the
+    /// previous kernel on the stream has finished; its `griddepcontrol.wait`
+    /// (`tl.extra.cuda.gdc_wait()`) waits for that kernel's writes.
+    pub programmatic_dependent: bool,
+    /// A cooperative launch (`launch_cooperative_grid=True`): every program of the grid is
+    /// resident at once (the launch fails if they do not fit), so programs may wait on each
+    /// other.
+    pub cooperative: bool,
+}
+
 /// Static attributes of a loaded kernel, as the driver reports them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelAttributes {
@@ -375,25 +388,23 @@ impl Kernel {
         args: &[KernelArg],
         scratch_given: Option<u64>,
     ) -> Result<()> {
-        self.launch_with(stream, grid, args, scratch_given, false)
+        self.launch_with(stream, grid, args, scratch_given, LaunchFlags::default())
     }
 
-    /// [`Kernel::launch_with_scratch`], as a programmatic dependent launch when `dependent`
-    /// (Triton's `launch_pdl=True`): the kernel may start before the previous kernel on the
-    /// stream has finished, and its `griddepcontrol.wait` (`tl.extra.cuda.gdc_wait()`) waits
-    /// for that kernel's writes.
+    /// [`Kernel::launch_with_scratch`] with launch attributes ([`LaunchFlags`]: Triton's
+    /// `launch_pdl` and `launch_cooperative_grid`), through `cuLaunchKernelEx` when any is set.
     pub fn launch_with(
         &self,
         stream: &Stream,
         grid: (u32, u32, u32),
         args: &[KernelArg],
         scratch_given: Option<u64>,
-        dependent: bool,
+        flags: LaunchFlags,
     ) -> Result<()> {
-        if dependent && !crate::device::has_launch_ex() {
+        if flags != LaunchFlags::default() && !crate::device::has_launch_ex() {
             return Err(RuntimeError::InvalidArgument(
-                "a programmatic dependent launch (launch_pdl) needs cuLaunchKernelEx, which this \
-                 CUDA driver lacks"
+                "launch_pdl and launch_cooperative_grid need cuLaunchKernelEx, which this CUDA \
+                 driver lacks"
                     .into(),
             ));
         }
@@ -467,13 +478,28 @@ impl Kernel {
             params.as_mut_ptr()
         };
         let block = self.metadata.threads_per_block();
-        if dependent {
-            // SAFETY: an all-zero attribute (id 0, zero value) is a valid C value of the
-            // bindgen union; the fields set are the attribute's id and its int.
-            let mut attribute: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
-            attribute.id =
-                sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-            attribute.value.programmaticStreamSerializationAllowed = 1;
+        if flags != LaunchFlags::default() {
+            let mut attributes = Vec::new();
+            for (wanted, id) in [
+                (
+                    flags.programmatic_dependent,
+                    sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+                ),
+                (
+                    flags.cooperative,
+                    sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                ),
+            ] {
+                if wanted {
+                    // SAFETY: an all-zero attribute (id 0, zero value) is a valid C value of
+                    // the bindgen union; the fields set are the attribute's id and its int
+                    // (`programmaticStreamSerializationAllowed` and `cooperative` share it).
+                    let mut attribute: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+                    attribute.id = id;
+                    attribute.value.cooperative = 1;
+                    attributes.push(attribute);
+                }
+            }
             let config = sys::CUlaunchConfig {
                 gridDimX: grid.0,
                 gridDimY: grid.1,
@@ -483,10 +509,10 @@ impl Kernel {
                 blockDimZ: 1,
                 sharedMemBytes: self.metadata.shared,
                 hStream: stream.raw,
-                attrs: &mut attribute,
-                numAttrs: 1,
+                attrs: attributes.as_mut_ptr(),
+                numAttrs: attributes.len() as u32,
             };
-            // SAFETY: as for cuLaunchKernel below; `config` and its one attribute outlive the
+            // SAFETY: as for cuLaunchKernel below; `config` and its attributes outlive the
             // call, and the symbol exists (checked above).
             let res = unsafe {
                 sys::cuLaunchKernelEx(&config, self.func, params_ptr, std::ptr::null_mut())

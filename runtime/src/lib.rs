@@ -57,6 +57,6 @@ pub use device::{
     time_launches,
 };
 pub use error::{Result, RuntimeError};
-pub use launch::{Kernel, KernelArg, KernelAttributes, Module};
+pub use launch::{Kernel, KernelArg, KernelAttributes, LaunchFlags, Module};
 pub use metadata::{ArgKind, ElemType, GpuTarget, KernelMetadata, ParamType};
 pub use tensormap::{TensorDescMeta, TensorMap};

@@ -14,8 +14,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use tritium_runtime::{
-    Device, ElemType, Kernel, KernelArg, KernelMetadata, L2Flush, Module, RuntimeError,
-    device_count, driver_version, median,
+    Device, ElemType, Kernel, KernelArg, KernelMetadata, L2Flush, LaunchFlags, Module,
+    RuntimeError, device_count, driver_version, median,
 };
 
 const CHILD_VAR: &str = "TRITIUM_MOCK_CHILD";
@@ -244,18 +244,31 @@ fn api_against_mock_driver() {
     assert!(times.iter().all(|t| t.is_finite() && *t >= 0.0));
     assert!(median(&times).is_some());
 
-    // A programmatic dependent launch goes through cuLaunchKernelEx with its attribute.
-    out.poison().unwrap();
-    k.launch_with(&stream, (3, 2, 1), &args, None, true)
-        .unwrap();
-    stream.synchronize().unwrap();
-    let got = out.download::<f32>().unwrap();
-    assert!(got[..n - 2].iter().all(|&v| v == 3.5), "{got:?}");
+    // Programmatic dependent and cooperative launches go through cuLaunchKernelEx with their
+    // attributes.
+    for flags in [
+        LaunchFlags {
+            programmatic_dependent: true,
+            cooperative: false,
+        },
+        LaunchFlags {
+            programmatic_dependent: false,
+            cooperative: true,
+        },
+    ] {
+        out.poison().unwrap();
+        k.launch_with(&stream, (3, 2, 1), &args, None, flags)
+            .unwrap();
+        stream.synchronize().unwrap();
+        let got = out.download::<f32>().unwrap();
+        assert!(got[..n - 2].iter().all(|&v| v == 3.5), "{got:?}");
+    }
 
     let launches = std::fs::read_to_string(&log).unwrap();
     let first = launches.lines().next().unwrap();
     assert_eq!(first, "fill_kernel grid=3,2,1 block=256,1,1 shared=0");
     assert!(launches.contains("fill_kernel pdl"), "{launches}");
+    assert!(launches.contains("fill_kernel cooperative"), "{launches}");
     assert!(
         launches.contains("shared=147456 prefer_shared"),
         "{launches}"

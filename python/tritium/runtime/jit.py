@@ -94,10 +94,10 @@ def set_allocator(allocator):
     _allocator = allocator
 
 
-def launch_on(launcher, metadata, grid, stream, values, dependent=False):
+def launch_on(launcher, metadata, grid, stream, values, dependent=False, cooperative=False):
     """``launcher.launch`` over ``grid`` (three ints), the scratch from the allocator when one
     is set and the kernel needs global scratch; ``dependent``: a programmatic dependent launch
-    (``launch_pdl=True``)."""
+    (``launch_pdl=True``), ``cooperative``: a cooperative one (``launch_cooperative_grid``)."""
     gx, gy, gz = grid
     size = getattr(metadata, "global_scratch_size", 0)
     if size and _allocator is not None:
@@ -105,10 +105,11 @@ def launch_on(launcher, metadata, grid, stream, values, dependent=False):
         buffer = _allocator(gx * gy * gz * size, align, stream)
         # `buffer` lives until the launch is enqueued; the allocator (PyTorch's) orders reuse
         # after it on the stream.
-        launcher.launch(gx, gy, gz, stream, *values, scratch=int(buffer.data_ptr()), dependent=dependent)
+        launcher.launch(gx, gy, gz, stream, *values, scratch=int(buffer.data_ptr()), dependent=dependent,
+                        cooperative=cooperative)
         return
-    if dependent:
-        launcher.launch(gx, gy, gz, stream, *values, dependent=True)
+    if dependent or cooperative:
+        launcher.launch(gx, gy, gz, stream, *values, dependent=dependent, cooperative=cooperative)
         return
     launcher.launch(gx, gy, gz, stream, *values)
 
@@ -666,7 +667,7 @@ class JITFunction(KernelInterface):
         launcher = kernel._launchers.get(device) or kernel._launcher(device)
         launch_on(launcher, kernel.metadata, (int(gx), int(gy), int(gz)),
                   active.get_current_stream(device), kernel.bound_values(bound),
-                  options["launch_pdl"])
+                  options["launch_pdl"], options["launch_cooperative_grid"])
         return kernel
 
 

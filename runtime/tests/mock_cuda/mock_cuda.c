@@ -296,7 +296,8 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
 }
 
 /* cuLaunchKernelEx: the config's grid, block, shared memory and stream, then as cuLaunchKernel;
- * with the programmatic stream serialization attribute (id 6) set, the log line ends " pdl". */
+ * logs "NAME pdl" for the programmatic stream serialization attribute (id 6) and
+ * "NAME cooperative" for the cooperative one (id 2); other attributes are refused. */
 typedef struct { int id; char pad[4]; union { char bytes[64]; int value; } v; } LaunchAttribute;
 typedef struct {
     unsigned gx, gy, gz, bx, by, bz, shared;
@@ -306,17 +307,22 @@ typedef struct {
 } LaunchConfig;
 CUresult cuLaunchKernelEx(const LaunchConfig *c, Function *f, void **params, void **extra) {
     if (!c || (c->num_attrs && !c->attrs)) return INVALID_VALUE;
-    int pdl = 0;
+    int pdl = 0, cooperative = 0;
     for (unsigned i = 0; i < c->num_attrs; i++) {
         if (c->attrs[i].id == 6 && c->attrs[i].v.value == 1) pdl = 1;
+        else if (c->attrs[i].id == 2 && c->attrs[i].v.value == 1) cooperative = 1;
         else return INVALID_VALUE;
     }
     CUresult r = cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
                                 params, extra);
     const char *log = getenv("MOCK_CUDA_LOG");
-    if (r == OK && pdl && log) {
+    if (r == OK && (pdl || cooperative) && log) {
         FILE *fp = fopen(log, "a");
-        if (fp) { fprintf(fp, "%s pdl\n", f->name); fclose(fp); }
+        if (fp) {
+            if (pdl) fprintf(fp, "%s pdl\n", f->name);
+            if (cooperative) fprintf(fp, "%s cooperative\n", f->name);
+            fclose(fp);
+        }
     }
     return r;
 }
