@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The GPU machine's measuring steps, for the device tool (carry .device and .gpu, built by
+#   make gpu-wheel gpu-bundle && bench/device-bundle.sh
+# here). Usage there: bench/device-steps.sh STEP...
+#   info        the GPU's name, clocks, memory
+#   check       tritium-gpu-check over .gpu/ptx (every lowering pattern, timed)
+#   corpus      harness.py ours over the corpus (Triton / Tritium per kernel), saved to $OUT
+#   ce          three rounds of the corpus kernels that were weakest on the H200
+#   ce1         cross_entropy_fwd and silu_f16 with and without the load prefetch, alternating
+#               (.device/ptx_s1: those two compiled with --num-stages 1)
+#   dot         harness.py ours over the dot cases
+#   t:NAME      python/tests/gpu/run_all.py --only NAME (the wheel from .gpu, Triton beside)
+#   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
+#               (fixed4: 1024 and 4096 with STAGES=4)
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONUNBUFFERED=1
+OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
+site=/tmp/tsite
+setup_wheel() {
+  [ -d "$site" ] && return
+  w=$(ls .gpu/tritium-*.whl.xz | head -1); mkdir -p /tmp/whl
+  xz -dc "$w" > "/tmp/whl/$(basename "${w%.xz}")"
+  python3 -m pip install -q --no-index --no-deps --target "$site" /tmp/whl/*.whl
+}
+for step in "$@"; do
+  echo "=== $step ($(date +%T))"
+  case "$step" in
+    info) nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem,memory.total --format=csv ;;
+    check) .gpu/tritium-gpu-check .gpu/ptx --bench 2>&1 | tail -70 ;;
+    corpus) (cd .device/bench && CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tee "$OUT/corpus.txt" | tail -60 ;;
+    ce) for r in 1 2 3; do (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16,argmin_rows_f16,dropout,cummax_rows,cumsum_rows CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tail -8; done ;;
+    ce1) for r in 1 2 3; do for d in ptx_corpus ptx_s1; do echo "-- $d"; (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16 CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -3; done; done ;;
+    dot) (cd .device/bench && CASE_MODULES=cases_visible,cases_dot python3 harness.py ours ../dot_ttir ../ptx_dot) 2>&1 | tail -30 ;;
+    t:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py --only "${step#t:}" 2>&1 | tail -40 ;;
+    pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
+    fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
+    fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;
+    *) echo "unknown step $step" ;;
+  esac
+done
