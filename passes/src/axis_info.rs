@@ -419,7 +419,7 @@ impl AxisInfoAnalysis {
                     let (lb, step) = (self.get(lb), self.get(step));
                     let mut info = AxisInfo::unknown(1);
                     info.divisibility[0] = gcd(lb.divisibility_at(0), step.divisibility_at(0));
-                    self.set(iv, with_hints(op, "_arg0", info));
+                    self.set(iv, info);
                 }
                 let yielded = terminator_operands(body);
                 // Operands: lb, ub, step, then one init per iter_arg (block arg i + 1, result i).
@@ -438,23 +438,8 @@ impl AxisInfoAnalysis {
                         self.merge(out, info);
                     }
                     self.merge(out, init_info);
-                    // A hint given to the argument in the body (`tt.divisibility_argN` on the
-                    // loop) holds in every iteration: it replaces what the joins derived.
-                    let joined = self.get(arg);
-                    self.set(arg, with_hints(op, &format!("_arg{}", i + 1), joined));
                 }
                 return;
-            }
-            "scf.while" => {
-                // Arguments: unknown unless the body hinted them (`tt.divisibility_argN`).
-                for block in blocks_of(op) {
-                    for (i, arg) in block_args(block).into_iter().enumerate() {
-                        let rank = shape(value_type(arg)).len().max(1);
-                        let suffix = format!("_arg{i}");
-                        self.set(arg, with_hints(op, &suffix, AxisInfo::unknown(rank)));
-                    }
-                }
-                AxisInfo::unknown(rank)
             }
             "scf.if" => {
                 for block in blocks_of(op) {
@@ -471,7 +456,7 @@ impl AxisInfoAnalysis {
         };
         // `tl.multiple_of` / `tl.max_contiguous` / `tl.max_constancy` put their hints on the
         // op making the value (a `tl.where`'s select, an add): they replace what was derived.
-        let info = with_hints(op, "", info);
+        let info = with_hints(op, info);
         for out in outs {
             self.set(out, info.clone());
         }
@@ -547,16 +532,18 @@ pub fn pointee_bytes(ty: MlirType) -> u64 {
     1
 }
 
-/// `info` with the hints `op` carries under `tt.divisibility{suffix}`, `tt.contiguity{suffix}`
-/// and `tt.constancy{suffix}` in place of the derived facts (one value for every dim, or one
-/// per dim).
-fn with_hints(op: MlirOperation, suffix: &str, mut info: AxisInfo) -> AxisInfo {
+/// `info` with the hints `op` carries (`tt.divisibility`, `tt.contiguity`, `tt.constancy`) in
+/// place of the derived facts (one value for every dim, or one per dim). A loop's
+/// `tt.divisibility_argN` (the front end's record of a hint on a carried value, as Triton's) is
+/// not read: passes that rebuild a loop may renumber its arguments; the same hint is on the op
+/// making the argument's first value, which the loop's join starts from (as in Triton).
+fn with_hints(op: MlirOperation, mut info: AxisInfo) -> AxisInfo {
     for (attr, facts) in [
         ("tt.divisibility", &mut info.divisibility),
         ("tt.contiguity", &mut info.contiguity),
         ("tt.constancy", &mut info.constancy),
     ] {
-        if let Some(values) = op_hint(op, &format!("{attr}{suffix}")) {
+        if let Some(values) = op_hint(op, attr) {
             for (d, fact) in facts.iter_mut().enumerate() {
                 let value = if values.len() == 1 {
                     values[0]

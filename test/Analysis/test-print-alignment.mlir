@@ -95,11 +95,13 @@ tt.func @hints(%n: i32) {
 }
 
 // A hint given to a loop's block argument in its body (`tl.multiple_of(ptrs, [16, 16])` on
-// pointers the loop carries, a grouped GEMM's K loop) is `tt.divisibility_argN` on the loop (N
-// the argument's number, 0 the induction variable): it holds in every iteration and replaces
-// what joining the init (a pointer read from memory: divisibility 1) with the increments gives.
+// pointers the loop carries, a grouped GEMM's K loop) is on the op making the argument's first
+// value, where the loop's join starts from: the argument keeps it through increments by 128
+// bytes. The loop's `tt.divisibility_argN` (written too, as Triton's front end does) is not
+// read: a pass rebuilding the loop may renumber its arguments. Without the hint on the init,
+// the pointer read from memory (divisibility 1) stays unknown.
 // CHECK: tt.addptr #0: contiguity = [1, 8], divisibility = [16, 16], constancy = [16, 1]
-// CHECK: arith.addi #0: contiguity = [1], divisibility = [32], constancy = [1]
+// CHECK: arith.addi #0: contiguity = [1], divisibility = [1], constancy = [1]
 // CHECK: tt.addptr #0: contiguity = [1, 8], divisibility = [1, 1], constancy = [16, 1]
 tt.func @loop_argument_hints(%address: i64, %n: i32) {
   %base = tt.int_to_ptr %address : i64 -> !tt.ptr<f16>
@@ -107,7 +109,8 @@ tt.func @loop_argument_hints(%address: i64, %n: i32) {
   %range = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
   %row = tt.expand_dims %range {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
   %cols = tt.broadcast %row : tensor<1x8xi32> -> tensor<16x8xi32>
-  %init = tt.addptr %splat, %cols : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
+  %init = tt.addptr %splat, %cols {tt.divisibility = dense<16> : tensor<2xi32>} : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
+  %plain_init = tt.addptr %splat, %cols : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
   %step = arith.constant dense<64> : tensor<16x8xi32>
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -116,9 +119,9 @@ tt.func @loop_argument_hints(%address: i64, %n: i32) {
     %iv = arith.addi %i, %c0 : i32
     scf.yield %next : tensor<16x8x!tt.ptr<f16>>
   } {tt.divisibility_arg1 = dense<16> : tensor<2xi32>, tt.divisibility_arg0 = dense<32> : tensor<1xi32>}
-  %plain = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %init) -> (tensor<16x8x!tt.ptr<f16>>) : i32 {
+  %plain = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %plain_init) -> (tensor<16x8x!tt.ptr<f16>>) : i32 {
     %next = tt.addptr %ptrs, %step : tensor<16x8x!tt.ptr<f16>>, tensor<16x8xi32>
     scf.yield %next : tensor<16x8x!tt.ptr<f16>>
-  }
+  } {tt.divisibility_arg1 = dense<16> : tensor<2xi32>}
   tt.return
 }
