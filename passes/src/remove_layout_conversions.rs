@@ -605,6 +605,10 @@ fn rewrite_once(
                 continue;
             }
         }
+        // Into the shape's preferred layout from another: the one direction every move between
+        // two access layouts may take (see the rules below).
+        let toward_preferred =
+            is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
         let Some(def) = defining_op(src) else {
             // A loop-carried value moves into an access layout or an mma one, but never out of
             // an mma layout (the yield rule above carries values there: the two moves would
@@ -612,8 +616,6 @@ fn rewrite_once(
             // Out of an access layout only into its shape's preferred one (B's pointers of a
             // grouped GEMM, built from the column offsets C's store uses, carried in the store's
             // layout and converted for the load every iteration).
-            let toward_preferred =
-                is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
             let into_anchor = (in_preferred_family(access, dst_type)
                 && (!in_preferred_family(access, value_type(src)) || toward_preferred)
                 && !in_mma_family(value_type(src)))
@@ -675,8 +677,6 @@ fn rewrite_once(
         // of a shape in different layouts would otherwise pull a producer back and forth) —
         // except into the shape's preferred layout, the one direction every move then takes
         // (a random mask computed in a store's layout moves to the loads' one, as Triton's).
-        let toward_preferred =
-            is_preferred(preferred, dst_type) && !is_preferred(preferred, value_type(src));
         if in_preferred_family(access, value_type(src))
             && !in_mma_family(value_type(src))
             && !toward_preferred
