@@ -8,6 +8,8 @@
 #   ce          three rounds of the corpus kernels that were weakest on the H200
 #   ce1         cross_entropy_fwd and silu_f16 with and without the load prefetch, alternating
 #               (.device/ptx_s1: those two compiled with --num-stages 1)
+#   ab:DIR:CASES  three rounds alternating .device/ptx_corpus and .device/DIR (PTX of some corpus
+#               cases built another way, e.g. before a change) over the comma-separated CASES
 #   dot         harness.py ours over the dot cases
 #   t:NAME      python/tests/gpu/run_all.py --only NAME (the wheel from .gpu, Triton beside)
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
@@ -31,6 +33,8 @@ for step in "$@"; do
     corpus) (cd .device/bench && CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tee "$OUT/corpus.txt" | tail -60 ;;
     ce) for r in 1 2 3; do (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16,argmin_rows_f16,dropout,cummax_rows,cumsum_rows CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tail -8; done ;;
     ce1) for r in 1 2 3; do for d in ptx_corpus ptx_s1; do echo "-- $d"; (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16 CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -3; done; done ;;
+    ab:*) spec=${step#ab:}; other=${spec%%:*}; cases=${spec#*:}
+      for r in 1 2 3; do for d in ptx_corpus "$other"; do echo "-- $d"; (cd .device/bench && ONLY=$cases CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -4; done; done ;;
     dot) (cd .device/bench && CASE_MODULES=cases_visible,cases_dot python3 harness.py ours ../dot_ttir ../ptx_dot) 2>&1 | tail -30 ;;
     t:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py --only "${step#t:}" 2>&1 | tail -40 ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;

@@ -238,7 +238,11 @@ pub static PASSES: &[PassEntry] = &[
             loop-carried value instead carries an unreduced accumulator in the tensor's own \
             layout, combined elementwise per thread, and reduces once after the loop. Applies to \
             single-op associative, commutative combines with an identity (add, mul, max, min); \
-            float sums are reassociated, as Triton does.",
+            float sums are reassociated, as Triton does. Beyond Triton, the online-softmax pair \
+            (a running maximum m' = max(m, max(x)) and l' = l*exp(m - m') + sum(exp(x - m')), \
+            exp2 alike, over a 1-D x) is kept per thread: x is viewed as [repeats, threads, \
+            vector] without moving data, reduced in registers only, and the threads' pairs merge \
+            once after the loop.",
     },
     PassEntry {
         pass: &reduce_data_duplication::PASS,

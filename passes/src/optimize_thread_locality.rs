@@ -13,6 +13,12 @@
 //! starting at the combine's identity. Applies when the combine region is a single associative,
 //! commutative op with an identity (add, mul, max, min on floats and integers) and the same op
 //! folds the result into the accumulator. Floating-point sums are reassociated, as Triton does.
+//!
+//! Beyond Triton: the online-softmax pair (a running maximum and a sum of exponentials rescaled
+//! to it, [`online_softmax`]) is kept per thread instead, one pair a thread, merged after the
+//! loop.
+
+mod online_softmax;
 
 use crate::ir_util::*;
 use crate::ttir::util::{block_ops, body, erase, rebuild_for, terminator};
@@ -224,7 +230,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             .into_iter()
             .filter(|op| op_name(*op) == "scf.for")
             .collect();
-        if !loops.into_iter().any(rewrite_one) {
+        if !loops
+            .into_iter()
+            .any(|for_op| rewrite_one(for_op) || online_softmax::rewrite_one(for_op))
+        {
             break;
         }
     }

@@ -242,3 +242,210 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : i16
   }
 }
+
+// -----
+
+// The online-softmax pair (running maximum, sum of exponentials rescaled to it) is kept per
+// thread: the 4096 elements split as [2 repeats, 256 threads, 8 in registers] without moving,
+// both reductions inside the loop stay in registers (dims 2 and 0), the maximum's subtrahend is
+// 0 where a thread saw only -inf, and the threads' pairs merge after the loop with the initial one.
+// CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 8, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func @online_softmax
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<256xf32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #[[SPLIT]]}>}>>
+// CHECK-DAG: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<256xf32, #ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 2, parent = #[[SPLIT]]}>}>>
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[M:.*]] = %[[NINF]], %[[L:.*]] = %[[ZERO]])
+// CHECK: %[[X:.*]] = tt.reshape %{{.*}} : tensor<4096xf32, #blocked> -> tensor<2x256x8xf32, #[[SPLIT]]>
+// CHECK: %[[RM:.*]] = "tt.reduce"(%[[X]]) <{axis = 2 : i32}>
+// CHECK: arith.maxnumf
+// CHECK: %[[TM:.*]] = "tt.reduce"(%[[RM]]) <{axis = 0 : i32}>
+// CHECK: %[[MNEW:.*]] = arith.maxnumf %[[M]], %[[TM]]
+// CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[MNEW]], %[[NINF]]
+// CHECK: %[[SUB:.*]] = arith.select %[[EMPTY]], %[[ZERO]], %[[MNEW]]
+// CHECK: %[[D:.*]] = arith.subf %[[M]], %[[SUB]]
+// CHECK: %[[S:.*]] = math.exp %[[D]]
+// CHECK: %[[LS:.*]] = arith.mulf %[[L]], %[[S]]
+// CHECK: tt.expand_dims %[[SUB]] {axis = 0 : i32}
+// CHECK: tt.expand_dims %{{.*}} {axis = 2 : i32}
+// CHECK: %[[B:.*]] = tt.broadcast
+// CHECK: %[[XD:.*]] = arith.subf %[[X]], %[[B]] : tensor<2x256x8xf32, #[[SPLIT]]>
+// CHECK: %[[E:.*]] = math.exp %[[XD]]
+// CHECK: %[[RS:.*]] = "tt.reduce"(%[[E]]) <{axis = 2 : i32}>
+// CHECK: arith.addf
+// CHECK: %[[TS:.*]] = "tt.reduce"(%[[RS]]) <{axis = 0 : i32}>
+// CHECK: %[[LNEW:.*]] = arith.addf %[[LS]], %[[TS]]
+// CHECK: scf.yield %[[MNEW]], %[[LNEW]]
+// CHECK: %[[MALL:.*]] = "tt.reduce"(%[[LOOP]]#0) <{axis = 0 : i32}>
+// CHECK: %[[MTOT:.*]] = arith.maxnumf %[[MINIT:.*]], %[[MALL]] : f32
+// CHECK: %[[MEMPTY:.*]] = arith.cmpf oeq, %[[MTOT]]
+// CHECK: %[[MSUB:.*]] = arith.select %[[MEMPTY]], %{{.*}}, %[[MTOT]] : f32
+// CHECK: %[[MS:.*]] = tt.splat %[[MSUB]]
+// CHECK: %[[TD:.*]] = arith.subf %[[LOOP]]#0, %[[MS]]
+// CHECK: %[[TE:.*]] = math.exp %[[TD]]
+// CHECK: %[[TL:.*]] = arith.mulf %[[LOOP]]#1, %[[TE]]
+// CHECK: %[[LALL:.*]] = "tt.reduce"(%[[TL]]) <{axis = 0 : i32}>
+// CHECK: %[[ID:.*]] = arith.subf %[[MINIT]], %[[MSUB]] : f32
+// CHECK: %[[IE:.*]] = math.exp %[[ID]] : f32
+// CHECK: %[[IL:.*]] = arith.mulf %[[LINIT:.*]], %[[IE]] : f32
+// CHECK: %[[LTOT:.*]] = arith.addf %[[IL]], %[[LALL]] : f32
+// CHECK: tt.return %[[MTOT]], %[[LTOT]]
+#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @online_softmax(%p: !tt.ptr<f32>, %n: i32, %m0: f32, %l0: f32) -> (f32, f32) {
+    %c0 = arith.constant 0 : i32
+    %c4096 = arith.constant 4096 : i32
+    %r = tt.make_range {end = 4096 : i32, start = 0 : i32} : tensor<4096xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<4096x!tt.ptr<f32>, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c4096 iter_args(%m = %m0, %l = %l0) -> (f32, f32) : i32 {
+      %ks = tt.splat %k : i32 -> tensor<4096xi32, #blocked>
+      %o = arith.addi %ks, %r : tensor<4096xi32, #blocked>
+      %pa = tt.addptr %ps, %o : tensor<4096x!tt.ptr<f32>, #blocked>, tensor<4096xi32, #blocked>
+      %x = tt.load %pa : tensor<4096x!tt.ptr<f32>, #blocked>
+      %mx = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.maxnumf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<4096xf32, #blocked>) -> f32
+      %m_new = arith.maxnumf %m, %mx : f32
+      %d = arith.subf %m, %m_new : f32
+      %s = math.exp %d : f32
+      %ls = arith.mulf %l, %s : f32
+      %ms = tt.splat %m_new : f32 -> tensor<4096xf32, #blocked>
+      %xd = arith.subf %x, %ms : tensor<4096xf32, #blocked>
+      %e = math.exp %xd : tensor<4096xf32, #blocked>
+      %se = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.addf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<4096xf32, #blocked>) -> f32
+      %l_new = arith.addf %ls, %se : f32
+      scf.yield %m_new, %l_new : f32, f32
+    }
+    tt.return %res#0, %res#1 : f32, f32
+  }
+}
+
+// -----
+
+// exp2 (flash attention's form) and operands in the other order: the same rewrite, with exp2
+// everywhere; one element a thread ([1 repeat, 128 threads, 1]) still splits.
+// CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func @online_softmax_exp2
+// CHECK: scf.for
+// CHECK: tt.reshape %{{.*}} : tensor<128xf32, #blocked> -> tensor<1x128x1xf32, #[[SPLIT]]>
+// CHECK: arith.maximumf
+// CHECK: math.exp2
+// CHECK: math.exp2
+// CHECK: scf.yield
+// CHECK-NOT: math.exp %
+// CHECK: math.exp2
+// CHECK: math.exp2
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @online_softmax_exp2(%x0: tensor<128xf32, #blocked>, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%m = %ninf, %l = %zero) -> (f32, f32) : i32 {
+      %kf = arith.sitofp %k : i32 to f32
+      %kb = tt.splat %kf : f32 -> tensor<128xf32, #blocked>
+      %x = arith.addf %x0, %kb : tensor<128xf32, #blocked>
+      %mx = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.maximumf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %m_new = arith.maximumf %mx, %m : f32
+      %d = arith.subf %m, %m_new : f32
+      %s = math.exp2 %d : f32
+      %ls = arith.mulf %s, %l : f32
+      %ms = tt.splat %m_new : f32 -> tensor<128xf32, #blocked>
+      %xd = arith.subf %x, %ms : tensor<128xf32, #blocked>
+      %e = math.exp2 %xd : tensor<128xf32, #blocked>
+      %se = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.addf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %l_new = arith.addf %se, %ls : f32
+      scf.yield %m_new, %l_new : f32, f32
+    }
+    %out = arith.divf %res#1, %res#0 : f32
+    tt.return %out : f32
+  }
+}
+
+// -----
+
+// Left alone: the iteration's maximum is also stored (a use outside the pair), and a pair whose
+// exponentials differ (exp for the rescale, exp2 for the elements).
+// CHECK-LABEL: tt.func @online_softmax_max_used
+// CHECK: scf.for
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 0 : i32}>
+// CHECK-NOT: tt.reshape
+// CHECK: scf.yield
+// CHECK-LABEL: tt.func @online_softmax_mixed_exps
+// CHECK: scf.for
+// CHECK-NOT: tt.reshape
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @online_softmax_max_used(%x: tensor<128xf32, #blocked>, %q: !tt.ptr<f32>, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%m = %ninf, %l = %zero) -> (f32, f32) : i32 {
+      %mx = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.maxnumf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %m_new = arith.maxnumf %m, %mx : f32
+      tt.store %q, %m_new : !tt.ptr<f32>
+      %d = arith.subf %m, %m_new : f32
+      %s = math.exp %d : f32
+      %ls = arith.mulf %l, %s : f32
+      %ms = tt.splat %m_new : f32 -> tensor<128xf32, #blocked>
+      %xd = arith.subf %x, %ms : tensor<128xf32, #blocked>
+      %e = math.exp %xd : tensor<128xf32, #blocked>
+      %se = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.addf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %l_new = arith.addf %ls, %se : f32
+      scf.yield %m_new, %l_new : f32, f32
+    }
+    tt.return %res#1 : f32
+  }
+  tt.func @online_softmax_mixed_exps(%x: tensor<128xf32, #blocked>, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%m = %ninf, %l = %zero) -> (f32, f32) : i32 {
+      %mx = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.maxnumf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %m_new = arith.maxnumf %m, %mx : f32
+      %d = arith.subf %m, %m_new : f32
+      %s = math.exp %d : f32
+      %ls = arith.mulf %l, %s : f32
+      %ms = tt.splat %m_new : f32 -> tensor<128xf32, #blocked>
+      %xd = arith.subf %x, %ms : tensor<128xf32, #blocked>
+      %e = math.exp2 %xd : tensor<128xf32, #blocked>
+      %se = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.addf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<128xf32, #blocked>) -> f32
+      %l_new = arith.addf %ls, %se : f32
+      scf.yield %m_new, %l_new : f32, f32
+    }
+    tt.return %res#1 : f32
+  }
+}
