@@ -101,6 +101,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: reduce_in_loop,
     },
     Pattern {
+        name: "online_softmax",
+        what: "running max and rescaled sum of exps over 1024-element blocks (kept per thread), rows of 1 to 5000",
+        build: online_softmax,
+    },
+    Pattern {
         name: "if_else",
         what: "scf.if yielding a tensor, scf.if guarding a store",
         build: if_else,
@@ -980,6 +985,50 @@ fn for_accum(r: &mut Rng) -> Case {
             ("stride", Arg::I32(stride as i32)),
         ],
         note: format!("rows={rows} L={l} stride={stride}"),
+    }
+}
+
+fn online_softmax(r: &mut Rng) -> Case {
+    let rows = int_in(r, 20, 80) as usize;
+    // Short rows (a few threads hold every element) as often as long ones.
+    let lens: Vec<usize> = (0..rows)
+        .map(|_| {
+            if chance(r, 0.4) {
+                int_in(r, 1, 200) as usize
+            } else {
+                int_in(r, 201, 5000) as usize
+            }
+        })
+        .collect();
+    let stride = 5000 + int_in(r, 0, 17) as usize;
+    let x = normals(r, rows * stride, 8.0);
+    let mut maxes = Vec::new();
+    let mut sums = Vec::new();
+    for (row, &len) in lens.iter().enumerate() {
+        let xs = &x[row * stride..row * stride + len];
+        let top = xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        maxes.push(top);
+        sums.push(
+            xs.iter()
+                .map(|&v| (v as f64 - top as f64).exp())
+                .sum::<f64>(),
+        );
+    }
+    Case {
+        grid: (rows as u32, 1, 1),
+        args: vec![
+            ("x", Arg::In(Data::F32(x))),
+            (
+                "lens",
+                Arg::In(Data::I32(lens.iter().map(|&n| n as i32).collect())),
+            ),
+            ("out_max", Arg::Out(f32s(maxes))),
+            // Each term within expf's 2 ulp, up to ~40 a thread summed in order, then across
+            // threads: 16 ulp of the sum (a wrong rescale or merge is off by far more).
+            ("out_sum", Arg::Out(Output::approx(sums, 16.0, 0.0))),
+            ("stride", Arg::I32(stride as i32)),
+        ],
+        note: format!("rows={rows} stride={stride}"),
     }
 }
 
