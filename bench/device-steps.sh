@@ -12,6 +12,9 @@
 #               cases built another way, e.g. before a change) over the comma-separated CASES
 #   dot         harness.py ours over the dot cases
 #   t:NAME      python/tests/gpu/run_all.py --only NAME (the wheel from .gpu, Triton beside)
+#   issue11     every tutorial test issue 11's performance criterion names, in one run_all.py
+#               (t03_matmul, matmul_dtypes, matmul_variants, t09_descriptors,
+#               t11_persistent_matmul, t06_fused_attention), saved to $OUT/issue11.txt
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -37,6 +40,10 @@ for step in "$@"; do
       for r in 1 2 3; do for d in ptx_corpus "$other"; do echo "-- $d"; (cd .device/bench && ONLY=$cases CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -4; done; done ;;
     dot) (cd .device/bench && CASE_MODULES=cases_visible,cases_dot python3 harness.py ours ../dot_ttir ../ptx_dot) 2>&1 | tail -30 ;;
     t:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py --only "${step#t:}" 2>&1 | tail -40 ;;
+    issue11) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py \
+        --only t03_matmul --only matmul_dtypes --only matmul_variants --only t09_descriptors \
+        --only t11_persistent_matmul --only t06_fused_attention 2>&1 \
+        | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/issue11.txt" | grep "bench\|passed\|failed\|^== " ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
     fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;
