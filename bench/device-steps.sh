@@ -15,6 +15,7 @@
 #   issue11     every tutorial test issue 11's performance criterion names, in one run_all.py
 #               (t03_matmul, matmul_dtypes, matmul_variants, t09_descriptors,
 #               t11_persistent_matmul, t06_fused_attention), saved to $OUT/issue11.txt
+#   desc        bench/descriptor-matmul.py (tutorial 09's descriptor matmuls, one process)
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -44,6 +45,7 @@ for step in "$@"; do
         --only t03_matmul --only matmul_dtypes --only matmul_variants --only t09_descriptors \
         --only t11_persistent_matmul --only t06_fused_attention 2>&1 \
         | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/issue11.txt" | grep "bench\|passed\|failed\|^== " ;;
+    desc) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/descriptor-matmul.py 2>&1 | tail -6 ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
     fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;
