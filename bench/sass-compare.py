@@ -77,7 +77,16 @@ except Exception:
 fn = getattr(module, kernel_name)
 while not isinstance(fn, triton.runtime.jit.JITFunction):  # autotuned or heuristics-wrapped
     fn = fn.fn
-entries = [e.strip() for e in re.split(r",(?![^(]*\))", signature)]
+entries, depth, current = [], 0, ""
+for ch in signature:  # commas inside (), [] and <> (tensordesc<fp16[64, 64]>) do not split
+    depth += ch in "([<"
+    depth -= ch in ")]>"
+    if ch == "," and depth == 0:
+        entries.append(current.strip())
+        current = ""
+    else:
+        current += ch
+entries.append(current.strip())
 types, constants, attrs = {}, {}, {}
 for i, (name, entry) in enumerate(zip(fn.arg_names, entries)):
     if re.fullmatch(r"-?\d+|True|False|\".*\"", entry):
