@@ -349,14 +349,13 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     let split_type = tensor_type(ctx, &[repeats, threads, vector], element, &split);
     let rows_type = tensor_type(ctx, &[repeats, threads], element, &rows);
     let state_type = tensor_type(ctx, &[threads], element, &per_thread);
-    let float = |ty: MlirType, value: f64| float_attr_of(ty, value);
 
     let block = body(for_op, 0);
     let yield_op = terminator(block);
     let loc = location(for_op);
     let before_loop = At::Before(for_op);
-    let minus_inf_state = before_loop.constant(loc, float(state_type, f64::NEG_INFINITY));
-    let zero_state = before_loop.constant(loc, float(state_type, 0.0));
+    let minus_inf_state = before_loop.constant(loc, float_attr_of(state_type, f64::NEG_INFINITY));
+    let zero_state = before_loop.constant(loc, float_attr_of(state_type, 0.0));
     let mut inits = for_parts(for_op).inits;
     let (m_init, l_init) = (inits[pair.max_index], inits[pair.sum_index]);
     inits[pair.max_index] = minus_inf_state;
@@ -373,10 +372,9 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
 
     // The loop body, per thread, before the yield.
     let at = At::Before(yield_op);
-    let loc_of = location;
     let split_x = at.value(
         "tt.reshape",
-        loc_of(pair.reduce_max),
+        location(pair.reduce_max),
         &[pair.x],
         split_type,
         &[],
@@ -400,7 +398,7 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
         &replacing(pair.rescale_mul, old_rescale, rescale),
         state_type,
     );
-    let expand_loc = loc_of(pair.splat);
+    let expand_loc = location(pair.splat);
     let expanded_rows = at.value(
         "tt.expand_dims",
         expand_loc,
@@ -443,8 +441,8 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     let scalar = element;
     let m_all = reduce_along(after, pair.reduce_max, m_threads, 0, scalar);
     let m_total = clone_at(after, pair.fold_max, &[m_init, m_all], scalar);
-    let minus_inf = after.constant(loc, float(scalar, f64::NEG_INFINITY));
-    let zero = after.constant(loc, float(scalar, 0.0));
+    let minus_inf = after.constant(loc, float_attr_of(scalar, f64::NEG_INFINITY));
+    let zero = after.constant(loc, float_attr_of(scalar, 0.0));
     let m_subtrahend = finite_or_zero(after, m_total, minus_inf, zero);
     let m_splat = after.splat(loc, m_subtrahend, state_type);
     let thread_arg = clone_at(after, pair.rescale_sub, &[m_threads, m_splat], state_type);
