@@ -25,8 +25,8 @@
 
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, body, erase, float_attr_of, for_parts, i32_attr, rebuild_for, set_inherent, set_operands,
-    terminator, users, with_element,
+    At, body, erase, float_attr_of, for_parts, i32_attr, location, rebuild_for, same, set_inherent,
+    set_operands, terminator, users, with_element,
 };
 use mlir_sys::*;
 use tritium_dialects::build::clone_with;
@@ -65,7 +65,7 @@ fn same_op(a: MlirOperation, b: MlirOperation) -> bool {
 }
 
 fn same_values(a: &[MlirValue], b: &[MlirValue]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ptr == y.ptr)
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(*x, *y))
 }
 
 fn in_block(op: MlirOperation, block: MlirBlock) -> bool {
@@ -488,9 +488,4 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     }
     erase(for_op);
     true
-}
-
-fn location(op: MlirOperation) -> MlirLocation {
-    // SAFETY: `op` is a live operation.
-    unsafe { mlirOperationGetLocation(op) }
 }
