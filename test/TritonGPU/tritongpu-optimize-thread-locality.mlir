@@ -449,3 +449,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#1 : f32
   }
 }
+
+// -----
+
+// Left alone: a layout whose elements do not split into [repeats, threads, vector] in order
+// (a thread's two registers hold elements 2 apart, its neighbour's start at 1).
+// CHECK-LABEL: tt.func @online_softmax_unsplittable
+// CHECK: scf.for
+// CHECK-NOT: tt.reshape
+// CHECK: scf.yield
+#linear = #ttg.linear<{register = [[2]], lane = [[1], [4], [8], [16], [32]], warp = [[64], [128]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @online_softmax_unsplittable(%x: tensor<256xf32, #linear>, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%m = %ninf, %l = %zero) -> (f32, f32) : i32 {
+      %mx = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.maxnumf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<256xf32, #linear>) -> f32
+      %m_new = arith.maxnumf %m, %mx : f32
+      %d = arith.subf %m, %m_new : f32
+      %s = math.exp %d : f32
+      %ls = arith.mulf %l, %s : f32
+      %ms = tt.splat %m_new : f32 -> tensor<256xf32, #linear>
+      %xd = arith.subf %x, %ms : tensor<256xf32, #linear>
+      %e = math.exp %xd : tensor<256xf32, #linear>
+      %se = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %c = arith.addf %a, %b : f32
+        tt.reduce.return %c : f32
+      }) : (tensor<256xf32, #linear>) -> f32
+      %l_new = arith.addf %ls, %se : f32
+      scf.yield %m_new, %l_new : f32, f32
+    }
+    tt.return %res#1 : f32
+  }
+}
