@@ -284,11 +284,16 @@ fn clone_at(at: At, op: MlirOperation, ins: &[MlirValue], result: MlirType) -> M
     results(copy)[0]
 }
 
-/// `op`'s operands with `from` replaced by `to`.
-fn replacing(op: MlirOperation, from: MlirValue, to: MlirValue) -> Vec<MlirValue> {
+/// `op`'s operands with each `(from, to)` replaced.
+fn replacing(op: MlirOperation, replacements: &[(MlirValue, MlirValue)]) -> Vec<MlirValue> {
     operands(op)
         .into_iter()
-        .map(|v| if v.ptr == from.ptr { to } else { v })
+        .map(|v| {
+            replacements
+                .iter()
+                .find(|(from, _)| same(*from, v))
+                .map_or(v, |(_, to)| *to)
+        })
         .collect()
 }
 
@@ -379,13 +384,16 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
         split_type,
         &[],
     );
-    let rows_max = reduce_along(at, pair.reduce_max, split_x, 2, rows_type);
-    let thread_max = reduce_along(at, pair.reduce_max, rows_max, 0, state_type);
+    let per_thread_reduce = |template: MlirOperation, value: MlirValue| {
+        let rows = reduce_along(at, template, value, 2, rows_type);
+        reduce_along(at, template, rows, 0, state_type)
+    };
+    let thread_max = per_thread_reduce(pair.reduce_max, split_x);
     let m_reduced = results(pair.reduce_max)[0];
     let m_new = clone_at(
         at,
         pair.fold_max,
-        &replacing(pair.fold_max, m_reduced, thread_max),
+        &replacing(pair.fold_max, &[(m_reduced, thread_max)]),
         state_type,
     );
     let subtrahend = finite_or_zero(at, m_new, minus_inf_state, zero_state);
@@ -395,23 +403,20 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     let l_rescaled = clone_at(
         at,
         pair.rescale_mul,
-        &replacing(pair.rescale_mul, old_rescale, rescale),
+        &replacing(pair.rescale_mul, &[(old_rescale, rescale)]),
         state_type,
     );
     let expand_loc = location(pair.splat);
-    let expanded_rows = at.value(
-        "tt.expand_dims",
-        expand_loc,
-        &[subtrahend],
-        tensor_type(ctx, &[1, threads], element, &rows),
-        &[("axis", i32_attr(ctx, 0))],
-    );
-    let expanded = at.value(
-        "tt.expand_dims",
-        expand_loc,
-        &[expanded_rows],
-        tensor_type(ctx, &[1, threads, 1], element, &split),
-        &[("axis", i32_attr(ctx, 2))],
+    let expand = |value: MlirValue, axis: i64, dims: &[u32], encoding: &Encoding| {
+        let ty = tensor_type(ctx, dims, element, encoding);
+        let axis = [("axis", i32_attr(ctx, axis))];
+        at.value("tt.expand_dims", expand_loc, &[value], ty, &axis)
+    };
+    let expanded = expand(
+        expand(subtrahend, 0, &[1, threads], &rows),
+        2,
+        &[1, threads, 1],
+        &split,
     );
     let broadcast = if repeats == 1 && vector == 1 {
         expanded
@@ -420,15 +425,14 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     };
     let shifted = clone_at(at, pair.shift_sub, &[split_x, broadcast], split_type);
     let exps = clone_at(at, pair.shift_exp, &[shifted], split_type);
-    let rows_sum = reduce_along(at, pair.reduce_sum, exps, 2, rows_type);
-    let thread_sum = reduce_along(at, pair.reduce_sum, rows_sum, 0, state_type);
-    let old_rescaled = results(pair.rescale_mul)[0];
-    let mut fold_ins = replacing(pair.fold_sum, old_rescaled, l_rescaled);
-    let old_sum = results(pair.reduce_sum)[0];
-    fold_ins = fold_ins
-        .into_iter()
-        .map(|v| if v.ptr == old_sum.ptr { thread_sum } else { v })
-        .collect();
+    let thread_sum = per_thread_reduce(pair.reduce_sum, exps);
+    let fold_ins = replacing(
+        pair.fold_sum,
+        &[
+            (results(pair.rescale_mul)[0], l_rescaled),
+            (results(pair.reduce_sum)[0], thread_sum),
+        ],
+    );
     let l_new = clone_at(at, pair.fold_sum, &fold_ins, state_type);
     let mut yielded = operands(yield_op);
     yielded[pair.max_index] = m_new;
