@@ -26,6 +26,7 @@ fn ttir_ops(context: &Context, module: &mut Module) -> (BTreeMap<String, i64>, V
         num_warps: 4,
         num_stages: 3,
         capability: 90,
+        persistent_programs: false,
     };
     let passes = Stage::TtirPasses.passes(&options).unwrap().unwrap();
     let manager = PassManager::new(context);

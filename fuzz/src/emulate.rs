@@ -68,6 +68,26 @@ pub fn check_lowered_with(
     arch: &str,
     edit: impl Fn(String) -> String,
 ) -> Verdict {
+    check(kernel, seed, num_warps, arch, edit, false)
+}
+
+/// [`check_lowered`] of the kernel compiled with persistent programs
+/// (`-tritium-persistent-programs`), launched as the runtime would on a GPU holding only half
+/// its programs at once: half the grid's programs (rounded up), each running the virtual
+/// programs `p, p + launched, ...`, with the grid's count passed after the arguments. Skipped
+/// when the pass leaves the kernel one program a tile.
+pub fn check_lowered_persistent(kernel: &Kernel, seed: u64, num_warps: u32, arch: &str) -> Verdict {
+    check(kernel, seed, num_warps, arch, |ir| ir, true)
+}
+
+fn check(
+    kernel: &Kernel,
+    seed: u64,
+    num_warps: u32,
+    arch: &str,
+    edit: impl Fn(String) -> String,
+    persistent_programs: bool,
+) -> Verdict {
     if let Some((_, why)) = IMPLEMENTATION_DEFINED
         .iter()
         .find(|(path, _)| kernel.name.contains(path))
@@ -104,12 +124,16 @@ pub fn check_lowered_with(
         num_warps: Some(num_warps),
         arch: Some(arch),
         keep_intermediates: true,
+        persistent_programs,
         ..CompileOptions::default()
     };
     let compiled = match compile(&kernel.source, &kernel.name, &options) {
         Ok(compiled) => compiled,
         Err(e) => return Verdict::Skipped(format!("does not compile: {e}")),
     };
+    if persistent_programs && !compiled.virtual_programs {
+        return Verdict::Skipped("left one program a tile".into());
+    }
     let Some(llvm_ir) = compiled.llvm_ir else {
         return Verdict::Skipped("no LLVM IR kept".into());
     };
@@ -183,7 +207,16 @@ pub fn check_lowered_with(
         }
         cli.push(format!("buf:{}", path.display()));
     }
-    let grid = launch.grid.map(|g| g.to_string()).join(",");
+    let mut grid = launch.grid;
+    if compiled.virtual_programs {
+        // The requested count after the arguments (before the global scratch, which the pass
+        // never leaves in a kernel it rewrites).
+        cli.push(format!("i32:{}", grid[0]));
+        if grid[1] * grid[2] == 1 {
+            grid[0] = grid[0].div_ceil(2);
+        }
+    }
+    let grid = grid.map(|g| g.to_string()).join(",");
     let output = Command::new("python3")
         .arg(emulator())
         .arg(&ll)

@@ -177,6 +177,7 @@ fn fused_persistent_loops_keep_their_results() {
             num_warps: warps,
             num_stages: 3,
             capability: 90,
+            persistent_programs: false,
         })
         .unwrap();
         for passes in [pipeline_text(&ttir_passes()), pipeline_text(&ttgir)] {
@@ -261,6 +262,38 @@ fn lowered_kernels_compute_what_the_interpreter_computes() {
         "{} kernels differ:\n{}",
         differs.len(),
         differs.join("\n")
+    );
+}
+
+/// Dot kernels compiled with persistent programs compute what the interpreter computes when
+/// half as many programs are launched as the grid asks for (each then runs two virtual
+/// programs, or one): sm_80, whose mma.sync and cp.async the emulator runs.
+#[test]
+fn persistent_programs_keep_the_results() {
+    if !tritium_fuzz::emulate::available() {
+        eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
+        return;
+    }
+    let kernels: Vec<_> = tritium_fuzz::corpus::ttir_files()
+        .into_iter()
+        .filter(|k| k.source.contains("tt.dot") && !k.source.contains("num_programs"))
+        .collect();
+    let mut same = Vec::new();
+    let mut skipped = Vec::new();
+    let mut differs = Vec::new();
+    for kernel in &kernels {
+        match tritium_fuzz::emulate::check_lowered_persistent(kernel, 5, 4, "sm_80") {
+            Verdict::Same { .. } => same.push(kernel.name.clone()),
+            Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
+            Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
+        }
+    }
+    eprintln!("emulated persistent and equal: {same:?}\nskipped: {skipped:#?}");
+    assert!(differs.is_empty(), "{}", differs.join("\n"));
+    // Tutorial 03's kernel as Triton emits its TTIR, at least, is rewritten and checked.
+    assert!(
+        same.iter().any(|name| name.ends_with("mm_f16.ttir")),
+        "no persistent matmul was emulated: {same:?} / {skipped:?}"
     );
 }
 

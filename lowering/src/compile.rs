@@ -47,6 +47,9 @@ pub struct CompileOptions {
     pub line_info: bool,
     /// Triton's debugging switches (IR dumps, pass timing, reproducers).
     pub debug: DebugOptions,
+    /// Run eligible dot kernels persistently (`-tritium-persistent-programs`, TTIR input only):
+    /// the result's `virtual_programs` says whether the kernel was rewritten.
+    pub persistent_programs: bool,
 }
 
 /// A compiled kernel.
@@ -72,6 +75,10 @@ pub struct Compiled {
     pub tensordesc_meta: Vec<serde_json::Value>,
     /// PTX ISA version times ten (84: PTX 8.4).
     pub ptx_version: u32,
+    /// The kernel runs its programs persistently (`-tritium-persistent-programs`): its last
+    /// parameter, after the signature's and before the global scratch, is the number of
+    /// programs asked for along axis 0; a launch may run fewer (at least one).
+    pub virtual_programs: bool,
     /// TTIR after the TTIR pipeline (TTIR input only).
     pub ttir: Option<String>,
     pub ttgir: Option<String>,
@@ -163,6 +170,7 @@ fn compile_with(
         num_warps: target.num_warps,
         num_stages: target.num_stages,
         capability: target.arch.capability,
+        persistent_programs: options.persistent_programs && !target.is_ttgir,
     };
     let mlir_stage = |stage: Stage, module: &mut Module, times: &mut StageTimes| {
         timed(times, stage, || {
@@ -217,6 +225,10 @@ fn compile_with(
                 "the kernel tt.func has no body",
             )],
         })?;
+    let virtual_programs = attr_present(
+        kernel,
+        tritium_passes::persistent_programs::VIRTUAL_PROGRAMS,
+    );
     let tensordesc_meta = tensordesc_meta(kernel).map_err(|message| CompileError::Stage {
         stage: last_stage,
         diagnostics: vec![Diagnostic::error_at(filename, &message)],
@@ -316,6 +328,7 @@ fn compile_with(
         global_scratch_align,
         tensordesc_meta,
         ptx_version: target.arch.ptx_version(),
+        virtual_programs,
         ttir,
         ttgir,
         llvm_dialect,
@@ -611,6 +624,10 @@ impl Drop for ResetLlvmPrinting {
     }
 }
 
+fn attr_present(op: MlirOperation, name: &str) -> bool {
+    tritium_passes::ttir::util::attr(op, name).is_some()
+}
+
 fn is_private(func: MlirOperation) -> bool {
     string_attr(func, "sym_visibility").as_deref() == Some("private")
 }
@@ -621,7 +638,12 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
     let entry = *blocks_of(func).first()?;
     let mut signature = Vec::new();
     let mut names = Vec::new();
-    for arg in block_args(entry) {
+    let mut args = block_args(entry);
+    if attr_present(func, tritium_passes::persistent_programs::VIRTUAL_PROGRAMS) {
+        // The requested program count: the launcher's, not the caller's.
+        args.pop();
+    }
+    for arg in args {
         let ty = value_type(arg);
         // SAFETY: `ty` is the live type of an argument; its pointee is read only from a
         // `!tt.ptr` (checked first).

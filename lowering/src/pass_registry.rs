@@ -219,6 +219,7 @@ mod tests {
                 num_warps: 4,
                 num_stages: 3,
                 capability,
+                persistent_programs: true,
             };
             stages.extend(tritium_passes::pipelines::ttgir_passes(&options).unwrap());
             stages.extend(crate::pipelines::llvm_passes(capability));

@@ -165,6 +165,7 @@ mod tests {
             num_warps: 8,
             num_stages: 2,
             capability: 80,
+            persistent_programs: false,
         };
         let mut by_pipeline: Vec<(&'static str, Vec<PassSpec>)> = Vec::new();
         for stage in Stage::ALL {

@@ -21,6 +21,7 @@ pub mod optimize_accumulator_init;
 pub mod optimize_descriptor_encoding;
 pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;
+pub mod persistent_programs;
 pub mod pipeline;
 pub mod pipeline_tma;
 pub mod pipelines;
@@ -252,6 +253,22 @@ pub static PASSES: &[PassEntry] = &[
             source's order (for an mma operand swizzled as Triton's, so that ldmatrix reads \
             8 rows of 16 bytes from 8 different bank groups), then a ttg.local_load into the \
             dot-operand layout.",
+    },
+    PassEntry {
+        pass: &persistent_programs::PASS,
+        description: "Tritium's own (Triton's persistent kernels are written by hand): a kernel \
+            whose programs each run a tt.dot loop gets an i32 parameter N, the number of programs \
+            asked for along axis 0, and its body becomes scf.for v = program_id(0) to N step \
+            num_programs(0), program_id(0) read as v; the runtime launches at most as many \
+            programs as fit on the GPU at once and passes N, so each SM runs its tiles one \
+            after another in one program instead of one program each. The function is marked \
+            tritium.virtual_programs (N is its last argument, left out of the kernel's \
+            signature). Only kernels with one body block, a tt.dot or tt.dot_scaled in an \
+            scf.for and program ids along axis 0 only, without atomics, scf.while, \
+            tt.get_num_programs or a loop starting at program_id(0) (a hand-written persistent \
+            kernel), tt.print, tt.assert, inline assembly, calls or tensor \
+            descriptors made in the kernel, are rewritten. -tritium-ttgir runs it first with \
+            persistent-programs=true (the Python package's default).",
     },
     PassEntry {
         pass: &loop_pointer_offsets::PASS,

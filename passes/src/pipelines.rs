@@ -40,6 +40,9 @@ pub struct TtgirOptions {
     pub num_stages: u32,
     /// Compute capability times ten (`90` for `cuda:90`).
     pub capability: u32,
+    /// Run eligible dot kernels persistently (`-tritium-persistent-programs` first): the kernel
+    /// then takes the requested program count as a last parameter, which its launcher passes.
+    pub persistent_programs: bool,
 }
 
 /// The TTGIR stage: layouts, coalescing, tensor cores, layout-conversion removal and software
@@ -49,7 +52,11 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let stages = options.num_stages;
     check_launch_options(warps as i64, THREADS_PER_WARP, 1, stages as i64)?;
     parse_target(&format!("cuda:{}", options.capability))?;
-    let mut passes = vec![
+    let mut passes = Vec::new();
+    if options.persistent_programs {
+        passes.push(PassSpec::new("tritium-persistent-programs"));
+    }
+    passes.extend([
         PassSpec::new("convert-triton-to-tritongpu")
             .option("num-warps", warps)
             .option("num-stages", stages)
@@ -80,7 +87,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-reorder-instructions"),
         PassSpec::new("tritium-loop-pointer-offsets"),
         PassSpec::new("tritium-scan-layouts"),
-    ];
+    ]);
     if options.capability >= 90 {
         passes.push(
             PassSpec::new("triton-nvidia-tma-lowering")
@@ -127,6 +134,13 @@ pub static TTGIR: PipelineDef = PipelineDef {
             kind: OptionKind::String,
             default: "cuda:90",
         },
+        PassOption {
+            name: "persistent-programs",
+            description: "Run dot kernels' programs persistently (-tritium-persistent-programs); \
+                          the kernel then takes the requested program count as its last parameter",
+            kind: OptionKind::Bool,
+            default: "false",
+        },
     ],
     build: |options| ttgir_passes(&ttgir_options(options)?).map(|passes| pipeline_text(&passes)),
 };
@@ -152,6 +166,7 @@ pub fn ttgir_options(options: &Options) -> Result<TtgirOptions, String> {
         num_warps: int("num-warps")?,
         num_stages: int("num-stages")?,
         capability,
+        persistent_programs: options.bool("persistent-programs"),
     })
 }
 
@@ -170,6 +185,7 @@ mod tests {
             num_warps: 8,
             num_stages: 3,
             capability: 80,
+            persistent_programs: false,
         };
         assert_eq!(ttgir_options(&options).unwrap(), expected);
         assert_eq!(

@@ -64,6 +64,7 @@ struct CompileRequest {
     arch: String,
     debug: bool,
     other_modules: Vec<(String, String, String)>,
+    persistent_programs: bool,
 }
 
 #[pymethods]
@@ -71,9 +72,10 @@ impl CompileRequest {
     /// `source` is the module's text (named `filename` in locations and errors), `signature`
     /// the AOT-style specialization (`"*fp32:16, i32, 1024"`, docs/frontend.md), `key_source`
     /// what identifies the source in the cache key (default: the whole text), `other_modules`
-    /// the `(name, text, filename)` of each other module whose `@jit` functions it imports.
+    /// the `(name, text, filename)` of each other module whose `@jit` functions it imports,
+    /// `persistent_programs` whether a dot kernel may run its programs persistently.
     #[new]
-    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false, other_modules=Vec::new()))]
+    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false, other_modules=Vec::new(), persistent_programs=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         source: String,
@@ -86,6 +88,7 @@ impl CompileRequest {
         arch: String,
         debug: bool,
         other_modules: Vec<(String, String, String)>,
+        persistent_programs: bool,
     ) -> CompileRequest {
         CompileRequest {
             source,
@@ -98,6 +101,7 @@ impl CompileRequest {
             arch,
             debug,
             other_modules,
+            persistent_programs,
         }
     }
 }
@@ -110,6 +114,7 @@ impl CompileRequest {
             num_stages: Some(self.num_stages),
             arch: Some(arch),
             line_info: true,
+            persistent_programs: self.persistent_programs,
             ..Default::default()
         };
         options.debug.debug = self.debug;

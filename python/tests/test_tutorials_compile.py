@@ -1,5 +1,6 @@
 """Every kernel of the GPU tutorials (tests/gpu) compiles, without a GPU, for the
 specializations the GPU run gives it (so the GPU machine finds no front-end surprise)."""
+import json
 import os
 
 import pytest
@@ -12,12 +13,12 @@ P16 = "*fp16:16"
 P32 = "*fp32:16"
 
 
-def request(name, kernel, signature, num_warps=4, num_stages=3):
+def request(name, kernel, signature, num_warps=4, num_stages=3, persistent_programs=False):
     path = os.path.join(GPU, f"{name}.py")
     with open(path) as f:
         text = _module_text(path, f.read())
     return _tritium.CompileRequest(text, path, kernel, signature, num_warps=num_warps,
-                                   num_stages=num_stages)
+                                   num_stages=num_stages, persistent_programs=persistent_programs)
 
 
 def compile_all(requests):
@@ -61,6 +62,36 @@ def test_matmul_kernel_every_autotune_config():
     requests.append(request("t03_matmul", "matmul_kernel", f'{ragged}, 64, 128, 32, 8, "leaky_relu"'))
     results = compile_all(requests)
     assert "wgmma" in results[0].ptx
+
+
+def test_persistent_programs_take_matmul_not_attention():
+    # With persistent programs (the package's default), tutorial 03's kernel loops over the
+    # requested programs, which it takes as one more i32 parameter, announced in its metadata;
+    # attention (a grid of heads, program_id(1)) and the hand-written persistent kernel
+    # (tl.num_programs) keep their parameters. Off, nothing changes.
+    sig = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
+    strides = "i32:16, i32:16, i32:16, 1"
+    attention = (f"{P16}, {P16}, {P16}, fp32, {P32}, {P16}, {strides}, {strides}, {strides}, {strides}, "
+                 f"i32, i32, 1024, 64, 128, 64, 3")
+    persistent = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1, 128, 256, 64, 8, 132"
+    on = compile_all([
+        request("t03_matmul", "matmul_kernel", f'{sig}, 128, 256, 64, 8, ""', num_warps=8,
+                persistent_programs=True),
+        request("t06_fused_attention", "_attn_fwd", attention, persistent_programs=True),
+        request("t11_persistent_matmul", "matmul_persistent_kernel", f"{persistent}, False",
+                num_warps=8, persistent_programs=True),
+    ])
+    off, = compile_all([request("t03_matmul", "matmul_kernel", f'{sig}, 128, 256, 64, 8, ""', num_warps=8)])
+
+    def params(result):
+        return result.ptx.count(".param .")
+
+    assert json.loads(on[0].metadata_json).get("virtual_programs") is True
+    assert params(on[0]) == params(off) + 1
+    assert "virtual_programs" not in off.metadata_json
+    assert on[0].ptx.count("wgmma.mma_async") == off.ptx.count("wgmma.mma_async")
+    for kept in on[1:]:
+        assert "virtual_programs" not in kept.metadata_json
 
 
 def test_matmul_kernel_two_warp_configs_use_swizzled_mma_v2_rings():

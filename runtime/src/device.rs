@@ -19,6 +19,7 @@ use crate::metadata::ElemType;
 /// panic inside cudarc.
 const REQUIRED_SYMBOLS: &[&str] = &[
     "cuInit",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuDriverGetVersion",
     "cuGetErrorName",
     "cuGetErrorString",

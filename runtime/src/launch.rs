@@ -235,6 +235,9 @@ pub struct Kernel {
     /// The global scratch of kernels that need it (`global_scratch_size` bytes per program),
     /// grown to the largest grid launched so far and shared by all their launches.
     global_scratch: std::sync::Mutex<Option<DeviceBuffer>>,
+    /// For a kernel with `virtual_programs`: how many of its programs the GPU holds at once
+    /// (SMs times the occupancy at its block size and shared memory).
+    resident_programs: u32,
 }
 
 // SAFETY: function handles are usable from any thread once their context is current; the
@@ -331,12 +334,32 @@ impl Kernel {
                 "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
             )?;
         }
+        let resident_programs = if metadata.virtual_programs {
+            let mut per_sm = 0;
+            // SAFETY: valid out pointer and function; the block size and dynamic shared memory
+            // are the launch's.
+            check(
+                unsafe {
+                    sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &mut per_sm,
+                        func,
+                        metadata.threads_per_block() as i32,
+                        metadata.shared as usize,
+                    )
+                },
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            )?;
+            device.sm_count().saturating_mul(per_sm.max(1) as u32)
+        } else {
+            u32::MAX
+        };
         Ok(Kernel {
             module: module.clone(),
             func,
             metadata,
             attributes,
             global_scratch: std::sync::Mutex::new(None),
+            resident_programs,
         })
     }
 
@@ -437,6 +460,19 @@ impl Kernel {
         }
         device.bind()?;
         let mut slots: Vec<u64> = args.iter().map(KernelArg::slot).collect();
+        let grid = if self.metadata.virtual_programs {
+            // The requested count follows the arguments; along axis 0 only as many programs
+            // start as the GPU holds at once (a grid with more than one row of programs keeps
+            // its size: each runs its own virtual program).
+            slots.push(KernelArg::I32(grid.0.min(i32::MAX as u32) as i32).slot());
+            if grid.1 == 1 && grid.2 == 1 {
+                (grid.0.min(self.resident_programs), 1, 1)
+            } else {
+                grid
+            }
+        } else {
+            grid
+        };
         // Triton's global scratch parameter follows the arguments when the kernel has one.
         let mut scratch = self
             .global_scratch

@@ -406,6 +406,12 @@ pub struct KernelMetadata {
     /// Tritium: parameter names in order (optional, used in error messages).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arg_names: Vec<String>,
+    /// Tritium: the kernel runs its programs persistently (`-tritium-persistent-programs`).
+    /// Its last parameter, after the signature's and before the global scratch, is the number
+    /// of programs the grid asks for along axis 0; the launcher may start fewer (as many as fit
+    /// on the GPU at once), each running the virtual programs `p, p + launched, ...`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub virtual_programs: bool,
 }
 
 fn one() -> u32 {

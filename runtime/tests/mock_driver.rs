@@ -107,6 +107,20 @@ const FILL_PTX: &str = "\
 }
 ";
 
+const PERSISTENT_PTX: &str = "\
+.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry persistent_kernel(
+\t.param .u64 .ptr .global .align 1 persistent_kernel_param_0,
+\t.param .u32 persistent_kernel_param_1,
+\t.param .u32 persistent_kernel_param_2
+)
+{
+\tret;
+}
+";
+
 fn fill_md() -> KernelMetadata {
     KernelMetadata::from_json(
         r#"{"name":"fill_kernel","num_warps":8,"shared":0,"arch":"sm_90a",
@@ -262,6 +276,38 @@ fn api_against_mock_driver() {
         stream.synchronize().unwrap();
         let got = out.download::<f32>().unwrap();
         assert!(got[..n - 2].iter().all(|&v| v == 3.5), "{got:?}");
+    }
+
+    // A kernel with virtual programs gets the requested count after its arguments; along axis 0
+    // only as many programs start as the GPU holds (132 SMs, two an SM at this shared memory in
+    // the mock), each running every launched-count-th virtual program; 2-D grids keep their size.
+    let module = Module::load_ptx(&dev, PERSISTENT_PTX).unwrap();
+    let mut md = KernelMetadata::from_json(
+        r#"{"name":"persistent_kernel","num_warps":4,"signature":["*i32","i32"],
+            "virtual_programs":true}"#,
+    )
+    .unwrap();
+    for (shared, grid, launched) in [
+        (0, (1000, 1, 1), "264,1,1"),
+        (0, (5, 1, 1), "5,1,1"),
+        (0, (300, 2, 1), "300,2,1"),
+        (147456, (1000, 1, 1), "132,1,1"),
+    ] {
+        md.shared = shared;
+        let k = Kernel::new(&module, md.clone()).unwrap();
+        let count = dev.upload(&vec![0i32; (grid.0 * grid.1) as usize]).unwrap();
+        k.launch(
+            &stream,
+            grid,
+            &[KernelArg::Buffer(&count), KernelArg::I32(3)],
+        )
+        .unwrap();
+        stream.synchronize().unwrap();
+        let got = count.download::<i32>().unwrap();
+        assert!(got.iter().all(|&c| c == 1), "{grid:?}: {got:?}");
+        let launches = std::fs::read_to_string(&log).unwrap();
+        let line = format!("persistent_kernel grid={launched} block=128,1,1 shared={shared}");
+        assert!(launches.contains(&line), "{line} not in {launches}");
     }
 
     let launches = std::fs::read_to_string(&log).unwrap();

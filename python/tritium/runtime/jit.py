@@ -307,6 +307,18 @@ def _env_debug():
     return _ENV_DEBUG[0]
 
 
+def persistent_programs():
+    """Whether dot kernels run their programs persistently (``-tritium-persistent-programs``:
+    as many programs as fit on the GPU, each looping over the grid's); on unless
+    ``TRITIUM_PERSISTENT_PROGRAMS=0``. Read once per process."""
+    if not _PERSISTENT_PROGRAMS:
+        _PERSISTENT_PROGRAMS.append(os.environ.get("TRITIUM_PERSISTENT_PROGRAMS", "1") not in ("", "0"))
+    return _PERSISTENT_PROGRAMS[0]
+
+
+_PERSISTENT_PROGRAMS = []
+
+
 class KernelInterface:
     """``kernel[grid](*args, **kwargs)``."""
 
@@ -597,7 +609,8 @@ class JITFunction(KernelInterface):
         return _tritium.CompileRequest(
             text, filename, self.__name__, ", ".join(entries),
             key_source=self.cache_key, num_warps=num_warps, num_stages=num_stages, arch=arch,
-            debug=debug, other_modules=self.other_modules())
+            debug=debug, other_modules=self.other_modules(),
+            persistent_programs=persistent_programs())
 
     def prepare(self, args, kwargs, device):
         """Binds and specializes a call; returns ``(cache, key, request-or-None, kernel-or-None,

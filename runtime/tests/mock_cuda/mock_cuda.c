@@ -131,6 +131,14 @@ CUresult cuFuncSetAttribute(Function *f, int attr, int value) {
     return OK;
 }
 
+/* Two blocks an SM up to 100 KiB of dynamic shared memory, one past it. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, Function *f, int block, size_t shared) {
+    (void)f;
+    if (block <= 0 || block > 1024) return INVALID_VALUE;
+    *n = shared > 100 * 1024 ? 1 : 2;
+    return OK;
+}
+
 /* CU_FUNC_CACHE_PREFER_NONE .. PREFER_EQUAL: recorded, and logged with each launch. */
 CUresult cuFuncSetCacheConfig(Function *f, int config) {
     if (config < 0 || config > 3) return INVALID_VALUE;
@@ -281,6 +289,15 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
     else if (!strcmp(f->name, "softmax_kernel")) softmax(gx, params);
     else if (!strcmp(f->name, "rmsnorm_kernel")) rmsnorm(gx, params);
     else if (!strcmp(f->name, "matmul_kernel")) matmul(gx, params);
+    else if (!strcmp(f->name, "persistent_kernel")) {
+        /* persistent_kernel(count *i32, n i32, requested i32): each launched program (x, y)
+         * counts the virtual programs v = x, x + gx, ... < requested of its row y. */
+        int *count = P(0, int *);
+        int requested = P(2, int);
+        for (unsigned y = 0; y < gy; y++)
+            for (unsigned x = 0; x < gx; x++)
+                for (long v = x; v < requested; v += gx) count[(long)y * requested + v]++;
+    }
     else if (!strcmp(f->name, "fill_kernel")) {
         /* fill_kernel(out *f32, n i32, value f32, flag i1, big i64, d f64): used by API tests */
         float *out = P(0, float *);

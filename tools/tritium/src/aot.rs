@@ -319,6 +319,17 @@ fn c_source(
         metadata.threads_per_block(),
         metadata.shared
     );
+    // A kernel that runs its programs persistently takes the requested program count after its
+    // arguments; this launcher launches the whole grid (each program then runs once).
+    let requested = if metadata.virtual_programs {
+        arguments.push("&requested_programs".into());
+        (
+            "    int requested_programs = 0;\n",
+            "    requested_programs = (int)gridX;\n",
+        )
+    } else {
+        ("", "")
+    };
     // A kernel with global scratch (device-made TMA descriptors) takes one more parameter: the
     // base of `global_scratch_size` bytes per program, allocated on the stream for the launch
     // and freed after it (stream-ordered, so no synchronization).
@@ -395,12 +406,14 @@ void unload_{name}(void) {{
 }}
 
 CUresult {name}({signature}) {{
-{scratch_variable}    void *args[{count}] = {{{arguments}}};
+{scratch_variable}{requested_variable}    void *args[{count}] = {{{arguments}}};
     CUresult result = load_{name}();
 {grid_lines}    if (result != 0) return result;
     if (gridX == 0 || gridY == 0 || gridZ == 0) return TRITIUM_AOT_INVALID_VALUE;
-{launch}}}
+{requested_value}{launch}}}
 "#,
+        requested_variable = requested.0,
+        requested_value = requested.1,
         kernel = metadata.name,
         // C99 compilers need only take string literals of up to 4095 characters (`-pedantic`
         // says so): a longer PTX is embedded as bytes.

@@ -225,6 +225,9 @@ impl Request {
             options.line_info,
             options.debug.debug
         );
+        if options.persistent_programs {
+            described += " persistent_programs";
+        }
         if let Source::Python {
             kernel, signature, ..
         } = &self.source
@@ -512,6 +515,7 @@ pub fn kernel_metadata(
         global_scratch_size: compiled.global_scratch_size as u32,
         global_scratch_align: compiled.global_scratch_align.max(1) as u32,
         tensordesc_meta: compiled.tensordesc_meta.clone(),
+        virtual_programs: compiled.virtual_programs,
         ..KernelMetadata::for_cuda(&compiled.name, compiled.num_warps, compiled.arch.capability)
     }
 }

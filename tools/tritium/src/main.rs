@@ -45,6 +45,11 @@ pub struct CompileArgs {
     /// Target GPU: sm_80, sm_86, sm_89, sm_90 or sm_90a [default: TTGIR's ttg.target, else sm_90a]
     #[arg(long)]
     pub arch: Option<String>,
+    /// Run a dot kernel's programs persistently (-tritium-persistent-programs; TTIR and Python
+    /// input): the kernel then takes the requested program count as a last parameter, which
+    /// Tritium's runtime passes and the metadata's "virtual_programs" announces
+    #[arg(long)]
+    pub persistent_programs: bool,
 }
 
 impl CompileArgs {
@@ -60,6 +65,7 @@ impl CompileArgs {
                 .transpose()
                 .map_err(anyhow::Error::msg)?,
             keep_intermediates,
+            persistent_programs: self.persistent_programs,
             // Line tables, so profilers show source lines, as Triton emits them
             // (TRITON_DISABLE_LINE_INFO=1 turns them off).
             line_info: true,

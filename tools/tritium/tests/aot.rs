@@ -29,6 +29,16 @@ fn aot_with_path(grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
 /// `tritium aot INPUT` (relative to the repository) into a fresh directory, with `--grid GRID`
 /// and `path` first on PATH when given.
 fn aot_of(input: &str, grid: Option<&str>, path: Option<&Path>) -> tempfile::TempDir {
+    aot_of_with(input, grid, path, &[])
+}
+
+/// [`aot_of`] with more command-line arguments.
+fn aot_of_with(
+    input: &str,
+    grid: Option<&str>,
+    path: Option<&Path>,
+    more: &[&str],
+) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_tritium"));
     if let Some(path) = path {
@@ -46,6 +56,7 @@ fn aot_of(input: &str, grid: Option<&str>, path: Option<&Path>) -> tempfile::Tem
     if let Some(grid) = grid {
         command.args(["--grid", grid]);
     }
+    command.args(more);
     let output = command.output().unwrap();
     assert!(
         output.status.success(),
@@ -245,6 +256,38 @@ fn c_launcher_allocates_global_scratch() {
         ],
         dir.path(),
     );
+}
+
+/// A matmul compiled with persistent programs takes the requested program count after its
+/// arguments: the C launcher passes `gridX` there (and launches the whole grid); the source
+/// builds strictly. Without the option the kernel keeps its parameters.
+#[test]
+fn c_launcher_passes_the_requested_programs() {
+    let grid = Some("(M + 127) / 128 * ((N + 127) / 128)");
+    let input = "test/Inputs/kernels/dot/mm_f16.ttir";
+    let dir = aot_of_with(input, grid, None, &["--persistent-programs"]);
+    let source = std::fs::read_to_string(dir.path().join("matmul_kernel.c")).unwrap();
+    let metadata = std::fs::read_to_string(dir.path().join("matmul_kernel.json")).unwrap();
+    assert!(metadata.contains("\"virtual_programs\":true"), "{metadata}");
+    assert!(source.contains(
+        "void *args[10] = {&a_ptr, &b_ptr, &c_ptr, &M, &N, &K, &sam, &sbk, &scm, &requested_programs};"
+    ));
+    assert!(source.contains("    requested_programs = (int)gridX;\n    return cuLaunchKernel("));
+    run_cc(
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-c",
+            "matmul_kernel.c",
+        ],
+        dir.path(),
+    );
+    let dir = aot_of(input, grid, None);
+    let source = std::fs::read_to_string(dir.path().join("matmul_kernel.c")).unwrap();
+    assert!(source.contains("void *args[9] = {"), "{source}");
+    assert!(!source.contains("requested_programs"));
 }
 
 /// Host-side descriptor parameters are `CUtensorMap`s by value, a type the header declares

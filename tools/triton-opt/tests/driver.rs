@@ -247,6 +247,7 @@ fn named_pipelines_are_the_compile_stages() {
         num_warps: 8,
         num_stages: 2,
         capability: 80,
+        persistent_programs: false,
     };
     let stages = |stages: &[Stage]| {
         let passes: Vec<_> = stages
