@@ -17,6 +17,7 @@
 #               t11_persistent_matmul, t06_fused_attention), saved to $OUT/issue11.txt
 #   desc        bench/descriptor-matmul.py (tutorial 09's descriptor matmuls, one process)
 #   forms       bench/matmul-forms.py (one tile in pointer/descriptor, tiled/persistent forms)
+#   pab         bench/persistent-ab.py (persistent programs on and off, fp16/bf16/fp8, one process)
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -48,6 +49,7 @@ for step in "$@"; do
         | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/issue11.txt" | grep "bench\|passed\|failed\|^== " ;;
     desc) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/descriptor-matmul.py 2>&1 | tail -6 ;;
     forms) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-forms.py 4096 8192 2>&1 | tail -18 ;;
+    pab) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py 2>&1 | tail -8 ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
     fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;
