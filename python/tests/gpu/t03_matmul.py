@@ -147,6 +147,16 @@ def run():
     ref = torch.nn.functional.leaky_relu(torch.matmul(a, b), 0.01)
     results.append(dict(case="matmul fp16 + leaky_relu", ok=torch.allclose(out, ref, atol=5e-2, rtol=1e-2),
                         err=(out - ref).abs().max().item()))
+    # More tiles than programs fit on the GPU at once, ragged at both edges: with persistent
+    # programs (Tritium's default) programs run several tiles each.
+    a = torch.randn((1500, 300), device=DEVICE, dtype=torch.float16)
+    b = torch.randn((300, 2900), device=DEVICE, dtype=torch.float16)
+    torch.full((1500, 2900), float("nan"), device=DEVICE, dtype=torch.float16)
+    out = matmul(a, b)
+    ref = torch.matmul(a, b)
+    results.append(dict(case="matmul fp16 1500x2900x300, more tiles than the GPU holds",
+                        ok=torch.allclose(out, ref, atol=5e-2, rtol=1e-2), err=(out - ref).abs().max().item(),
+                        note=f"best config: {matmul_kernel.best_config}"))
     for S in (1024, 2048, 4096, 8192):
         a = torch.randn((S, S), device=DEVICE, dtype=torch.float16)
         b = torch.randn((S, S), device=DEVICE, dtype=torch.float16)
