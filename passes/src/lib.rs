@@ -264,7 +264,8 @@ pub static PASSES: &[PassEntry] = &[
             after another in one program instead of one program each. The function is marked \
             tritium.virtual_programs (N is its last argument, left out of the kernel's \
             signature). Only kernels with one body block, a tt.dot or tt.dot_scaled in an \
-            scf.for and program ids along axis 0 only, without atomics, scf.while, \
+            scf.for, program ids along axis 0 only and loop trip counts that do not depend on \
+            them, without atomics, scf.while, \
             tt.get_num_programs or a loop starting at program_id(0) (a hand-written persistent \
             kernel), tt.print, tt.assert, inline assembly, calls or tensor \
             descriptors made in the kernel, are rewritten. -tritium-ttgir runs it first with \

@@ -22,6 +22,8 @@
 //! change what it does: one public `tt.func` body block ending in an empty `tt.return`, a
 //! `tt.dot` (or `tt.dot_scaled`) inside an `scf.for`, program ids along axis 0 only (a grid of
 //! rows, as attention's heads, keeps its programs: the runtime would launch it whole anyway),
+//! loops whose trip counts do not depend on the program id (uneven work, as causal attention's,
+//! is better balanced by the hardware's block scheduler than by a fixed stride),
 //! and none of: atomics (programs that communicate), `scf.while` (a program may wait on
 //! another), `tt.get_num_programs` or a loop starting at `program_id(0)` (the kernel already
 //! strides over its work, as Triton's persistent tutorials with `NUM_SMS` do),
@@ -36,6 +38,7 @@ use crate::ttir::util::{
     At, attr, block_ops, erase, location, replace_uses, result, set_attr, terminator,
 };
 use mlir_sys::*;
+use std::collections::HashSet;
 use tritium_dialects::build::build;
 use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::OperationRef;
@@ -98,8 +101,26 @@ pub fn why_left_alone(func: MlirOperation) -> Option<&'static str> {
     }
     let mut blocked = None;
     let mut looped_dot = false;
+    // Values computed from the program id (a forward slice; values a loop carries back from its
+    // body are not followed: this only steers a performance choice).
+    let mut from_program_id: HashSet<usize> = HashSet::new();
     walk(func, &mut |op| {
         let name = op_name(op);
+        let args = operands(op);
+        if name == "scf.for"
+            && args
+                .iter()
+                .take(3)
+                .any(|v| from_program_id.contains(&key(*v)))
+        {
+            blocked.get_or_insert("a loop's trip count depends on the program id");
+        }
+        if name == "tt.get_program_id" || args.iter().any(|v| from_program_id.contains(&key(*v))) {
+            from_program_id.extend(results(op).into_iter().map(key));
+            for block in blocks_of(op) {
+                from_program_id.extend(block_args(block).into_iter().map(key));
+            }
+        }
         if let Some(&b) = BLOCKING_OPS.iter().find(|&&b| b == name) {
             blocked.get_or_insert(b);
         }

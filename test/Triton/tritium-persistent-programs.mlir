@@ -49,7 +49,8 @@ tt.func public @tile_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !
 
 // Left alone: programs that meet through atomics (a split-K reduction), a kernel that already
 // strides over its work (tt.get_num_programs, or a constant from program_id(0)), one that prints (the hardware program id), one
-// with a grid of rows (program_id(1)), and one without a dot in a loop.
+// with a grid of rows (program_id(1)), one whose work varies with the program, and one without a
+// dot in a loop.
 // CHECK-LABEL: tt.func public @atomics
 // CHECK-SAME: (%arg0: !tt.ptr<f32>, %arg1: i32) {
 // CHECK-NOT: tritium.virtual_programs
@@ -147,6 +148,26 @@ tt.func public @rows(%c: !tt.ptr<f32>, %k: i32) {
   }
   %offset = arith.addi %pid, %row : i32
   %tile = tt.addptr %c, %offset : !tt.ptr<f32>, i32
+  %ptrs = tt.splat %tile : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  tt.store %ptrs, %acc : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
+
+// Work that varies with the program (a triangular loop): left to the block scheduler.
+// CHECK-LABEL: tt.func public @uneven_work
+// CHECK-NOT: tritium.virtual_programs
+tt.func public @uneven_work(%c: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+  %x = arith.constant dense<1.000000e+00> : tensor<16x16xf16>
+  %pid = tt.get_program_id x : i32
+  %n = arith.addi %pid, %c1 : i32
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%acc0 = %zero) -> (tensor<16x16xf32>) : i32 {
+    %d = tt.dot %x, %x, %acc0 : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  }
+  %tile = tt.addptr %c, %pid : !tt.ptr<f32>, i32
   %ptrs = tt.splat %tile : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
   tt.store %ptrs, %acc : tensor<16x16x!tt.ptr<f32>>
   tt.return
