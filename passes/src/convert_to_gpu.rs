@@ -445,8 +445,9 @@ pub(crate) fn retype_dense_constant(op: MlirOperation, new_type: MlirType) {
     }
 }
 
-/// A function whose argument or result tensors got layouts needs its signature updated.
-fn update_function_type(func: MlirOperation) {
+/// A function whose argument or result tensors got layouts (or that got arguments) needs its
+/// signature updated: its `function_type` is rebuilt from its entry arguments and return.
+pub(crate) fn update_function_type(func: MlirOperation) {
     let Some(entry) = blocks_of(func).first().copied() else {
         return;
     };

@@ -176,7 +176,7 @@ fn make_persistent(func: MlirOperation) {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
         (i32_type, mlirBlockAddArgument(entry, i32_type, loc))
     };
-    add_parameter(func, i32_type);
+    add_parameter(func);
     // SAFETY: a unit attribute of the function's context.
     set_attr(func, VIRTUAL_PROGRAMS, unsafe { mlirUnitAttrGet(ctx) });
 
@@ -227,31 +227,15 @@ fn make_persistent(func: MlirOperation) {
     }
 }
 
-/// Appends a parameter of type `ty` to the function's type and, when it has them, an empty
-/// entry to its argument attributes (the entry block's new argument is added by the caller).
-fn add_parameter(func: MlirOperation, ty: MlirType) {
-    // SAFETY: attribute reads and writes on a live op; the new type and attributes are made in
-    // its context, from vectors that outlive the calls copying them.
-    unsafe {
-        let ctx = context_of(func);
-        let old =
-            mlirTypeAttrGetValue(attr(func, "function_type").expect("tt.func has a function_type"));
-        let mut inputs: Vec<MlirType> = (0..mlirFunctionTypeGetNumInputs(old))
-            .map(|i| mlirFunctionTypeGetInput(old, i))
-            .collect();
-        inputs.push(ty);
-        let outputs: Vec<MlirType> = (0..mlirFunctionTypeGetNumResults(old))
-            .map(|i| mlirFunctionTypeGetResult(old, i))
-            .collect();
-        let new = mlirFunctionTypeGet(
-            ctx,
-            inputs.len() as isize,
-            inputs.as_ptr(),
-            outputs.len() as isize,
-            outputs.as_ptr(),
-        );
-        set_attr(func, "function_type", mlirTypeAttrGet(new));
-        if let Some(arg_attrs) = attr(func, "arg_attrs") {
+/// Updates the function's type to its entry block's arguments (the caller appended one) and,
+/// when it has them, appends an empty entry to its argument attributes.
+fn add_parameter(func: MlirOperation) {
+    crate::convert_to_gpu::update_function_type(func);
+    if let Some(arg_attrs) = attr(func, "arg_attrs") {
+        // SAFETY: attribute reads on a live op; the new attributes are made in its context from
+        // a vector that outlives the call copying it.
+        unsafe {
+            let ctx = context_of(func);
             let mut dicts: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(arg_attrs))
                 .map(|i| mlirArrayAttrGetElement(arg_attrs, i))
                 .collect();
