@@ -16,7 +16,7 @@ import time
 from .. import _tritium
 from . import gpu as _driver
 from .errors import CompilationError, DriverError, OutOfResources
-from .jit import KernelInterface, _base_jit
+from .jit import KernelInterface, _base_jit, persistent_programs
 
 
 class Config:
@@ -131,6 +131,8 @@ class Autotuner(KernelInterface):
             "key": [repr(k) for k in key],
             "device": device,
             "compiler": _tritium.compiler_version(),
+            # The timed kernels differ with persistent programs on and off.
+            "persistent_programs": persistent_programs(),
         }, sort_keys=True, default=repr)
         digest = hashlib.sha256(text.encode()).hexdigest()
         return os.path.join(_tritium.cache_dir(), "autotune", f"{digest}.json")
