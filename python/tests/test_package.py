@@ -422,6 +422,13 @@ def test_autotune_picks_times_prints_and_caches_on_disk(monkeypatch, capsys):
     # Another key is tuned again.
     with pytest.raises(TimedAgain):
         fresh[(1,)](x, 4096)
+    # So is the same key with persistent programs switched (the timed kernels differ).
+    jit = importlib.import_module("tritium.runtime.jit")  # the module, not the decorator
+    monkeypatch.setattr(jit, "_PERSISTENT_PROGRAMS", [not jit.persistent_programs()])
+    switched = autotuner.Autotuner(base, base.arg_names, kernels.tuned_kernel.configs, ["n"],
+                                   do_bench=no_bench)
+    with pytest.raises(TimedAgain):
+        switched[(1,)](x, 8192)
 
 
 def test_helpers_from_other_modules(tmp_path):
