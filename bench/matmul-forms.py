@@ -19,7 +19,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
-from run_one import load  # noqa: E402
+from run_one import load, without_persistence  # noqa: E402
 import triton.testing  # noqa: E402
 
 GPU_TESTS = os.path.join(HERE, "..", "python", "tests", "gpu")
@@ -36,18 +36,8 @@ for be in ("tritium", "triton"):
                     forms=load(os.path.join(HERE, "matmul_forms_kernels.py"), be))
 
 
-def one_program_a_tile(m, a, b):
-    """Tutorial 03 as Tritium compiles it with -tritium-persistent-programs off (Triton's as
-    it is): the switch is read when the kernel first compiles."""
-    jit = sys.modules.get("tritium.runtime.jit")
-    saved = list(jit._PERSISTENT_PROGRAMS) if jit else None
-    if jit:
-        jit._PERSISTENT_PROGRAMS[:] = [False]
-    try:
-        return m["t03_own"].matmul(a, b)
-    finally:
-        if jit:
-            jit._PERSISTENT_PROGRAMS[:] = saved
+# Tutorial 03 as Tritium compiles it with -tritium-persistent-programs off (Triton's as it is).
+one_program_a_tile = without_persistence(lambda m, a, b: m["t03_own"].matmul(a, b))
 
 
 FORMS = {

@@ -18,7 +18,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 GPU_TESTS = os.path.join(HERE, "..", "python", "tests", "gpu")
 sys.path.insert(0, GPU_TESTS)
-from run_one import load  # noqa: E402
+from run_one import load, without_persistence  # noqa: E402
 import triton.testing  # noqa: E402
 
 
@@ -31,20 +31,6 @@ def first_config(module):
 
 def loaded(path, backend):
     return first_config(load(os.path.join(GPU_TESTS, path), backend))
-
-
-def without_persistence(call):
-    """`call` with -tritium-persistent-programs off while it compiles (the switch is read when a
-    kernel first compiles)."""
-    def run(*args):
-        jit = sys.modules["tritium.runtime.jit"]
-        saved = list(jit._PERSISTENT_PROGRAMS)
-        jit._PERSISTENT_PROGRAMS[:] = [False]
-        try:
-            return call(*args)
-        finally:
-            jit._PERSISTENT_PROGRAMS[:] = saved
-    return run
 
 
 t03 = {name: loaded("t03_matmul.py", be) for name, be in

@@ -113,7 +113,8 @@ pub fn why_left_alone(func: MlirOperation) -> Option<&'static str> {
                 .take(3)
                 .any(|v| from_program_id.contains(&key(*v)))
         {
-            blocked.get_or_insert("a loop's trip count depends on the program id");
+            // Uneven work, or a hand-written persistent loop starting at the program id.
+            blocked.get_or_insert("a loop's bounds depend on the program id");
         }
         if name == "tt.get_program_id" || args.iter().any(|v| from_program_id.contains(&key(*v))) {
             from_program_id.extend(results(op).into_iter().map(key));
@@ -127,9 +128,6 @@ pub fn why_left_alone(func: MlirOperation) -> Option<&'static str> {
         if name == "tt.get_program_id" && int_attr(op, "axis") != Some(0) {
             blocked.get_or_insert("a program id along axis 1 or 2");
         }
-        if name == "scf.for" && operands(op).first().is_some_and(|&lb| is_program_id(lb)) {
-            blocked.get_or_insert("a loop from program_id(0) already walks the tiles");
-        }
         if matches!(name.as_str(), "tt.dot" | "tt.dot_scaled") && in_for_loop(op, func) {
             looped_dot = true;
         }
@@ -138,12 +136,6 @@ pub fn why_left_alone(func: MlirOperation) -> Option<&'static str> {
         return blocked;
     }
     (!looped_dot).then_some("no tt.dot in a loop")
-}
-
-/// Whether `value` is `tt.get_program_id x` (a hand-written persistent loop starts there).
-fn is_program_id(value: MlirValue) -> bool {
-    defining_op(value)
-        .is_some_and(|op| op_name(op) == "tt.get_program_id" && int_attr(op, "axis") == Some(0))
 }
 
 /// Whether an `scf.for` inside `func` encloses `op`.

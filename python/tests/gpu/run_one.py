@@ -28,6 +28,20 @@ def load(path, backend):
     return module
 
 
+def without_persistence(call):
+    """`call` with Tritium's persistent programs off while it compiles (the switch is read when
+    a kernel first compiles; benchmarks compare both forms in one process)."""
+    def run(*args):
+        jit = sys.modules["tritium.runtime.jit"]
+        saved = list(jit._PERSISTENT_PROGRAMS)
+        jit._PERSISTENT_PROGRAMS[:] = [False]
+        try:
+            return call(*args)
+        finally:
+            jit._PERSISTENT_PROGRAMS[:] = saved
+    return run
+
+
 def main():
     path, backend = sys.argv[1], sys.argv[2]
     try:
