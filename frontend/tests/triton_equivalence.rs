@@ -27,6 +27,7 @@ fn ttir_ops(context: &Context, module: &mut Module) -> (BTreeMap<String, i64>, V
         num_stages: 3,
         capability: 90,
         persistent_programs: false,
+        descriptor_loads: false,
     };
     let passes = Stage::TtirPasses.passes(&options).unwrap().unwrap();
     let manager = PassManager::new(context);

@@ -63,6 +63,7 @@ pub fn ttgir_pass_names(num_warps: u32, capability: u32) -> Vec<String> {
         num_stages: 3,
         capability,
         persistent_programs: false,
+        descriptor_loads: false,
     };
     tritium_passes::pipelines::ttgir_passes(&options)
         .unwrap_or_default()

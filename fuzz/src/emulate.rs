@@ -68,7 +68,14 @@ pub fn check_lowered_with(
     arch: &str,
     edit: impl Fn(String) -> String,
 ) -> Verdict {
-    check(kernel, seed, num_warps, arch, edit, false)
+    check(kernel, seed, num_warps, arch, edit, Variant::default())
+}
+
+/// What a check compiles beyond the default pipeline.
+#[derive(Clone, Copy, Default)]
+struct Variant {
+    persistent_programs: bool,
+    descriptor_loads: bool,
 }
 
 /// [`check_lowered`] of the kernel compiled with persistent programs
@@ -77,7 +84,29 @@ pub fn check_lowered_with(
 /// programs `p, p + launched, ...`, with the grid's count passed after the arguments. Skipped
 /// when the pass leaves the kernel one program a tile.
 pub fn check_lowered_persistent(kernel: &Kernel, seed: u64, num_warps: u32, arch: &str) -> Verdict {
-    check(kernel, seed, num_warps, arch, |ir| ir, true)
+    let variant = Variant {
+        persistent_programs: true,
+        ..Variant::default()
+    };
+    check(kernel, seed, num_warps, arch, |ir| ir, variant)
+}
+
+/// [`check_lowered`] of the kernel compiled with its dot loops' pointer tiles read through TMA
+/// descriptors (`-tritium-descriptor-loads`; `arch` sm_90a), and with persistent programs too
+/// when `persistent_programs` (launched as [`check_lowered_persistent`] launches). Skipped when
+/// the pass reads no tile through a descriptor.
+pub fn check_lowered_descriptors(
+    kernel: &Kernel,
+    seed: u64,
+    num_warps: u32,
+    arch: &str,
+    persistent_programs: bool,
+) -> Verdict {
+    let variant = Variant {
+        persistent_programs,
+        descriptor_loads: true,
+    };
+    check(kernel, seed, num_warps, arch, |ir| ir, variant)
 }
 
 fn check(
@@ -86,7 +115,7 @@ fn check(
     num_warps: u32,
     arch: &str,
     edit: impl Fn(String) -> String,
-    persistent_programs: bool,
+    variant: Variant,
 ) -> Verdict {
     if let Some((_, why)) = IMPLEMENTATION_DEFINED
         .iter()
@@ -124,15 +153,25 @@ fn check(
         num_warps: Some(num_warps),
         arch: Some(arch),
         keep_intermediates: true,
-        persistent_programs,
+        persistent_programs: variant.persistent_programs,
+        descriptor_loads: variant.descriptor_loads,
         ..CompileOptions::default()
     };
     let compiled = match compile(&kernel.source, &kernel.name, &options) {
         Ok(compiled) => compiled,
         Err(e) => return Verdict::Skipped(format!("does not compile: {e}")),
     };
-    if persistent_programs && !compiled.virtual_programs {
+    if variant.persistent_programs && !compiled.virtual_programs {
         return Verdict::Skipped("left one program a tile".into());
+    }
+    if variant.descriptor_loads
+        && (kernel.source.contains("tt.make_tensor_descriptor")
+            || !compiled
+                .ttgir
+                .as_deref()
+                .is_some_and(|ttgir| ttgir.contains("ttng.tensormap_create")))
+    {
+        return Verdict::Skipped("no tile read through a descriptor made by the pass".into());
     }
     let Some(llvm_ir) = compiled.llvm_ir else {
         return Verdict::Skipped("no LLVM IR kept".into());
@@ -194,6 +233,14 @@ fn check(
             _ => return Verdict::Skipped(format!("parameter {i} is not a pointer or a scalar")),
         }
     }
+    let mut grid = launch.grid;
+    if compiled.virtual_programs {
+        // The requested count after the arguments, before the global scratch.
+        cli.push(format!("i32:{}", grid[0]));
+        if grid[1] * grid[2] == 1 {
+            grid[0] = grid[0].div_ceil(2);
+        }
+    }
     // Global scratch (device-side TMA descriptors): the kernel's last parameter, one
     // zero-filled slice per program, as the runtime allocates it.
     if compiled.global_scratch_size > 0 {
@@ -206,15 +253,6 @@ fn check(
             return Verdict::Differs(format!("cannot write {}: {e}", path.display()));
         }
         cli.push(format!("buf:{}", path.display()));
-    }
-    let mut grid = launch.grid;
-    if compiled.virtual_programs {
-        // The requested count after the arguments (before the global scratch, which the pass
-        // never leaves in a kernel it rewrites).
-        cli.push(format!("i32:{}", grid[0]));
-        if grid[1] * grid[2] == 1 {
-            grid[0] = grid[0].div_ceil(2);
-        }
     }
     let grid = grid.map(|g| g.to_string()).join(",");
     let output = Command::new("python3")

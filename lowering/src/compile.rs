@@ -50,6 +50,9 @@ pub struct CompileOptions {
     /// Run eligible dot kernels persistently (`-tritium-persistent-programs`, TTIR input only):
     /// the result's `virtual_programs` says whether the kernel was rewritten.
     pub persistent_programs: bool,
+    /// Read dot loops' pointer-tensor tiles through TMA descriptors made in the kernel
+    /// (`-tritium-descriptor-loads`; TTIR input for sm_90 and later only).
+    pub descriptor_loads: bool,
 }
 
 /// A compiled kernel.
@@ -171,6 +174,7 @@ fn compile_with(
         num_stages: target.num_stages,
         capability: target.arch.capability,
         persistent_programs: options.persistent_programs && !target.is_ttgir,
+        descriptor_loads: options.descriptor_loads && !target.is_ttgir,
     };
     let mlir_stage = |stage: Stage, module: &mut Module, times: &mut StageTimes| {
         timed(times, stage, || {

@@ -220,6 +220,7 @@ mod tests {
                 num_stages: 3,
                 capability,
                 persistent_programs: true,
+                descriptor_loads: true,
             };
             stages.extend(tritium_passes::pipelines::ttgir_passes(&options).unwrap());
             stages.extend(crate::pipelines::llvm_passes(capability));

@@ -166,6 +166,7 @@ mod tests {
             num_stages: 2,
             capability: 80,
             persistent_programs: false,
+            descriptor_loads: false,
         };
         let mut by_pipeline: Vec<(&'static str, Vec<PassSpec>)> = Vec::new();
         for stage in Stage::ALL {

@@ -12,6 +12,7 @@ pub mod coalesce;
 pub mod combine_tensor_select_and_if;
 pub mod convert_to_gpu;
 pub mod decompose_dot_scaled;
+pub mod descriptor_loads;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod fuse_nested_loops;
@@ -270,6 +271,25 @@ pub static PASSES: &[PassEntry] = &[
             kernel), tt.print, tt.assert, inline assembly, calls or tensor \
             descriptors made in the kernel, are rewritten. -tritium-ttgir runs it first with \
             persistent-programs=true (the Python package's default).",
+    },
+    PassEntry {
+        pass: &descriptor_loads::PASS,
+        description: "Tritium's own, for targets with TMA (sm_90+): a tt.load in an scf.for whose \
+            2-D tile feeds only tt.dot operands, through a pointer iter arg starting at \
+            splat(base) + rows * S + cols (rows, cols: x + make_range, optionally % m; unit \
+            column stride) and advanced by a splat of a * S + b each iteration, becomes a \
+            tt.descriptor_load of a tt.make_tensor_descriptor made before the loop (at the \
+            function's top level when it can be: once per launched program). Every dimension \
+            must be bounded: masked by index < bound where the bound plus the iteration's \
+            advance is loop-invariant (tutorial 03's offs_k < K - k * BLOCK_K: column < K), the \
+            masked-off elements zero; or wrapped by % m, where the descriptor reads zeros past m \
+            instead of wrapping, which is allowed only when those rows (columns) of every dot \
+            result they reach are excluded by the mask of every tt.store they reach (followed \
+            through dots, loop-carried values and elementwise ops; any other use keeps the \
+            load). The base and the row stride must be 16-byte aligned by divisibility facts, \
+            the tile at most 256x256 with rows of a multiple of 16 bytes. Pointer iter args no \
+            longer read are dropped. -tritium-ttgir runs it after -tritium-persistent-programs \
+            with descriptor-loads=true on sm_90.",
     },
     PassEntry {
         pass: &loop_pointer_offsets::PASS,

@@ -1175,7 +1175,7 @@ pub(crate) fn replace_loop(old: MlirOperation, inits: &[MlirValue]) -> MlirOpera
 /// Drops the iter args among `candidates` that nothing needs any more (the pipelined loads'
 /// pointers, now carried ahead): the loop result is unused and the block argument feeds only
 /// pure ops whose results feed only each other and its own yield operand.
-fn drop_dead_iter_args(for_op: MlirOperation, candidates: &[usize]) -> MlirOperation {
+pub(crate) fn drop_dead_iter_args(for_op: MlirOperation, candidates: &[usize]) -> MlirOperation {
     let Some(&body) = blocks_of(for_op).first() else {
         return for_op;
     };

@@ -43,6 +43,9 @@ pub struct TtgirOptions {
     /// Run eligible dot kernels persistently (`-tritium-persistent-programs` first): the kernel
     /// then takes the requested program count as a last parameter, which its launcher passes.
     pub persistent_programs: bool,
+    /// Read dot loops' pointer-tensor tiles through TMA descriptors made in the kernel
+    /// (`-tritium-descriptor-loads`, after persistence; sm_90 and later only).
+    pub descriptor_loads: bool,
 }
 
 /// The TTGIR stage: layouts, coalescing, tensor cores, layout-conversion removal and software
@@ -55,6 +58,9 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     let mut passes = Vec::new();
     if options.persistent_programs {
         passes.push(PassSpec::new("tritium-persistent-programs"));
+    }
+    if options.descriptor_loads && options.capability >= 90 {
+        passes.push(PassSpec::new("tritium-descriptor-loads"));
     }
     passes.extend([
         PassSpec::new("convert-triton-to-tritongpu")
@@ -141,6 +147,13 @@ pub static TTGIR: PipelineDef = PipelineDef {
             kind: OptionKind::Bool,
             default: "false",
         },
+        PassOption {
+            name: "descriptor-loads",
+            description: "Read dot loops' pointer tiles through TMA descriptors made in the kernel \
+                          (-tritium-descriptor-loads; sm_90 and later)",
+            kind: OptionKind::Bool,
+            default: "false",
+        },
     ],
     build: |options| ttgir_passes(&ttgir_options(options)?).map(|passes| pipeline_text(&passes)),
 };
@@ -167,6 +180,7 @@ pub fn ttgir_options(options: &Options) -> Result<TtgirOptions, String> {
         num_stages: int("num-stages")?,
         capability,
         persistent_programs: options.bool("persistent-programs"),
+        descriptor_loads: options.bool("descriptor-loads"),
     })
 }
 
@@ -186,6 +200,7 @@ mod tests {
             num_stages: 3,
             capability: 80,
             persistent_programs: false,
+            descriptor_loads: false,
         };
         assert_eq!(ttgir_options(&options).unwrap(), expected);
         assert_eq!(

@@ -65,6 +65,7 @@ struct CompileRequest {
     debug: bool,
     other_modules: Vec<(String, String, String)>,
     persistent_programs: bool,
+    descriptor_loads: bool,
 }
 
 #[pymethods]
@@ -73,9 +74,11 @@ impl CompileRequest {
     /// the AOT-style specialization (`"*fp32:16, i32, 1024"`, docs/frontend.md), `key_source`
     /// what identifies the source in the cache key (default: the whole text), `other_modules`
     /// the `(name, text, filename)` of each other module whose `@jit` functions it imports,
-    /// `persistent_programs` whether a dot kernel may run its programs persistently.
+    /// `persistent_programs` whether a dot kernel may run its programs persistently,
+    /// `descriptor_loads` whether a dot loop's pointer tiles may be read through TMA
+    /// descriptors (sm_90 and later).
     #[new]
-    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false, other_modules=Vec::new(), persistent_programs=false))]
+    #[pyo3(signature = (source, filename, kernel, signature, key_source=None, num_warps=4, num_stages=3, arch="sm_90a".to_owned(), debug=false, other_modules=Vec::new(), persistent_programs=false, descriptor_loads=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         source: String,
@@ -89,6 +92,7 @@ impl CompileRequest {
         debug: bool,
         other_modules: Vec<(String, String, String)>,
         persistent_programs: bool,
+        descriptor_loads: bool,
     ) -> CompileRequest {
         CompileRequest {
             source,
@@ -102,6 +106,7 @@ impl CompileRequest {
             debug,
             other_modules,
             persistent_programs,
+            descriptor_loads,
         }
     }
 }
@@ -115,6 +120,7 @@ impl CompileRequest {
             arch: Some(arch),
             line_info: true,
             persistent_programs: self.persistent_programs,
+            descriptor_loads: self.descriptor_loads,
             ..Default::default()
         };
         options.debug.debug = self.debug;

@@ -10,7 +10,8 @@ from . import _tritium
 from .runtime import gpu as _driver
 from .runtime.errors import CompilationError, OutOfResources
 from .runtime.jit import (JITFunction, _base_jit, _bound_values_function, _literal,
-                          _module_text, launch_on, launch_values, persistent_programs)
+                          _module_text, launch_on, launch_values, persistent_programs,
+                          descriptor_loads)
 
 __all__ = ["ASTSource", "CompiledKernel", "compile", "source_text_of", "CompilationError"]
 
@@ -92,7 +93,8 @@ def compile(src, target=None, options=None):
     """Compiles ``src`` (an ``ASTSource``) for ``target`` (a ``GPUTarget``, an arch such as 90 or
     ``"sm_80"``; default: the current GPU, or ``sm_90a`` without one) with ``options``
     (``num_warps``, ``num_stages``, ``debug``, ``persistent_programs``: default on unless
-    ``TRITIUM_PERSISTENT_PROGRAMS=0``). Needs no GPU."""
+    ``TRITIUM_PERSISTENT_PROGRAMS=0``, ``descriptor_loads``: default on unless
+    ``TRITIUM_DESCRIPTOR_LOADS=0``). Needs no GPU."""
     if isinstance(src, JITFunction):
         raise TypeError("tritium.compile takes an ASTSource(fn, signature, constexprs)")
     options = dict(options or {})
@@ -103,7 +105,8 @@ def compile(src, target=None, options=None):
         num_warps=options.get("num_warps", 4), num_stages=options.get("num_stages", 3),
         arch=_arch_of(target), debug=bool(options.get("debug", False)),
         other_modules=src.fn.other_modules(),
-        persistent_programs=bool(options.get("persistent_programs", persistent_programs())))
+        persistent_programs=bool(options.get("persistent_programs", persistent_programs())),
+        descriptor_loads=bool(options.get("descriptor_loads", descriptor_loads())))
     try:
         compiled = _tritium.compile(request)
     except CompilationError as e:

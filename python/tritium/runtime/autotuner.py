@@ -16,7 +16,7 @@ import time
 from .. import _tritium
 from . import gpu as _driver
 from .errors import CompilationError, DriverError, OutOfResources
-from .jit import KernelInterface, _base_jit, persistent_programs
+from .jit import KernelInterface, _base_jit, descriptor_loads, persistent_programs
 
 
 class Config:
@@ -133,6 +133,7 @@ class Autotuner(KernelInterface):
             "compiler": _tritium.compiler_version(),
             # The timed kernels differ with persistent programs on and off.
             "persistent_programs": persistent_programs(),
+            "descriptor_loads": descriptor_loads(),
         }, sort_keys=True, default=repr)
         digest = hashlib.sha256(text.encode()).hexdigest()
         return os.path.join(_tritium.cache_dir(), "autotune", f"{digest}.json")

@@ -319,6 +319,18 @@ def persistent_programs():
 _PERSISTENT_PROGRAMS = []
 
 
+def descriptor_loads():
+    """Whether a dot loop's tiles loaded through tensors of pointers are read through TMA
+    descriptors made in the kernel on sm_90 and later (``-tritium-descriptor-loads``); on unless
+    ``TRITIUM_DESCRIPTOR_LOADS=0``. Read once per process."""
+    if not _DESCRIPTOR_LOADS:
+        _DESCRIPTOR_LOADS.append(os.environ.get("TRITIUM_DESCRIPTOR_LOADS", "1") not in ("", "0"))
+    return _DESCRIPTOR_LOADS[0]
+
+
+_DESCRIPTOR_LOADS = []
+
+
 class KernelInterface:
     """``kernel[grid](*args, **kwargs)``."""
 
@@ -610,7 +622,7 @@ class JITFunction(KernelInterface):
             text, filename, self.__name__, ", ".join(entries),
             key_source=self.cache_key, num_warps=num_warps, num_stages=num_stages, arch=arch,
             debug=debug, other_modules=self.other_modules(),
-            persistent_programs=persistent_programs())
+            persistent_programs=persistent_programs(), descriptor_loads=descriptor_loads())
 
     def prepare(self, args, kwargs, device):
         """Binds and specializes a call; returns ``(cache, key, request-or-None, kernel-or-None,

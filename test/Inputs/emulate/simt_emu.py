@@ -1081,10 +1081,10 @@ def to_host_ir(text):
             name = tensor_core(asm, constraints, ret, operands)
         return f"call {ret} @{name}({operands})" if name else m.group(0)
 
-    # Operands may hold constant expressions (`ptrtoint (ptr getelementptr (...) to i32)`): two
-    # levels of parentheses inside the operand list.
+    # Operands may hold constant expressions (`add (i32 ptrtoint (ptr addrspace(3) @g to i32), i32
+    # 8192)`): up to three levels of parentheses inside the operand list.
     call = (r'(?:tail )?call (\{[^}]*\}|i\d+|void|float|double|half) asm (?:sideeffect )?"([^"]*)", "([^"]*)"'
-            r'\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)')
+            r'\(((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*)\)')
     text = re.sub(call, replace, text.replace("\\0A\\09", " "))
     text = re.sub(r"(%[\w.]+) = (sdiv|udiv|srem|urem)( exact)? (i\d+) (%[\w.]+|-?\d+), (%[\w.]+|-?\d+)",
                   division, text)

@@ -228,6 +228,9 @@ impl Request {
         if options.persistent_programs {
             described += " persistent_programs";
         }
+        if options.descriptor_loads {
+            described += " descriptor_loads";
+        }
         if let Source::Python {
             kernel, signature, ..
         } = &self.source

@@ -50,6 +50,10 @@ pub struct CompileArgs {
     /// Tritium's runtime passes and the metadata's "virtual_programs" announces
     #[arg(long)]
     pub persistent_programs: bool,
+    /// Read a dot loop's pointer-tensor tiles through TMA descriptors made in the kernel
+    /// (-tritium-descriptor-loads; TTIR and Python input, sm_90 and later)
+    #[arg(long)]
+    pub descriptor_loads: bool,
 }
 
 impl CompileArgs {
@@ -66,6 +70,7 @@ impl CompileArgs {
                 .map_err(anyhow::Error::msg)?,
             keep_intermediates,
             persistent_programs: self.persistent_programs,
+            descriptor_loads: self.descriptor_loads,
             // Line tables, so profilers show source lines, as Triton emits them
             // (TRITON_DISABLE_LINE_INFO=1 turns them off).
             line_info: true,

@@ -248,6 +248,7 @@ fn named_pipelines_are_the_compile_stages() {
         num_stages: 2,
         capability: 80,
         persistent_programs: false,
+        descriptor_loads: false,
     };
     let stages = |stages: &[Stage]| {
         let passes: Vec<_> = stages
