@@ -17,7 +17,9 @@
 #               t11_persistent_matmul, t06_fused_attention), saved to $OUT/issue11.txt
 #   desc        bench/descriptor-matmul.py (tutorial 09's descriptor matmuls, one process)
 #   forms       bench/matmul-forms.py (one tile in pointer/descriptor, tiled/persistent forms)
-#   pab         bench/persistent-ab.py (persistent programs on and off, fp16/bf16/fp8, one process)
+#   pab         bench/persistent-ab.py (persistent programs and descriptor loads on and off,
+#               fp16/bf16/fp8, one process)
+#   mm          the matmul tutorial tests of issue11 (all but attention), saved to $OUT/mm.txt
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -47,6 +49,10 @@ for step in "$@"; do
         --only t03_matmul --only matmul_dtypes --only matmul_variants --only t09_descriptors \
         --only t11_persistent_matmul --only t06_fused_attention 2>&1 \
         | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/issue11.txt" | grep "bench\|passed\|failed\|^== " ;;
+    mm) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py \
+        --only t03_matmul --only matmul_dtypes --only matmul_variants --only t09_descriptors \
+        --only t11_persistent_matmul 2>&1 \
+        | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/mm.txt" | grep "bench\|passed\|failed\|^== " ;;
     desc) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/descriptor-matmul.py 2>&1 | tail -6 ;;
     forms) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-forms.py 4096 8192 2>&1 | tail -18 ;;
     pab) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py 2>&1 | tail -8 ;;

@@ -1,13 +1,13 @@
-"""Persistent programs on and off, in one process: tutorial 03's matmul (fp16) and the same
-kernel on bf16 and fp8 operands (`python/tests/gpu/matmul_dtypes.py`), each at its first
-autotune config (128x256x64, 8 warps, 3 stages), compiled by Tritium with
--tritium-persistent-programs (the package's default) and without, by Triton, and cuBLAS,
-alternating, five rounds. GPU machine, with the wheel on PYTHONPATH:
+"""Persistent programs and descriptor loads on and off, in one process: tutorial 03's matmul
+(fp16) and the same kernel on bf16 and fp8 operands (`python/tests/gpu/matmul_dtypes.py`), each
+at its first autotune config (128x256x64, 8 warps, 3 stages), compiled by Tritium with
+-tritium-persistent-programs and -tritium-descriptor-loads each on (the package's default) and
+off, by Triton, and cuBLAS, alternating, five rounds. GPU machine, with the wheel on PYTHONPATH:
 
     python3 bench/persistent-ab.py [N ...]      (default 4096 8192: N³)
 
-Every result is checked against cuBLAS's with the output poisoned (NaN) first; one line per kind and size: median µs and each over cuBLAS, and the two
-Tritium forms over Triton.
+Every result is checked against cuBLAS's with the output poisoned (NaN) first; one line per kind
+and size: median µs of cuBLAS, then each form over cuBLAS and over Triton.
 """
 import os
 import statistics
@@ -18,7 +18,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 GPU_TESTS = os.path.join(HERE, "..", "python", "tests", "gpu")
 sys.path.insert(0, GPU_TESTS)
-from run_one import load, without_persistence  # noqa: E402
+from run_one import compiled_with, load  # noqa: E402
 import triton.testing  # noqa: E402
 
 
@@ -33,10 +33,17 @@ def loaded(path, backend):
     return first_config(load(os.path.join(GPU_TESTS, path), backend))
 
 
-t03 = {name: loaded("t03_matmul.py", be) for name, be in
-       (("tritium", "tritium"), ("tritium_one_a_tile", "tritium"), ("triton", "triton"))}
-dtypes = {name: loaded("matmul_dtypes.py", be) for name, be in
-          (("tritium", "tritium"), ("tritium_one_a_tile", "tritium"), ("triton", "triton"))}
+# Tritium's forms: (persistent programs, descriptor loads).
+FORMS = {
+    "persistent+tma": (True, True),
+    "persistent": (True, False),
+    "tile+tma": (False, True),
+    "tile": (False, False),
+}
+t03 = {name: loaded("t03_matmul.py", "tritium") for name in FORMS}
+t03["triton"] = loaded("t03_matmul.py", "triton")
+dtypes = {name: loaded("matmul_dtypes.py", "tritium") for name in FORMS}
+dtypes["triton"] = loaded("matmul_dtypes.py", "triton")
 operands = dtypes["triton"].operands
 
 
@@ -67,7 +74,9 @@ for n in [int(x) for x in sys.argv[1:]] or [4096, 8192]:
         cublas = cublas_of(a, b)
         ref = cublas().float()
         runs = {name: form(m) for name, m in modules.items()}
-        runs["tritium_one_a_tile"] = without_persistence(runs["tritium_one_a_tile"])
+        for name, (persistent, descriptors) in FORMS.items():
+            runs[name] = compiled_with(runs[name], persistent_programs=persistent,
+                                       descriptor_loads=descriptors)
         times = {name: [] for name in (*runs, "cublas")}
         for _ in range(5):
             for name, run in runs.items():
@@ -81,7 +90,6 @@ for n in [int(x) for x in sys.argv[1:]] or [4096, 8192]:
             times["cublas"].append(triton.testing.do_bench(cublas, warmup=50, rep=300))
         t = {name: statistics.median(v) * 1e3 for name, v in times.items()}
         cb, tri = t["cublas"], t["triton"]
-        print(f"{kind} {n}^3: cublas {cb:.1f} us; over cublas: tritium {t['tritium'] / cb:.3f}, "
-              f"one program a tile {t['tritium_one_a_tile'] / cb:.3f}, triton {tri / cb:.3f}; "
-              f"over triton: tritium {t['tritium'] / tri:.3f}, one a tile {t['tritium_one_a_tile'] / tri:.3f}",
-              flush=True)
+        forms = ", ".join(f"{name} {t[name] / cb:.3f} / {t[name] / tri:.3f}" for name in FORMS)
+        print(f"{kind} {n}^3: cublas {cb:.1f} us, triton {tri / cb:.3f} of it; "
+              f"tritium over cublas / over triton: {forms}", flush=True)

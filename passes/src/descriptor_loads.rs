@@ -10,7 +10,8 @@
 //!
 //! A `tt.load` in an `scf.for` body is rewritten when everything below holds, so that the
 //! descriptor reads exactly the elements the pointers did (or zeros that are never stored):
-//! - its result is a 2-D tile used only as a `tt.dot` operand;
+//! - its result is a 2-D tile used only as a `tt.dot` operand (B only with 16-bit elements:
+//!   wgmma reads 8- and 32-bit B tiles K-major only, and TMA cannot transpose N-contiguous rows);
 //! - its pointer is an iter arg of the loop, starting at `splat(base) + rows * S + cols` (built
 //!   from splats, broadcasts, `expand_dims`, adds and multiplies by a scalar), where `rows` and
 //!   `cols` are `x + make_range` (optionally `% m`), the column stride is 1 and `S` a scalar
@@ -30,21 +31,24 @@
 //!   divisibility facts (`tt.divisibility`), a tile of at most 256 by 256 elements with rows of a
 //!   multiple of 16 bytes.
 //!
-//! The descriptor is made at the function's top level when its operands are defined there (once
-//! per launched program, also around `-tritium-persistent-programs`'s program loop), else right
-//! before the loop. The pointer iter args nothing else reads are dropped. Offsets are assumed not
-//! to overflow 32 bits (the pointers computed them in i32; the descriptor in 64 bits). Only for
-//! targets with TMA (sm_90 and later): `-tritium-ttgir` runs it after persistence, before the
-//! conversion to TTGIR.
+//! Only where the descriptors are made once for many tiles: at the function's top level, before
+//! a loop around the dot loop (`-tritium-persistent-programs`'s program loop), their operands
+//! defined there. One program a tile gains nothing (each program writes and fences its own
+//! tensor maps: `bench/persistent-ab.py` timed tutorial 03 one program a tile the same either
+//! way on an H100). A loop's loads are rewritten together or not at all (the pipeliner pipelines
+//! a loop's TMA copies or its `cp.async` copies, not both). The pointer iter args nothing else
+//! reads are dropped. Offsets are assumed not to overflow 32 bits (the pointers computed them
+//! in i32; the descriptor in 64 bits). Only for targets with TMA (sm_90 and later):
+//! `-tritium-ttgir` runs it after persistence, before the conversion to TTGIR.
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, attr, defined_outside, erase, for_parts, is_pure_elementwise, is_zero_constant, location,
-    replace_uses, result, terminator,
+    At, attr, block_ops, defined_outside, erase, for_parts, is_pure_elementwise, is_zero_constant,
+    location, replace_uses, result, terminator,
 };
 use mlir_sys::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use tritium_dialects::ffi;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
@@ -83,10 +87,23 @@ fn rewrite_function(func: MlirOperation) {
     }
     let facts = AxisInfoAnalysis::run(func);
     let mut atoms = Atoms::default();
-    let plans: Vec<Plan> = loads
+    let mut plans: Vec<Plan> = loads
         .into_iter()
         .filter_map(|load| plan_load(load, &facts, &mut atoms))
         .collect();
+    // A loop's loads all go through descriptors or none does: `-tritongpu-pipeline` pipelines a
+    // loop's TMA copies or its cp.async copies, not both.
+    // Only where the descriptors are made once for many tiles: before a loop around the dot
+    // loop (the persistent programs' loop). Made per tile, their cost (a 128-byte tensor map
+    // written and fenced per descriptor) ate what the copies gained (bench/persistent-ab.py).
+    plans.retain(|plan| outer_loop(plan, func, &atoms).is_some());
+    let planned: HashSet<usize> = plans.iter().map(|p| p.load.ptr as usize).collect();
+    plans.retain(|plan| {
+        block_ops(blocks_of(plan.for_op)[0])
+            .into_iter()
+            .filter(|op| op_name(*op) == "tt.load")
+            .all(|load| planned.contains(&(load.ptr as usize)))
+    });
     // Loops whose pointer iter args may now be dead, with those args' indices.
     let mut loops: Vec<(MlirOperation, Vec<usize>)> = Vec::new();
     for plan in &plans {
@@ -481,7 +498,7 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
     if rows > MAX_BOX || cols > MAX_BOX || !(cols as u64 * bytes).is_multiple_of(TMA_ALIGN) {
         return None;
     }
-    if !only_dot_operand(tile) {
+    if !only_dot_operand(tile, bytes) {
         return None;
     }
     // The pointer: iter arg `iter_arg` of this loop, advanced by a splat each iteration.
@@ -701,13 +718,16 @@ fn plan_dim(
     })
 }
 
-/// Whether `value` is used only as operand 0 or 1 of `tt.dot`s.
-fn only_dot_operand(value: MlirValue) -> bool {
+/// Whether `value` is used only as operand 0 or 1 of `tt.dot`s, and as operand 1 (its rows
+/// along K, N contiguous) only with 16-bit elements: wgmma reads 8- and 32-bit B operands
+/// K-major only, which a TMA copy of N-contiguous rows cannot give (the pointer path's copies
+/// transpose them on their way to shared memory).
+fn only_dot_operand(value: MlirValue, bytes: u64) -> bool {
     let uses = uses_of(value);
     !uses.is_empty()
-        && uses
-            .iter()
-            .all(|&(op, index)| op_name(op) == "tt.dot" && index < 2)
+        && uses.iter().all(|&(op, index)| {
+            op_name(op) == "tt.dot" && (index == 0 || (index == 1 && bytes == 2))
+        })
 }
 
 /// Every use of `value` as (owner, operand number).
@@ -834,16 +854,10 @@ fn apply(plan: &Plan, func: MlirOperation, atoms: &Atoms) {
     // SAFETY: integer types of the live context.
     let (i32_type, i64_type) =
         unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64)) };
-    // The descriptor's place: before the function's top-level op holding the loop when its
-    // operands are defined outside that op, else right before the loop.
-    let top = top_level_ancestor(plan.for_op, func);
-    let hoistable = defined_outside(plan.base, top)
-        && atoms.defined_outside(&plan.row_stride, top)
-        && plan
-            .dims
-            .iter()
-            .all(|d| atoms.defined_outside(&d.bound, top));
-    let at = At::Before(if hoistable { top } else { plan.for_op });
+    let Some(outer) = outer_loop(plan, func, atoms) else {
+        return;
+    };
+    let at = At::Before(outer);
     let extents: Vec<MlirValue> = plan
         .dims
         .iter()
@@ -893,6 +907,19 @@ fn apply(plan: &Plan, func: MlirOperation, atoms: &Atoms) {
     );
     replace_uses(result(load, 0), read);
     erase(load);
+}
+
+/// The loop of `func`'s body block around the plan's dot loop when every operand of the
+/// descriptor is defined before it: the descriptor is made there, once for all its iterations.
+fn outer_loop(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<MlirOperation> {
+    let top = top_level_ancestor(plan.for_op, func);
+    let before_top = defined_outside(plan.base, top)
+        && atoms.defined_outside(&plan.row_stride, top)
+        && plan
+            .dims
+            .iter()
+            .all(|d| atoms.defined_outside(&d.bound, top));
+    (top.ptr != plan.for_op.ptr && op_name(top) == "scf.for" && before_top).then_some(top)
 }
 
 /// The op of `func`'s body block that is `op` or holds it.

@@ -13,12 +13,14 @@ P16 = "*fp16:16"
 P32 = "*fp32:16"
 
 
-def request(name, kernel, signature, num_warps=4, num_stages=3, persistent_programs=False):
+def request(name, kernel, signature, num_warps=4, num_stages=3, persistent_programs=False,
+            descriptor_loads=False):
     path = os.path.join(GPU, f"{name}.py")
     with open(path) as f:
         text = _module_text(path, f.read())
     return _tritium.CompileRequest(text, path, kernel, signature, num_warps=num_warps,
-                                   num_stages=num_stages, persistent_programs=persistent_programs)
+                                   num_stages=num_stages, persistent_programs=persistent_programs,
+                                   descriptor_loads=descriptor_loads)
 
 
 def compile_all(requests):
@@ -92,6 +94,31 @@ def test_persistent_programs_take_matmul_not_attention():
     assert on[0].ptx.count("wgmma.mma_async") == off.ptx.count("wgmma.mma_async")
     for kept in on[1:]:
         assert "virtual_programs" not in kept.metadata_json
+
+
+def test_descriptor_loads_take_persistent_matmul_tiles():
+    # With descriptor loads and persistent programs (the package's defaults), tutorial 03's A and
+    # B tiles are TMA copies of tensor maps the kernel makes once (in its global scratch), not
+    # cp.async copies; one program a tile, or with descriptor loads off, nothing changes. fp8
+    # tiles keep their copies (wgmma reads an 8-bit B K-major only).
+    sig = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
+    tile = f'{sig}, 128, 256, 64, 8, ""'
+    both, persistent_only, tile_only = compile_all([
+        request("t03_matmul", "matmul_kernel", tile, num_warps=8, persistent_programs=True,
+                descriptor_loads=True),
+        request("t03_matmul", "matmul_kernel", tile, num_warps=8, persistent_programs=True),
+        request("t03_matmul", "matmul_kernel", tile, num_warps=8, descriptor_loads=True),
+    ])
+
+    def scratch(result):
+        return json.loads(result.metadata_json)["global_scratch_size"]
+
+    assert "cp.async.bulk.tensor" in both.ptx and "cp.async.cg" not in both.ptx
+    assert scratch(both) > 0
+    for kept in (persistent_only, tile_only):
+        assert "cp.async.bulk.tensor" not in kept.ptx and "cp.async.cg" in kept.ptx
+        assert scratch(kept) == 0
+    assert both.ptx.count("wgmma.mma_async") == persistent_only.ptx.count("wgmma.mma_async")
 
 
 def test_matmul_kernel_two_warp_configs_use_swizzled_mma_v2_rings():

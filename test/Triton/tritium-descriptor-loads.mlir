@@ -1,24 +1,34 @@
-// RUN: triton-opt %s --split-input-file --tritium-descriptor-loads | FileCheck %s
+// RUN: triton-opt %s --split-input-file --tritium-persistent-programs --tritium-descriptor-loads | FileCheck %s
+// RUN: triton-opt %s --split-input-file --tritium-descriptor-loads | FileCheck %s --check-prefix=TILE
 
-// Tutorial 03's loop at 32x32x32: both tiles read through descriptors made before the loop.
-// A is [M, K] with row stride sa, its K mask `k < K - i * 32` becoming the bound K; B is [K, N]
-// (row stride sb, advanced 32 rows an iteration). The rows of A and the columns of B that `% M`
-// and `% N` wrap read zeros instead, and the store's mask excludes them. The pointer iter args
-// are gone.
+// Tutorial 03's loop at 32x32x32, run persistently: both tiles read through descriptors made
+// once, before the loop over the programs. A is [M, K] with row stride sa, its K mask
+// `k < K - i * 32` becoming the bound K; B is [K, N] (row stride sb, advanced 32 rows an
+// iteration). The rows of A and the columns of B that `% M` and `% N` wrap read zeros instead,
+// and the store's mask excludes them. The pointer iter args are gone.
 // CHECK-LABEL: tt.func public @wrapped_matmul
-// CHECK: %[[PID_M:.*]] = tt.get_program_id x
-// CHECK: %[[ROW0:.*]] = arith.muli %[[PID_M]], %{{.*}} : i32
-// CHECK: %[[COL0:.*]] = arith.muli
 // CHECK: %[[SA:.*]] = arith.extsi %arg6 : i32 to i64
 // CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %arg0, [%arg3, %arg5], [%[[SA]], %{{.*}}] : <f16>, <tensor<32x32xf16>>
 // CHECK: %[[SB:.*]] = arith.extsi %arg7 : i32 to i64
 // CHECK: %[[DB:.*]] = tt.make_tensor_descriptor %arg1, [%arg5, %arg4], [%[[SB]], %{{.*}}] : <f16>, <tensor<32x32xf16>>
+// CHECK: scf.for %[[V:.*]] = %{{.*}} to %arg9 step %{{.*}} : i32 {
+// CHECK: %[[PID_M:.*]] = arith.divsi %[[V]], %{{.*}} : i32
+// CHECK: %[[PID_N:.*]] = arith.remsi %[[V]], %{{.*}} : i32
+// CHECK: %[[ROW0:.*]] = arith.muli %[[PID_M]], %{{.*}} : i32
+// CHECK: %[[COL0:.*]] = arith.muli %[[PID_N]], %{{.*}} : i32
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<32x32xf32>)
 // CHECK: %[[X:.*]] = tt.descriptor_load %[[DA]][%[[ROW0]], %{{.*}}] : !tt.tensordesc<tensor<32x32xf16>> -> tensor<32x32xf16>
 // CHECK: %[[Y:.*]] = tt.descriptor_load %[[DB]][%{{.*}}, %[[COL0]]] : !tt.tensordesc<tensor<32x32xf16>> -> tensor<32x32xf16>
 // CHECK-NEXT: tt.dot %[[X]], %[[Y]]
 // CHECK-NOT: tt.load
 // CHECK: tt.return
+// One program a tile: the descriptors would be made by every program for one tile; left alone.
+// TILE-LABEL: tt.func public @wrapped_matmul
+// TILE-NOT: tt.make_tensor_descriptor
+// TILE: tt.load
+// TILE: tt.load
+// TILE-NOT: tt.descriptor_load
+// TILE: tt.return
 tt.func public @wrapped_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -28,8 +38,10 @@ tt.func public @wrapped_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -103,13 +115,14 @@ tt.func public @wrapped_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
 // -----
 
 // The store does not exclude the rows of A past M (only the columns past N): A's tile stays a
-// pointer load (its wrapped rows are real data there); B's is still read through a descriptor.
+// pointer load (its wrapped rows are real data there), and so does B's (a loop's loads are
+// rewritten together or not at all: the pipeliner does not mix TMA and cp.async copies).
 // CHECK-LABEL: tt.func public @rows_stored
-// CHECK: tt.make_tensor_descriptor %arg1
 // CHECK-NOT: tt.make_tensor_descriptor
-// CHECK: scf.for
-// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f16>>
-// CHECK: tt.descriptor_load
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
 tt.func public @rows_stored(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -119,8 +132,10 @@ tt.func public @rows_stored(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -205,8 +220,10 @@ tt.func public @stored_unmasked(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -280,12 +297,13 @@ tt.func public @stored_unmasked(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %
 
 // -----
 
-// A's base has no alignment fact (TMA needs 16 bytes): A stays, B is rewritten.
+// A's base has no alignment fact (TMA needs 16 bytes): both stay.
 // CHECK-LABEL: tt.func public @unaligned_base
-// CHECK: tt.make_tensor_descriptor %arg1
 // CHECK-NOT: tt.make_tensor_descriptor
-// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f16>>
-// CHECK: tt.descriptor_load
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
 tt.func public @unaligned_base(%a: !tt.ptr<f16> , %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -295,8 +313,10 @@ tt.func public @unaligned_base(%a: !tt.ptr<f16> , %b: !tt.ptr<f16> {tt.divisibil
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -369,11 +389,13 @@ tt.func public @unaligned_base(%a: !tt.ptr<f16> , %b: !tt.ptr<f16> {tt.divisibil
 
 // -----
 
-// A's row stride has no divisibility fact (TMA needs a multiple of 16 bytes): A stays.
+// A's row stride has no divisibility fact (TMA needs a multiple of 16 bytes): both stay.
 // CHECK-LABEL: tt.func public @unaligned_stride
-// CHECK: tt.make_tensor_descriptor %arg1
 // CHECK-NOT: tt.make_tensor_descriptor
-// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f16>>
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
 tt.func public @unaligned_stride(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 , %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -383,8 +405,10 @@ tt.func public @unaligned_stride(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, 
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -458,11 +482,13 @@ tt.func public @unaligned_stride(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, 
 // -----
 
 // A's mask is `k < K` in every iteration while its pointers move on: no bound of the tensor
-// reproduces it (the elements it keeps are not a fixed range of columns), so A stays.
+// reproduces it (the elements it keeps are not a fixed range of columns): both stay.
 // CHECK-LABEL: tt.func public @mask_not_moving
-// CHECK: tt.make_tensor_descriptor %arg1
 // CHECK-NOT: tt.make_tensor_descriptor
-// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f16>>
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
 tt.func public @mask_not_moving(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -472,8 +498,10 @@ tt.func public @mask_not_moving(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -546,11 +574,13 @@ tt.func public @mask_not_moving(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %
 
 // -----
 
-// A's masked-off elements read 1.0, not the zeros a descriptor pads with: A stays.
+// A's masked-off elements read 1.0, not the zeros a descriptor pads with: both stay.
 // CHECK-LABEL: tt.func public @other_not_zero
-// CHECK: tt.make_tensor_descriptor %arg1
 // CHECK-NOT: tt.make_tensor_descriptor
-// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f16>>
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
 tt.func public @other_not_zero(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -560,8 +590,10 @@ tt.func public @other_not_zero(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
   %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
   %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %step_a = arith.constant dense<32> : tensor<32x32xi32>
-  %pid_m = tt.get_program_id x : i32
-  %pid_n = tt.get_program_id y : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
   %row0 = arith.muli %pid_m, %c32 : i32
   %col0 = arith.muli %pid_n, %c32 : i32
   %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
@@ -610,6 +642,99 @@ tt.func public @other_not_zero(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
     %sb32s = tt.splat %sb32 : i32 -> tensor<32x32xi32>
     %pb2 = tt.addptr %pb, %sb32s : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
     scf.yield %pa2, %pb2, %d : tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>
+  }
+  %sc_ = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %Ns2 = tt.splat %N : i32 -> tensor<1x32xi32>
+  %mc = arith.cmpi slt, %sc_, %Ns2 : tensor<1x32xi32>
+  %mcb = tt.broadcast %mc : tensor<1x32xi1> -> tensor<32x32xi1>
+  %sr_m = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %Ms2 = tt.splat %M : i32 -> tensor<32x1xi32>
+  %mr = arith.cmpi slt, %sr_m, %Ms2 : tensor<32x1xi32>
+  %mrb = tt.broadcast %mr : tensor<32x1xi1> -> tensor<32x32xi1>
+  %m = arith.andi %mrb, %mcb : tensor<32x32xi1>
+  %sr = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %scs = tt.splat %sc : i32 -> tensor<32x1xi32>
+  %c_off = arith.muli %sr, %scs : tensor<32x1xi32>
+  %c_s = tt.splat %c : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+  %c_r = tt.addptr %c_s, %c_off : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+  %c_rb = tt.broadcast %c_r : tensor<32x1x!tt.ptr<f32>> -> tensor<32x32x!tt.ptr<f32>>
+  %scb = tt.broadcast %sc_ : tensor<1x32xi32> -> tensor<32x32xi32>
+  %c_ptrs = tt.addptr %c_rb, %scb : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  tt.store %c_ptrs, %res#2, %m : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// fp8 tiles: wgmma reads an 8-bit B K-major only, which a TMA copy of B's N-contiguous rows
+// cannot give; B stays a pointer load, and so does A.
+// CHECK-LABEL: tt.func public @fp8_b_rows
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
+tt.func public @fp8_b_rows(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %zero_a = arith.constant dense<0.000000e+00> : tensor<32x32xf8E4M3FN>
+  %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf8E4M3FN>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %step_a = arith.constant dense<32> : tensor<32x32xi32>
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
+  %row0 = arith.muli %pid_m, %c32 : i32
+  %col0 = arith.muli %pid_n, %c32 : i32
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %row0s = tt.splat %row0 : i32 -> tensor<32xi32>
+  %rows = arith.addi %row0s, %range : tensor<32xi32>
+  %Ms = tt.splat %M : i32 -> tensor<32xi32>
+  %rows_w = arith.remsi %rows, %Ms : tensor<32xi32>
+  %col0s = tt.splat %col0 : i32 -> tensor<32xi32>
+  %cols = arith.addi %col0s, %range : tensor<32xi32>
+  %Ns = tt.splat %N : i32 -> tensor<32xi32>
+  %cols_w = arith.remsi %cols, %Ns : tensor<32xi32>
+  %ar = tt.expand_dims %rows_w {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %sas = tt.splat %sa : i32 -> tensor<32x1xi32>
+  %ar_off = arith.muli %ar, %sas : tensor<32x1xi32>
+  %a_s = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<32x1x!tt.ptr<f8E4M3FN>>
+  %a_r = tt.addptr %a_s, %ar_off : tensor<32x1x!tt.ptr<f8E4M3FN>>, tensor<32x1xi32>
+  %kk = tt.expand_dims %range {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %a_rb = tt.broadcast %a_r : tensor<32x1x!tt.ptr<f8E4M3FN>> -> tensor<32x32x!tt.ptr<f8E4M3FN>>
+  %kkb = tt.broadcast %kk : tensor<1x32xi32> -> tensor<32x32xi32>
+  %a_ptrs = tt.addptr %a_rb, %kkb : tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xi32>
+  %bk = tt.expand_dims %range {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %sbs = tt.splat %sb : i32 -> tensor<32x1xi32>
+  %bk_off = arith.muli %bk, %sbs : tensor<32x1xi32>
+  %b_s = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<32x1x!tt.ptr<f8E4M3FN>>
+  %b_r = tt.addptr %b_s, %bk_off : tensor<32x1x!tt.ptr<f8E4M3FN>>, tensor<32x1xi32>
+  %bc = tt.expand_dims %cols_w {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %b_rb = tt.broadcast %b_r : tensor<32x1x!tt.ptr<f8E4M3FN>> -> tensor<32x32x!tt.ptr<f8E4M3FN>>
+  %bcb = tt.broadcast %bc : tensor<1x32xi32> -> tensor<32x32xi32>
+  %b_ptrs = tt.addptr %b_rb, %bcb : tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xi32>
+  %kt0 = arith.addi %K, %c31 : i32
+  %kt = arith.divsi %kt0, %c32 : i32
+  %res:3 = scf.for %i = %c0 to %kt step %c1 iter_args(%pa = %a_ptrs, %pb = %b_ptrs, %acc = %acc0) -> (tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xf32>) : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %K, %done : i32
+    %left_a = tt.splat %left : i32 -> tensor<1x32xi32>
+    %ma = arith.cmpi slt, %kk, %left_a : tensor<1x32xi32>
+    %mab = tt.broadcast %ma : tensor<1x32xi1> -> tensor<32x32xi1>
+    %x = tt.load %pa, %mab, %zero_a : tensor<32x32x!tt.ptr<f8E4M3FN>>
+    %left_b = tt.splat %left : i32 -> tensor<32x1xi32>
+    %mb = arith.cmpi slt, %bk, %left_b : tensor<32x1xi32>
+    %mbb = tt.broadcast %mb : tensor<32x1xi1> -> tensor<32x32xi1>
+    %y = tt.load %pb, %mbb, %zero_a : tensor<32x32x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %x, %y, %acc : tensor<32x32xf8E4M3FN> * tensor<32x32xf8E4M3FN> -> tensor<32x32xf32>
+    %pa2 = tt.addptr %pa, %step_a : tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xi32>
+    %sb32 = arith.muli %sb, %c32 : i32
+    %sb32s = tt.splat %sb32 : i32 -> tensor<32x32xi32>
+    %pb2 = tt.addptr %pb, %sb32s : tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xi32>
+    scf.yield %pa2, %pb2, %d : tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32x!tt.ptr<f8E4M3FN>>, tensor<32x32xf32>
   }
   %sc_ = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
   %Ns2 = tt.splat %N : i32 -> tensor<1x32xi32>

@@ -28,18 +28,28 @@ def load(path, backend):
     return module
 
 
-def without_persistence(call):
-    """`call` with Tritium's persistent programs off while it compiles (the switch is read when
-    a kernel first compiles; benchmarks compare both forms in one process)."""
+def compiled_with(call, persistent_programs=None, descriptor_loads=None):
+    """`call` with Tritium's compile switches set while it compiles (each is read when a kernel
+    first compiles; benchmarks compare the forms in one process). `None` leaves one as it is."""
     def run(*args):
         jit = sys.modules["tritium.runtime.jit"]
-        saved = list(jit._PERSISTENT_PROGRAMS)
-        jit._PERSISTENT_PROGRAMS[:] = [False]
+        switches = [(jit._PERSISTENT_PROGRAMS, persistent_programs),
+                    (jit._DESCRIPTOR_LOADS, descriptor_loads)]
+        saved = [list(switch) for switch, _ in switches]
+        for switch, value in switches:
+            if value is not None:
+                switch[:] = [value]
         try:
             return call(*args)
         finally:
-            jit._PERSISTENT_PROGRAMS[:] = saved
+            for (switch, _), old in zip(switches, saved):
+                switch[:] = old
     return run
+
+
+def without_persistence(call):
+    """`call` with Tritium's persistent programs off while it compiles."""
+    return compiled_with(call, persistent_programs=False)
 
 
 def main():
