@@ -3,8 +3,8 @@ compiled by Tritium and by Triton, timed in one process, alternating, with cuBLA
 pointer kernel (one program a tile), tutorial 11's persistent pointer kernel (tile loop fused with
 the K loop or not), and descriptor (TMA) kernels one program a tile and persistent (fused or not).
 Says which of persistence and TMA separates tutorial 03 from cuBLAS; tutorial 03 is timed as
-Tritium compiles it by default (`-tritium-persistent-programs`) and without. GPU machine, with the wheel
-on PYTHONPATH:
+Tritium compiles it by default (`-tritium-persistent-programs`, `-tritium-descriptor-loads`) and
+one program a tile (both off). GPU machine, with the wheel on PYTHONPATH:
 
     python3 bench/matmul-forms.py [N ...]      (default 4096: N³)
 
@@ -19,7 +19,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
-from run_one import load, without_persistence  # noqa: E402
+from run_one import compiled_with, load  # noqa: E402
 import triton.testing  # noqa: E402
 
 GPU_TESTS = os.path.join(HERE, "..", "python", "tests", "gpu")
@@ -36,13 +36,14 @@ for be in ("tritium", "triton"):
                     forms=load(os.path.join(HERE, "matmul_forms_kernels.py"), be))
 
 
-# Tutorial 03 as Tritium compiles it with -tritium-persistent-programs off (Triton's as it is).
-one_program_a_tile = without_persistence(lambda m, a, b: m["t03_own"].matmul(a, b))
+# Tutorial 03 as Tritium compiles it one program a tile (Triton's as it is).
+one_program_a_tile = compiled_with(lambda m, a, b: m["t03_own"].matmul(a, b),
+                                   persistent_programs=False, descriptor_loads=False)
 
 
 FORMS = {
     "pointer, a program a tile (t03)": lambda m, a, b, c: one_program_a_tile(m, a, b),
-    "pointer, t03 with persistent programs": lambda m, a, b, c: m["t03"].matmul(a, b),
+    "pointer, t03 persistent + descriptors": lambda m, a, b, c: m["t03"].matmul(a, b),
     "pointer, persistent fused (t11)": lambda m, a, b, c: m["t11"].matmul_persistent(a, b, c, True),
     "pointer, persistent unfused (t11)": lambda m, a, b, c: m["t11"].matmul_persistent(a, b, c, False),
     "descriptor, a program a tile": lambda m, a, b, c: m["forms"].desc(a, b, c, False, False),

@@ -47,11 +47,6 @@ def compiled_with(call, persistent_programs=None, descriptor_loads=None):
     return run
 
 
-def without_persistence(call):
-    """`call` with Tritium's persistent programs off while it compiles."""
-    return compiled_with(call, persistent_programs=False)
-
-
 def main():
     path, backend = sys.argv[1], sys.argv[2]
     try:
