@@ -1,8 +1,9 @@
 """Tutorial 11's unfused persistent matmul in four forms (`bench/kernels/persistent_variants.py`:
 addresses recomputed from `ks` each K step or pointer tensors advanced by `BLOCK_K * stride`,
 masks `ks < K` or `offs_k < K - ki * BLOCK_K`) and the tutorial's own kernel
-(`python/tests/gpu/t11_persistent_matmul.py`, FLATTEN=False), compiled by Tritium and by Triton,
-timed in one process, alternating, with cuBLAS, at 8192³ and at 1024x4096x65536 (one tile per
+(`python/tests/gpu/t11_persistent_matmul.py`, FLATTEN=False), compiled by Tritium (with
+-tritium-descriptor-loads, the package's default, and without: `tritium_cp.async`) and by
+Triton, timed in one process, alternating, with cuBLAS, at 8192³ and at 1024x4096x65536 (one tile per
 SM: the K loop alone). GPU machine, with the wheel on PYTHONPATH:
 
     python3 bench/persistent-variants.py
@@ -21,16 +22,24 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
-from run_one import load  # noqa: E402
+from run_one import compiled_with, load  # noqa: E402
 import triton.testing  # noqa: E402
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_SIZE_M=8, num_warps=8, num_stages=3)
-mods = {be: load(os.path.join(HERE, "kernels", "persistent_variants.py"), be) for be in ("tritium", "triton")}
+# Module instances by name: Tritium's twice (descriptor loads on, and off), Triton's.
+BACKENDS = {"tritium": "tritium", "tritium_cp.async": "tritium", "triton": "triton"}
+mods = {name: load(os.path.join(HERE, "kernels", "persistent_variants.py"), be) for name, be in BACKENDS.items()}
 # The tutorial's own kernel (FLATTEN=False: the unfused nest), timed beside the forms above.
-tutorials = {be: load(os.path.join(HERE, "..", "python", "tests", "gpu", "t11_persistent_matmul.py"), be)
-             for be in ("tritium", "triton")}
+tutorials = {name: load(os.path.join(HERE, "..", "python", "tests", "gpu", "t11_persistent_matmul.py"), be)
+             for name, be in BACKENDS.items()}
 FORMS = ("recompute", "increment", "recompute_kmask", "increment_ksmask", "tutorial")
 num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+
+
+def launch_as(be, kernel, a, b, c, **extra):
+    if be == "tritium_cp.async":
+        return compiled_with(launch, descriptor_loads=False)(kernel, a, b, c, **extra)
+    return launch(kernel, a, b, c, **extra)
 
 
 def launch(kernel, a, b, c, **extra):
@@ -59,10 +68,11 @@ for (M, N, K) in [(8192, 8192, 8192), (1024, 4096, 65536)]:
             for form in FORMS:
                 kernel, extra = kernel_of(be, form)
                 c.fill_(float("nan"))
-                launch(kernel, a, b, c, **extra)
+                launch_as(be, kernel, a, b, c, **extra)
                 assert torch.allclose(c.float(), ref.float(), atol=0.5, rtol=0.02), (be, form, M, N, K)
                 times.setdefault((be, form), []).append(
-                    triton.testing.do_bench(lambda: launch(kernel, a, b, c, **extra), warmup=50, rep=300))
+                    triton.testing.do_bench(lambda: launch_as(be, kernel, a, b, c, **extra), warmup=50,
+                                            rep=300))
         times.setdefault(("cublas", "matmul"), []).append(
             triton.testing.do_bench(lambda: torch.matmul(a, b), warmup=50, rep=300))
     t = {key: statistics.median(v) * 1e3 for key, v in times.items()}

@@ -325,11 +325,18 @@ fn descriptor_loads_keep_the_results() {
     }
     eprintln!("emulated with descriptor loads and equal: {same:#?}\nskipped: {skipped:#?}");
     assert!(differs.is_empty(), "{}", differs.join("\n"));
-    // Tutorial 03's kernel as Triton emits its TTIR, at least, is rewritten and checked.
-    assert!(
-        same.iter().any(|name| name.ends_with("mm_f16.ttir")),
-        "mm_f16.ttir was not emulated: {same:?} / {skipped:?}"
-    );
+    // Tutorial 03's kernel as Triton emits its TTIR and tutorial 11's hand-written persistent
+    // kernel (tile loop fused or not), at least, are rewritten and checked.
+    for wanted in [
+        "mm_f16.ttir",
+        "t11_persistent.ttir",
+        "t11_persistent_fused.ttir",
+    ] {
+        assert!(
+            same.iter().any(|name| name.ends_with(wanted)),
+            "{wanted} was not emulated: {same:?} / {skipped:?}"
+        );
+    }
 }
 
 /// The emulation check is not vacuous: the add kernel passes it, and its lowered IR with the add

@@ -12,16 +12,18 @@
 //! descriptor reads exactly the elements the pointers did (or zeros that are never stored):
 //! - its result is a 2-D tile used only as a `tt.dot` operand (B only with 16-bit elements:
 //!   wgmma reads 8- and 32-bit B tiles K-major only, and TMA cannot transpose N-contiguous rows);
-//! - its pointer is an iter arg of the loop, starting at `splat(base) + rows * S + cols` (built
-//!   from splats, broadcasts, `expand_dims`, adds and multiplies by a scalar), where `rows` and
-//!   `cols` are `x + make_range` (optionally `% m`), the column stride is 1 and `S` a scalar
-//!   stride, and advanced each iteration by a splat of `a * S + b` (`a` rows and `b` columns,
-//!   constants);
+//! - its pointer is `splat(base) + rows * S + cols` (built from splats, broadcasts,
+//!   `expand_dims`, adds and multiplies by a scalar), where `rows` and `cols` are `x +
+//!   make_range` (optionally wrapped, below), the column stride is 1 and `S` a scalar stride:
+//!   either an iter arg of the loop starting there and advanced each iteration by a splat of
+//!   `a * S + b` (`a` rows and `b` columns, constants: tutorial 03), or computed so in the body,
+//!   `x` linear in the induction variable (tutorial 11's `ks = ki * BLOCK_K + offs_k`);
 //! - every dimension is bounded: its index is compared (`<`) with a scalar in the load's mask,
 //!   such that, with the loop's constant bounds, the compared value plus the iteration's advance
 //!   is the same in every iteration (tutorial 03's `offs_k < K - k * BLOCK_K` is column `< K`),
-//!   the masked-off elements reading zero (the descriptor's padding); or its index wraps
-//!   (`(x + make_range) % m`, constant over the loop: tutorial 03's `% M`), where the descriptor
+//!   the masked-off elements reading zero (the descriptor's padding); or its index wraps,
+//!   constant over the loop (`(x + make_range) % m`, tutorial 03's `% M`, or `where(x +
+//!   make_range < m, x + make_range, 0)`, tutorials 09 and 11's), where the descriptor
 //!   reads zeros for the rows (columns) at `x + i >= m` instead of wrapping around. Those rows of
 //!   the dot's result differ, so they must never be stored: the loaded tile's rows (columns) are
 //!   followed through dots (rows of A and the accumulator are rows of the result, columns of B
@@ -108,9 +110,10 @@ fn rewrite_function(func: MlirOperation) {
     let mut loops: Vec<(MlirOperation, Vec<usize>)> = Vec::new();
     for plan in &plans {
         apply(plan, func, &atoms);
+        let carried: Vec<usize> = plan.iter_arg.into_iter().collect();
         match loops.iter_mut().find(|(l, _)| l.ptr == plan.for_op.ptr) {
-            Some((_, indices)) => indices.push(plan.iter_arg),
-            None => loops.push((plan.for_op, vec![plan.iter_arg])),
+            Some((_, indices)) => indices.extend(carried),
+            None => loops.push((plan.for_op, carried)),
         }
     }
     for (for_op, indices) in loops {
@@ -226,6 +229,14 @@ impl Atoms {
             .all(|k| self.values.get(k).is_some_and(|v| defined_outside(*v, op)))
     }
 
+    /// Whether every atom of `lin` but `allowed` (the loop's induction variable) is defined
+    /// outside `op`.
+    fn defined_outside_but(&self, lin: &Lin, op: MlirOperation, allowed: usize) -> bool {
+        lin.terms
+            .keys()
+            .all(|&k| k == allowed || self.values.get(&k).is_some_and(|v| defined_outside(*v, op)))
+    }
+
     /// Builds `lin` as i32 arithmetic at `at`.
     fn materialize(&self, lin: &Lin, at: At, loc: MlirLocation, i32_type: MlirType) -> MlirValue {
         let mut sum: Option<MlirValue> = None;
@@ -313,6 +324,31 @@ fn index_vector(value: MlirValue, atoms: &mut Atoms) -> Option<IndexVector> {
                 }
             }
             None
+        }
+        // `where(v < m, v, 0)`: past `m`, row 0 again (tutorial 09's and 11's persistent
+        // kernels); the descriptor reads zeros there, as for `% m`.
+        "arith.select" => {
+            let cmp = defining_op(ins[0]).filter(|op| op_name(*op) == "arith.cmpi")?;
+            const SLT: i64 = 2;
+            let compared = operands(cmp);
+            if int_attr(cmp, "predicate")? != SLT
+                || compared[0].ptr != ins[1].ptr
+                || atoms.splat_of(ins[2])? != Lin::default()
+            {
+                return None;
+            }
+            let inner = index_vector(ins[1], atoms)?;
+            if inner.wrap.is_some() {
+                return None;
+            }
+            let modulus = atoms.splat_of(compared[1])?;
+            Some(IndexVector {
+                wrap: Some(Wrap {
+                    unwrapped: key(ins[1]),
+                    modulus,
+                }),
+                ..inner
+            })
         }
         "arith.remsi" => {
             let inner = index_vector(ins[0], atoms)?;
@@ -464,8 +500,8 @@ struct DimPlan {
 struct Plan {
     load: MlirOperation,
     for_op: MlirOperation,
-    /// The pointer's iter-arg index (block argument `iter_arg + 1`).
-    iter_arg: usize,
+    /// The pointer's iter-arg index (block argument `iter_arg + 1`), when a loop carries it.
+    iter_arg: Option<usize>,
     base: MlirValue,
     row_stride: Lin,
     dims: [DimPlan; 2],
@@ -501,20 +537,27 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
     if !only_dot_operand(tile, bytes) {
         return None;
     }
-    // The pointer: iter arg `iter_arg` of this loop, advanced by a splat each iteration.
-    let iter_arg = block_args(body)
+    // The pointer: an iter arg of this loop advanced by a splat each iteration (its initial
+    // value decomposed), or computed in the body from the induction variable and values from
+    // outside (decomposed as it is).
+    let carried = block_args(body)
         .iter()
         .skip(1)
-        .position(|arg| arg.ptr == pointer.ptr)?;
-    let init = parts.inits[iter_arg];
-    let next = operands(terminator(body))[iter_arg];
-    let advance = defining_op(next).filter(|op| op_name(*op) == "tt.addptr")?;
-    if operands(advance)[0].ptr != pointer.ptr {
-        return None;
-    }
-    let delta = atoms.splat_of(operands(advance)[1])?;
+        .position(|arg| arg.ptr == pointer.ptr);
+    let (iter_arg, delta, start) = match carried {
+        Some(iter_arg) => {
+            let next = operands(terminator(body))[iter_arg];
+            let advance = defining_op(next).filter(|op| op_name(*op) == "tt.addptr")?;
+            if operands(advance)[0].ptr != pointer.ptr {
+                return None;
+            }
+            let delta = atoms.splat_of(operands(advance)[1])?;
+            (Some(iter_arg), delta, parts.inits[iter_arg])
+        }
+        None => (None, Lin::default(), pointer),
+    };
 
-    let (base, terms) = pointer_terms(init, atoms)?;
+    let (base, terms) = pointer_terms(start, atoms)?;
     let mut by_dim: [Option<Term>; 2] = [None, None];
     for term in terms {
         let slot = &mut by_dim[term.dim];
@@ -668,7 +711,8 @@ fn plan_dim(
     for_op: MlirOperation,
     atoms: &Atoms,
 ) -> Option<DimPlan> {
-    if advance % step != 0 || !atoms.defined_outside(&term.vector.start, for_op) {
+    let iv_key = *iv.terms.keys().next()?;
+    if advance % step != 0 || !atoms.defined_outside_but(&term.vector.start, for_op, iv_key) {
         return None;
     }
     let rate = advance / step;
@@ -706,7 +750,6 @@ fn plan_dim(
         .plus(&masked.vector.start, -1)?
         .plus(&term.vector.start, 1)?
         .plus(&moved, 1)?;
-    let iv_key = *iv.terms.keys().next()?;
     if bound.coefficient(iv_key) != 0 || !atoms.defined_outside(&bound, for_op) {
         return None;
     }

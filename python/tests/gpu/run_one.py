@@ -31,7 +31,7 @@ def load(path, backend):
 def compiled_with(call, persistent_programs=None, descriptor_loads=None):
     """`call` with Tritium's compile switches set while it compiles (each is read when a kernel
     first compiles; benchmarks compare the forms in one process). `None` leaves one as it is."""
-    def run(*args):
+    def run(*args, **kwargs):
         jit = sys.modules["tritium.runtime.jit"]
         switches = [(jit._PERSISTENT_PROGRAMS, persistent_programs),
                     (jit._DESCRIPTOR_LOADS, descriptor_loads)]
@@ -40,7 +40,7 @@ def compiled_with(call, persistent_programs=None, descriptor_loads=None):
             if value is not None:
                 switch[:] = [value]
         try:
-            return call(*args)
+            return call(*args, **kwargs)
         finally:
             for (switch, _), old in zip(switches, saved):
                 switch[:] = old
