@@ -324,13 +324,23 @@ pub fn first_clean_run(
     params: &[tritium_interp::Param],
     seed: u64,
 ) -> Result<(Launch, Outcome), String> {
+    first_clean_run_among(op, params, seed, &CONFIGS)
+}
+
+/// [`first_clean_run`] over the given (integer argument, grid) configurations.
+pub fn first_clean_run_among(
+    op: mlir_sys::MlirOperation,
+    params: &[tritium_interp::Param],
+    seed: u64,
+    configs: &[(i64, [u32; 3])],
+) -> Result<(Launch, Outcome), String> {
     let limits = Limits {
         max_steps: MAX_STEPS,
         max_elements: MAX_ELEMENTS,
         ..Limits::default()
     };
     let mut last_error = String::new();
-    for (ints, grid) in CONFIGS {
+    for &(ints, grid) in configs {
         let Some(args) = make_args(params, ints, seed) else {
             return Err("a parameter the interpreter cannot be given".into());
         };

@@ -6,7 +6,7 @@
 //! of its element type, as between passes.
 
 use crate::corpus::{Kernel, repo_root};
-use crate::differential::{Verdict, compare, first_clean_run};
+use crate::differential::{Verdict, compare, first_clean_run, first_clean_run_among};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tritium_interp::{Arg, Outcome, ParamKind};
@@ -135,7 +135,15 @@ fn check(
         Ok(params) => params,
         Err(e) => return Verdict::Skipped(e.message),
     };
-    let (launch, reference) = match first_clean_run(op, &params, seed) {
+    // Descriptor loads: sizes of 80 first (divisible by 16, as TMA's strides must be, but not by
+    // the tiles), so that the last K step is partial and rows and columns wrap.
+    let found = if variant.descriptor_loads {
+        first_clean_run_among(op, &params, seed, &[(80, [2, 1, 1])])
+            .or_else(|_| first_clean_run(op, &params, seed))
+    } else {
+        first_clean_run(op, &params, seed)
+    };
+    let (launch, reference) = match found {
         Ok(found) => found,
         Err(why) => return Verdict::Skipped(why),
     };
