@@ -93,12 +93,12 @@ fn rewrite_function(func: MlirOperation) {
         .into_iter()
         .filter_map(|load| plan_load(load, &facts, &mut atoms))
         .collect();
-    // A loop's loads all go through descriptors or none does: `-tritongpu-pipeline` pipelines a
-    // loop's TMA copies or its cp.async copies, not both.
     // Only where the descriptors are made once for many tiles: before a loop around the dot
     // loop (the persistent programs' loop). Made per tile, their cost (a 128-byte tensor map
     // written and fenced per descriptor) ate what the copies gained (bench/persistent-ab.py).
     plans.retain(|plan| outer_loop(plan, func, &atoms).is_some());
+    // A loop's loads all go through descriptors or none does: `-tritongpu-pipeline` pipelines a
+    // loop's TMA copies or its cp.async copies, not both.
     let planned: HashSet<usize> = plans.iter().map(|p| p.load.ptr as usize).collect();
     plans.retain(|plan| {
         block_ops(blocks_of(plan.for_op)[0])
@@ -727,8 +727,13 @@ fn plan_dim(
         return None;
     }
     if let Some(wrap) = &term.vector.wrap {
-        // The wrapped index is always in bounds (rows past the modulus read zeros instead).
-        if rate != 0 || first.is_some() || !atoms.defined_outside(&wrap.modulus, for_op) {
+        // The wrapped index is always in bounds (rows past the modulus read zeros instead); the
+        // rows that differ must be the same in every iteration (the accumulator sums them).
+        if rate != 0
+            || first.is_some()
+            || !atoms.defined_outside(&wrap.modulus, for_op)
+            || !atoms.defined_outside(&term.vector.start, for_op)
+        {
             return None;
         }
         return Some(DimPlan {
@@ -840,7 +845,13 @@ fn wrapped_never_stored(tile: MlirValue, conditions: Vec<Condition>, atoms: &mut
                 "scf.yield" => {
                     // SAFETY: the parent of a live op.
                     let parent = unsafe { mlirOperationGetParentOperation(user) };
-                    if op_name(parent) != "scf.for" {
+                    // Carried to the next iteration, the marked rows must be the same ones
+                    // there: a loop over tiles (whose rows change) ends the chase.
+                    let invariant = all.iter().all(|c| {
+                        atoms.defined_outside(&c.unwrapped.start, parent)
+                            && atoms.defined_outside(&c.modulus, parent)
+                    });
+                    if op_name(parent) != "scf.for" || !invariant {
                         return false;
                     }
                     let body = blocks_of(parent)[0];

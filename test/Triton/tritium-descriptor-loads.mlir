@@ -859,3 +859,98 @@ tt.func public @own_tile_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b:
   }
   tt.return
 }
+
+// -----
+
+// The same, but the accumulator is carried from tile to tile: a tile's wrapped rows (zeros
+// through a descriptor, row 0 through the pointers) would reach the next tile's rows, which its
+// store's mask does not exclude. Both loads stay.
+// CHECK-LABEL: tt.func public @carried_across_tiles
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
+tt.func public @carried_across_tiles(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %zero_i = arith.constant dense<0> : tensor<32xi32>
+  %zero_a = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %pid = tt.get_program_id x : i32
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %kt0 = arith.addi %K, %c31 : i32
+  %kt = arith.divsi %kt0, %c32 : i32
+  %last = scf.for %t = %pid to %c16 step %c4 iter_args(%carry = %acc0) -> (tensor<32x32xf32>) : i32 {
+    %pid_m = arith.divsi %t, %c4 : i32
+    %pid_n = arith.remsi %t, %c4 : i32
+    %row0 = arith.muli %pid_m, %c32 : i32
+    %col0 = arith.muli %pid_n, %c32 : i32
+    %row0s = tt.splat %row0 : i32 -> tensor<32xi32>
+    %rows = arith.addi %row0s, %range : tensor<32xi32>
+    %Ms = tt.splat %M : i32 -> tensor<32xi32>
+    %rows_lt = arith.cmpi slt, %rows, %Ms : tensor<32xi32>
+    %rows_in = arith.select %rows_lt, %rows, %zero_i : tensor<32xi1>, tensor<32xi32>
+    %col0s = tt.splat %col0 : i32 -> tensor<32xi32>
+    %cols = arith.addi %col0s, %range : tensor<32xi32>
+    %Ns = tt.splat %N : i32 -> tensor<32xi32>
+    %cols_lt = arith.cmpi slt, %cols, %Ns : tensor<32xi32>
+    %cols_in = arith.select %cols_lt, %cols, %zero_i : tensor<32xi1>, tensor<32xi32>
+    %acc = scf.for %ki = %c0 to %kt step %c1 iter_args(%acc_i = %carry) -> (tensor<32x32xf32>) : i32 {
+      %k0 = arith.muli %ki, %c32 : i32
+      %k0s = tt.splat %k0 : i32 -> tensor<32xi32>
+      %ks = arith.addi %k0s, %range : tensor<32xi32>
+      %ar = tt.expand_dims %rows_in {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+      %sas = tt.splat %sa : i32 -> tensor<32x1xi32>
+      %ar_off = arith.muli %ar, %sas : tensor<32x1xi32>
+      %a_s = tt.splat %a : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+      %a_r = tt.addptr %a_s, %ar_off : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+      %kk = tt.expand_dims %ks {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+      %a_rb = tt.broadcast %a_r : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+      %kkb = tt.broadcast %kk : tensor<1x32xi32> -> tensor<32x32xi32>
+      %a_ptrs = tt.addptr %a_rb, %kkb : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+      %Ka = tt.splat %K : i32 -> tensor<1x32xi32>
+      %ma = arith.cmpi slt, %kk, %Ka : tensor<1x32xi32>
+      %mab = tt.broadcast %ma : tensor<1x32xi1> -> tensor<32x32xi1>
+      %x = tt.load %a_ptrs, %mab, %zero_a : tensor<32x32x!tt.ptr<f16>>
+      %bk = tt.expand_dims %ks {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+      %sbs = tt.splat %sb : i32 -> tensor<32x1xi32>
+      %bk_off = arith.muli %bk, %sbs : tensor<32x1xi32>
+      %b_s = tt.splat %b : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+      %b_r = tt.addptr %b_s, %bk_off : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+      %bc = tt.expand_dims %cols_in {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+      %b_rb = tt.broadcast %b_r : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+      %bcb = tt.broadcast %bc : tensor<1x32xi32> -> tensor<32x32xi32>
+      %b_ptrs = tt.addptr %b_rb, %bcb : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+      %Kb = tt.splat %K : i32 -> tensor<32x1xi32>
+      %mb = arith.cmpi slt, %bk, %Kb : tensor<32x1xi32>
+      %mbb = tt.broadcast %mb : tensor<32x1xi1> -> tensor<32x32xi1>
+      %y = tt.load %b_ptrs, %mbb, %zero_a : tensor<32x32x!tt.ptr<f16>>
+      %d = tt.dot %x, %y, %acc_i : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %d : tensor<32x32xf32>
+    }
+    %sr = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %Ms2 = tt.splat %M : i32 -> tensor<32x1xi32>
+    %mr = arith.cmpi slt, %sr, %Ms2 : tensor<32x1xi32>
+    %sc_ = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+    %Ns2 = tt.splat %N : i32 -> tensor<1x32xi32>
+    %mc = arith.cmpi slt, %sc_, %Ns2 : tensor<1x32xi32>
+    %mrb = tt.broadcast %mr : tensor<32x1xi1> -> tensor<32x32xi1>
+    %mcb = tt.broadcast %mc : tensor<1x32xi1> -> tensor<32x32xi1>
+    %m = arith.andi %mrb, %mcb : tensor<32x32xi1>
+    %scs = tt.splat %sc : i32 -> tensor<32x1xi32>
+    %c_off = arith.muli %sr, %scs : tensor<32x1xi32>
+    %c_s = tt.splat %c : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+    %c_r = tt.addptr %c_s, %c_off : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+    %c_rb = tt.broadcast %c_r : tensor<32x1x!tt.ptr<f32>> -> tensor<32x32x!tt.ptr<f32>>
+    %scb = tt.broadcast %sc_ : tensor<1x32xi32> -> tensor<32x32xi32>
+    %c_ptrs = tt.addptr %c_rb, %scb : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+    tt.store %c_ptrs, %acc, %m : tensor<32x32x!tt.ptr<f32>>
+    scf.yield %acc : tensor<32x32xf32>
+  }
+  tt.return
+}
