@@ -990,3 +990,45 @@ fn top_level_ancestor(op: MlirOperation, func: MlirOperation) -> MlirOperation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lin(constant: i64, terms: &[(usize, i64)]) -> Lin {
+        Lin {
+            constant,
+            terms: terms.iter().copied().collect(),
+        }
+    }
+
+    #[test]
+    fn linear_combinations_cancel_and_overflow() {
+        // K - 64 k + 64 k = K: the induction variable's terms cancel and leave no zero entry.
+        let moving = lin(0, &[(1, 1), (2, -64)]);
+        let sum = moving.plus(&lin(0, &[(2, 64)]), 1).unwrap();
+        assert_eq!(sum, lin(0, &[(1, 1)]));
+        assert_eq!(sum.coefficient(2), 0);
+        assert_eq!(lin(5, &[]).as_constant(), Some(5));
+        assert_eq!(sum.as_constant(), None);
+        assert!(lin(i64::MAX, &[]).plus(&lin(1, &[]), 1).is_none());
+        assert!(lin(0, &[(1, i64::MAX)]).times(2).is_none());
+    }
+
+    #[test]
+    fn advances_split_rows_and_columns() {
+        // A symbolic row stride S: 64 S is 64 rows, 64 is 64 columns, 64 S + 8 both.
+        let stride = lin(0, &[(7, 1)]);
+        assert_eq!(advances(&lin(0, &[(7, 64)]), &stride), vec![(64, 0)]);
+        assert_eq!(advances(&lin(64, &[]), &stride), vec![(0, 64)]);
+        assert_eq!(advances(&lin(8, &[(7, 64)]), &stride), vec![(64, 8)]);
+        // Not a multiple of the stride's atom: no split.
+        assert_eq!(advances(&lin(0, &[(9, 64)]), &stride), vec![]);
+        // A constant stride is ambiguous: columns first, then whole rows.
+        assert_eq!(
+            advances(&lin(128, &[]), &lin(64, &[])),
+            vec![(0, 128), (2, 0)]
+        );
+        assert_eq!(advances(&lin(32, &[]), &lin(64, &[])), vec![(0, 32)]);
+    }
+}
