@@ -47,7 +47,7 @@ use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use crate::ttir::util::{
     At, attr, block_ops, defined_outside, erase, for_parts, is_pure_elementwise, is_zero_constant,
-    location, replace_uses, result, terminator,
+    location, replace_uses, result, terminator, uses,
 };
 use mlir_sys::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -771,28 +771,11 @@ fn plan_dim(
 /// K-major only, which a TMA copy of N-contiguous rows cannot give (the pointer path's copies
 /// transpose them on their way to shared memory).
 fn only_dot_operand(value: MlirValue, bytes: u64) -> bool {
-    let uses = uses_of(value);
-    !uses.is_empty()
-        && uses.iter().all(|&(op, index)| {
+    let readers = uses(value);
+    !readers.is_empty()
+        && readers.iter().all(|&(op, index)| {
             op_name(op) == "tt.dot" && (index == 0 || (index == 1 && bytes == 2))
         })
-}
-
-/// Every use of `value` as (owner, operand number).
-fn uses_of(value: MlirValue) -> Vec<(MlirOperation, usize)> {
-    let mut out = Vec::new();
-    // SAFETY: use-list traversal of a live value, nothing added or removed meanwhile.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            out.push((
-                mlirOpOperandGetOwner(operand),
-                mlirOpOperandGetOperandNumber(operand) as usize,
-            ));
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    out
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -825,7 +808,7 @@ fn wrapped_never_stored(tile: MlirValue, conditions: Vec<Condition>, atoms: &mut
         }
         known.extend(fresh.iter().cloned());
         let all = known.clone();
-        for (user, index) in uses_of(value) {
+        for (user, index) in uses(value) {
             let name = op_name(user);
             match name.as_str() {
                 "tt.dot" => {

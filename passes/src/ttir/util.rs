@@ -280,6 +280,23 @@ pub fn users(value: MlirValue) -> Vec<MlirOperation> {
     out
 }
 
+/// Every use of `value` as (owner, operand number).
+pub fn uses(value: MlirValue) -> Vec<(MlirOperation, usize)> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            out.push((
+                mlirOpOperandGetOwner(operand),
+                mlirOpOperandGetOperandNumber(operand) as usize,
+            ));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
 pub fn same(a: MlirValue, b: MlirValue) -> bool {
     a.ptr == b.ptr
 }
