@@ -266,6 +266,28 @@ fn lowered_kernels_compute_what_the_interpreter_computes() {
     );
 }
 
+/// Every TTIR dot kernel of the project (but those reading `num_programs`) through `check`:
+/// the names of those emulated equal and of those skipped (with why); fails on any that differs.
+fn emulate_dot_kernels(
+    check: impl Fn(&tritium_fuzz::corpus::Kernel) -> Verdict,
+) -> (Vec<String>, Vec<String>) {
+    let mut same = Vec::new();
+    let mut skipped = Vec::new();
+    let mut differs = Vec::new();
+    for kernel in tritium_fuzz::corpus::ttir_files()
+        .iter()
+        .filter(|k| k.source.contains("tt.dot") && !k.source.contains("num_programs"))
+    {
+        match check(kernel) {
+            Verdict::Same { .. } => same.push(kernel.name.clone()),
+            Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
+            Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
+        }
+    }
+    assert!(differs.is_empty(), "{}", differs.join("\n"));
+    (same, skipped)
+}
+
 /// Dot kernels compiled with persistent programs compute what the interpreter computes when
 /// half as many programs are launched as the grid asks for (each then runs two virtual
 /// programs, or one): sm_80, whose mma.sync and cp.async the emulator runs.
@@ -275,22 +297,9 @@ fn persistent_programs_keep_the_results() {
         eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
         return;
     }
-    let kernels: Vec<_> = tritium_fuzz::corpus::ttir_files()
-        .into_iter()
-        .filter(|k| k.source.contains("tt.dot") && !k.source.contains("num_programs"))
-        .collect();
-    let mut same = Vec::new();
-    let mut skipped = Vec::new();
-    let mut differs = Vec::new();
-    for kernel in &kernels {
-        match tritium_fuzz::emulate::check_lowered_persistent(kernel, 5, 4, "sm_80") {
-            Verdict::Same { .. } => same.push(kernel.name.clone()),
-            Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
-            Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
-        }
-    }
+    let (same, skipped) =
+        emulate_dot_kernels(|k| tritium_fuzz::emulate::check_lowered_persistent(k, 5, 4, "sm_80"));
     eprintln!("emulated persistent and equal: {same:?}\nskipped: {skipped:#?}");
-    assert!(differs.is_empty(), "{}", differs.join("\n"));
     // Tutorial 03's kernel as Triton emits its TTIR, at least, is rewritten and checked.
     assert!(
         same.iter().any(|name| name.ends_with("mm_f16.ttir")),
@@ -309,22 +318,10 @@ fn descriptor_loads_keep_the_results() {
         eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
         return;
     }
-    let kernels: Vec<_> = tritium_fuzz::corpus::ttir_files()
-        .into_iter()
-        .filter(|k| k.source.contains("tt.dot") && !k.source.contains("num_programs"))
-        .collect();
-    let mut same = Vec::new();
-    let mut skipped = Vec::new();
-    let mut differs = Vec::new();
-    for kernel in &kernels {
-        match tritium_fuzz::emulate::check_lowered_descriptors(kernel, 7, 4, "sm_90a") {
-            Verdict::Same { .. } => same.push(kernel.name.clone()),
-            Verdict::Skipped(why) => skipped.push(format!("{}: {why}", kernel.name)),
-            Verdict::Differs(what) => differs.push(format!("{}: {what}", kernel.name)),
-        }
-    }
+    let (same, skipped) = emulate_dot_kernels(|k| {
+        tritium_fuzz::emulate::check_lowered_descriptors(k, 7, 4, "sm_90a")
+    });
     eprintln!("emulated with descriptor loads and equal: {same:#?}\nskipped: {skipped:#?}");
-    assert!(differs.is_empty(), "{}", differs.join("\n"));
     // Tutorial 03's kernel as Triton emits its TTIR and tutorial 11's hand-written persistent
     // kernel (tile loop fused or not), at least, are rewritten and checked.
     for wanted in [

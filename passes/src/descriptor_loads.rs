@@ -337,35 +337,27 @@ fn index_vector(value: MlirValue, atoms: &mut Atoms) -> Option<IndexVector> {
             {
                 return None;
             }
-            let inner = index_vector(ins[1], atoms)?;
-            if inner.wrap.is_some() {
-                return None;
-            }
-            let modulus = atoms.splat_of(compared[1])?;
-            Some(IndexVector {
-                wrap: Some(Wrap {
-                    unwrapped: key(ins[1]),
-                    modulus,
-                }),
-                ..inner
-            })
+            wrapped(ins[1], compared[1], atoms)
         }
-        "arith.remsi" => {
-            let inner = index_vector(ins[0], atoms)?;
-            if inner.wrap.is_some() {
-                return None;
-            }
-            let modulus = atoms.splat_of(ins[1])?;
-            Some(IndexVector {
-                wrap: Some(Wrap {
-                    unwrapped: key(ins[0]),
-                    modulus,
-                }),
-                ..inner
-            })
-        }
+        "arith.remsi" => wrapped(ins[0], ins[1], atoms),
         _ => None,
     }
+}
+
+/// `unwrapped` (an index vector) wrapped at the scalar `modulus` splats.
+fn wrapped(unwrapped: MlirValue, modulus: MlirValue, atoms: &mut Atoms) -> Option<IndexVector> {
+    let inner = index_vector(unwrapped, atoms)?;
+    if inner.wrap.is_some() {
+        return None;
+    }
+    let modulus = atoms.splat_of(modulus)?;
+    Some(IndexVector {
+        wrap: Some(Wrap {
+            unwrapped: key(unwrapped),
+            modulus,
+        }),
+        ..inner
+    })
 }
 
 /// One summand of a 2-D offset tensor: `vector` along `dim` times `scale`.
