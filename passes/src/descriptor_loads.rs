@@ -46,8 +46,8 @@
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, attr, block_ops, defined_outside, erase, for_parts, is_pure_elementwise, is_zero_constant,
-    location, replace_uses, result, terminator, uses,
+    At, CmpI, attr, block_ops, defined_outside, erase, for_parts, is_pure_elementwise,
+    is_zero_constant, location, replace_uses, result, terminator, uses,
 };
 use mlir_sys::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -89,18 +89,22 @@ fn rewrite_function(func: MlirOperation) {
     }
     let facts = AxisInfoAnalysis::run(func);
     let mut atoms = Atoms::default();
-    let mut plans: Vec<Plan> = loads
+    // Each plan with the loop its descriptors are made before: only where they are made once
+    // for many tiles, before a loop around the dot loop (the persistent programs' loop). Made per
+    // tile, their cost (a 128-byte tensor map written and fenced per descriptor) ate what the
+    // copies gained (bench/persistent-ab.py).
+    let mut plans: Vec<(Plan, MlirOperation)> = loads
         .into_iter()
-        .filter_map(|load| plan_load(load, &facts, &mut atoms))
+        .filter_map(|load| {
+            let plan = plan_load(load, &facts, &mut atoms)?;
+            let outer = outer_loop(&plan, func, &atoms)?;
+            Some((plan, outer))
+        })
         .collect();
-    // Only where the descriptors are made once for many tiles: before a loop around the dot
-    // loop (the persistent programs' loop). Made per tile, their cost (a 128-byte tensor map
-    // written and fenced per descriptor) ate what the copies gained (bench/persistent-ab.py).
-    plans.retain(|plan| outer_loop(plan, func, &atoms).is_some());
     // A loop's loads all go through descriptors or none does: `-tritongpu-pipeline` pipelines a
     // loop's TMA copies or its cp.async copies, not both.
-    let planned: HashSet<usize> = plans.iter().map(|p| p.load.ptr as usize).collect();
-    plans.retain(|plan| {
+    let planned: HashSet<usize> = plans.iter().map(|(p, _)| p.load.ptr as usize).collect();
+    plans.retain(|(plan, _)| {
         block_ops(blocks_of(plan.for_op)[0])
             .into_iter()
             .filter(|op| op_name(*op) == "tt.load")
@@ -108,8 +112,8 @@ fn rewrite_function(func: MlirOperation) {
     });
     // Loops whose pointer iter args may now be dead, with those args' indices.
     let mut loops: Vec<(MlirOperation, Vec<usize>)> = Vec::new();
-    for plan in &plans {
-        apply(plan, func, &atoms);
+    for (plan, outer) in &plans {
+        apply(plan, *outer, &atoms);
         let carried: Vec<usize> = plan.iter_arg.into_iter().collect();
         match loops.iter_mut().find(|(l, _)| l.ptr == plan.for_op.ptr) {
             Some((_, indices)) => indices.extend(carried),
@@ -329,9 +333,8 @@ fn index_vector(value: MlirValue, atoms: &mut Atoms) -> Option<IndexVector> {
         // kernels); the descriptor reads zeros there, as for `% m`.
         "arith.select" => {
             let cmp = defining_op(ins[0]).filter(|op| op_name(*op) == "arith.cmpi")?;
-            const SLT: i64 = 2;
             let compared = operands(cmp);
-            if int_attr(cmp, "predicate")? != SLT
+            if int_attr(cmp, "predicate")? != CmpI::Slt as i64
                 || compared[0].ptr != ins[1].ptr
                 || atoms.splat_of(ins[2])? != Lin::default()
             {
@@ -457,8 +460,7 @@ fn mask_conjuncts(mask: MlirValue, strict: bool, atoms: &mut Atoms) -> Option<Ve
 
 /// `expand_dims(vector) < splat(bound)`.
 fn compared(cmp: MlirOperation, atoms: &mut Atoms) -> Option<Bounded> {
-    const SLT: i64 = 2;
-    if int_attr(cmp, "predicate")? != SLT {
+    if int_attr(cmp, "predicate")? != CmpI::Slt as i64 {
         return None;
     }
     let ins = operands(cmp);
@@ -586,31 +588,16 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
     if mask.is_some() && other.is_some_and(|o| !is_zero_constant(o)) {
         return None;
     }
-    let iv = atoms.atom(induction);
+    let shape = LoopShape {
+        for_op,
+        lower_bound,
+        step,
+        iv: atoms.atom(induction),
+    };
     for (row_advance, col_advance) in advances(&delta, &row_stride) {
         let dims = [
-            plan_dim(
-                &row_term,
-                row_advance,
-                0,
-                &conjuncts,
-                step,
-                lower_bound,
-                &iv,
-                for_op,
-                atoms,
-            ),
-            plan_dim(
-                &col_term,
-                col_advance,
-                1,
-                &conjuncts,
-                step,
-                lower_bound,
-                &iv,
-                for_op,
-                atoms,
-            ),
+            plan_dim(&row_term, row_advance, 0, &conjuncts, &shape, atoms),
+            plan_dim(&col_term, col_advance, 1, &conjuncts, &shape, atoms),
         ];
         let [Some(row_dim), Some(col_dim)] = dims else {
             continue;
@@ -691,18 +678,28 @@ fn divisibility(lin: &Lin, atoms: &Atoms, facts: &AxisInfoAnalysis) -> u64 {
     d
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The loop a load is planned in: its constant lower bound and step, its induction variable.
+struct LoopShape {
+    for_op: MlirOperation,
+    lower_bound: i64,
+    step: i64,
+    iv: Lin,
+}
+
 fn plan_dim(
     term: &Term,
     advance: i64,
     dim: usize,
     conjuncts: &[Bounded],
-    step: i64,
-    lower_bound: i64,
-    iv: &Lin,
-    for_op: MlirOperation,
+    shape: &LoopShape,
     atoms: &Atoms,
 ) -> Option<DimPlan> {
+    let LoopShape {
+        for_op,
+        lower_bound,
+        step,
+        ref iv,
+    } = *shape;
     let iv_key = *iv.terms.keys().next()?;
     if advance % step != 0 || !atoms.defined_outside_but(&term.vector.start, for_op, iv_key) {
         return None;
@@ -876,16 +873,14 @@ fn mask_excludes(mask: MlirValue, conditions: &[Condition], atoms: &mut Atoms) -
 // The rewrite
 // ----------------------------------------------------------------------------------------------
 
-fn apply(plan: &Plan, func: MlirOperation, atoms: &Atoms) {
+/// Rewrites the plan's load, its descriptor made right before `outer`.
+fn apply(plan: &Plan, outer: MlirOperation, atoms: &Atoms) {
     let load = plan.load;
     let loc = location(load);
     let ctx = context_of(load);
     // SAFETY: integer types of the live context.
     let (i32_type, i64_type) =
         unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64)) };
-    let Some(outer) = outer_loop(plan, func, atoms) else {
-        return;
-    };
     let at = At::Before(outer);
     let extents: Vec<MlirValue> = plan
         .dims
