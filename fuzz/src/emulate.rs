@@ -174,10 +174,9 @@ fn check(
     }
     if variant.descriptor_loads
         && (kernel.source.contains("tt.make_tensor_descriptor")
-            || !compiled
-                .ttgir
-                .as_deref()
-                .is_some_and(|ttgir| ttgir.contains("ttng.tensormap_create")))
+            || !compiled.ttgir.as_deref().is_some_and(|ttgir| {
+                ttgir.contains("ttng.tensormap_create") || ttgir.contains("tritium.host_descriptor")
+            }))
     {
         return Verdict::Skipped("no tile read through a descriptor made by the pass".into());
     }
@@ -248,6 +247,35 @@ fn check(
         if grid[1] * grid[2] == 1 {
             grid[0] = grid[0].div_ceil(2);
         }
+    }
+    // The launcher's TMA descriptors (`-tritium-host-descriptors`), described with the
+    // launch's values.
+    for desc in &compiled.host_descriptors {
+        let value = |v: &serde_json::Value| -> Option<i64> {
+            if let Some(arg) = v.get("arg").and_then(|a| a.as_u64()) {
+                match launch.args.get(arg as usize) {
+                    Some(Arg::Int(v)) => Some(*v),
+                    _ => None,
+                }
+            } else {
+                v.get("value").and_then(|c| c.as_i64())
+            }
+        };
+        let list = |key: &str| -> Option<Vec<i64>> {
+            desc.get(key)?.as_array()?.iter().map(value).collect()
+        };
+        let (Some(dims), Some(strides)) = (list("shape"), list("strides")) else {
+            return Verdict::Differs(format!("a host descriptor's extents or strides: {desc}"));
+        };
+        let described = serde_json::json!({
+            "base": desc["base"],
+            "elem_type": desc["elem_type"],
+            "swizzle": desc["swizzle"],
+            "box": desc["block_size"],
+            "dims": dims,
+            "strides": strides,
+        });
+        cli.push(format!("tmap:{described}"));
     }
     // Global scratch (device-side TMA descriptors): the kernel's last parameter, one
     // zero-filled slice per program, as the runtime allocates it.

@@ -76,6 +76,10 @@ pub struct Compiled {
     /// Per host-side TMA descriptor parameter (`nvTmaDesc`), what the runtime needs to encode
     /// it (Triton's `tensordesc_meta`: swizzle, elem_size, elem_type, block_size, fp4_padded).
     pub tensordesc_meta: Vec<serde_json::Value>,
+    /// Per TMA descriptor the launcher encodes from the arguments (`-tritium-host-descriptors`:
+    /// parameters after the signature's and the program count, before the global scratch), the
+    /// runtime's `HostDescriptor`: base argument, extents and strides, box and swizzle.
+    pub host_descriptors: Vec<serde_json::Value>,
     /// PTX ISA version times ten (84: PTX 8.4).
     pub ptx_version: u32,
     /// The kernel runs its programs persistently (`-tritium-persistent-programs`): its last
@@ -233,10 +237,13 @@ fn compile_with(
         kernel,
         tritium_passes::persistent_programs::VIRTUAL_PROGRAMS,
     );
-    let tensordesc_meta = tensordesc_meta(kernel).map_err(|message| CompileError::Stage {
-        stage: last_stage,
-        diagnostics: vec![Diagnostic::error_at(filename, &message)],
-    })?;
+    let descriptors = tensordesc_meta(kernel)
+        .and_then(|meta| Ok((meta, host_descriptors(kernel)?)))
+        .map_err(|message| CompileError::Stage {
+            stage: last_stage,
+            diagnostics: vec![Diagnostic::error_at(filename, &message)],
+        })?;
+    let (tensordesc_meta, host_descriptors) = descriptors;
     let ttgir = keep.then(|| module.as_operation().to_string());
 
     mlir_stage(Stage::AllocateSharedMemory, &mut module, times)?;
@@ -331,6 +338,7 @@ fn compile_with(
         global_scratch_size,
         global_scratch_align,
         tensordesc_meta,
+        host_descriptors,
         ptx_version: target.arch.ptx_version(),
         virtual_programs,
         ttir,
@@ -643,6 +651,8 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
     let mut signature = Vec::new();
     let mut names = Vec::new();
     let mut args = block_args(entry);
+    // The launcher's descriptors come last; then its program count.
+    args.truncate(args.len() - host_descriptor_attrs(func).len());
     if attr_present(func, tritium_passes::persistent_programs::VIRTUAL_PROGRAMS) {
         // The requested program count: the launcher's, not the caller's.
         args.pop();
@@ -672,42 +682,137 @@ fn kernel_signature(func: MlirOperation) -> Option<(String, Vec<String>, Vec<Str
     Some((name, signature, names))
 }
 
-/// Triton's `tensordesc_meta` for each tensor-descriptor parameter of the kernel, in order:
-/// the TMA box and swizzle of its block's shared layout.
+/// Triton's `tensordesc_meta` for each tensor-descriptor parameter of the kernel's signature, in
+/// order: the TMA box and swizzle of its block's shared layout.
 fn tensordesc_meta(func: MlirOperation) -> Result<Vec<serde_json::Value>, String> {
     let Some(&entry) = blocks_of(func).first() else {
         return Ok(Vec::new());
     };
+    let mut args = block_args(entry);
+    args.truncate(args.len() - host_descriptor_attrs(func).len());
     let mut meta = Vec::new();
-    for arg in block_args(entry) {
-        let ty = value_type(arg);
-        // SAFETY: type queries on a live type; the block type is read only from a tensordesc.
-        let block = unsafe {
-            if !tritium_dialects::ffi::tritiumTypeIsTensorDesc(ty) {
-                continue;
-            }
-            tritium_dialects::ffi::tritiumTensorDescTypeGetBlockType(ty)
-        };
-        let dims: Vec<u32> = shape(block).iter().map(|&d| d as u32).collect();
-        let elem = element_type(block);
-        let kind = tritium_passes::tma::elem_kind(elem).ok_or_else(|| {
-            "a tensor descriptor argument's element type is not one TMA moves".to_owned()
-        })?;
-        let encoding = encoding_of(block).ok_or_else(|| {
-            "a tensor descriptor argument has no shared layout (run -triton-nvidia-optimize-descriptor-encoding)"
-                .to_owned()
-        })?;
-        let bits = crate::state::type_bits(elem);
-        let tma = tritium_passes::tma::tma_box(&dims, bits, &encoding)?;
-        meta.push(serde_json::json!({
-            "swizzle": tma.swizzle_mode,
-            "elem_size": tma.elem_bytes,
-            "elem_type": tritium_passes::tma::elem_type_code(kind),
-            "block_size": tma.box_dims,
-            "fp4_padded": false,
-        }));
+    for arg in args {
+        if let Some(entry) = descriptor_meta(value_type(arg))? {
+            meta.push(entry);
+        }
     }
     Ok(meta)
+}
+
+/// The `tensordesc_meta` entry of a `!tt.tensordesc` type (`None` for other types).
+fn descriptor_meta(ty: MlirType) -> Result<Option<serde_json::Value>, String> {
+    // SAFETY: type queries on a live type; the block type is read only from a tensordesc.
+    let block = unsafe {
+        if !tritium_dialects::ffi::tritiumTypeIsTensorDesc(ty) {
+            return Ok(None);
+        }
+        tritium_dialects::ffi::tritiumTensorDescTypeGetBlockType(ty)
+    };
+    let dims: Vec<u32> = shape(block).iter().map(|&d| d as u32).collect();
+    let elem = element_type(block);
+    let kind = tritium_passes::tma::elem_kind(elem).ok_or_else(|| {
+        "a tensor descriptor argument's element type is not one TMA moves".to_owned()
+    })?;
+    let encoding = encoding_of(block).ok_or_else(|| {
+        "a tensor descriptor argument has no shared layout (run -triton-nvidia-optimize-descriptor-encoding)"
+            .to_owned()
+    })?;
+    let bits = crate::state::type_bits(elem);
+    let tma = tritium_passes::tma::tma_box(&dims, bits, &encoding)?;
+    Ok(Some(serde_json::json!({
+        "swizzle": tma.swizzle_mode,
+        "elem_size": tma.elem_bytes,
+        "elem_type": tritium_passes::tma::elem_type_code(kind),
+        "block_size": tma.box_dims,
+        "fp4_padded": false,
+    })))
+}
+
+/// The `tritium.host_descriptor` dictionaries of the function's trailing arguments
+/// (`-tritium-host-descriptors`), in order.
+fn host_descriptor_attrs(func: MlirOperation) -> Vec<MlirAttribute> {
+    let name = tritium_passes::host_descriptors::HOST_DESCRIPTOR;
+    let Some(arg_attrs) = tritium_passes::ttir::util::attr(func, "arg_attrs") else {
+        return Vec::new();
+    };
+    // SAFETY: reads of the function's live `arg_attrs` array and its dictionaries.
+    let dicts: Vec<MlirAttribute> = unsafe {
+        (0..mlirArrayAttrGetNumElements(arg_attrs))
+            .map(|i| mlirArrayAttrGetElement(arg_attrs, i))
+            .collect()
+    };
+    let mut found = Vec::new();
+    for dict in dicts.iter().rev() {
+        // SAFETY: a live attribute; the entry is looked up only in a dictionary.
+        let entry = unsafe {
+            if !mlirAttributeIsADictionary(*dict) {
+                break;
+            }
+            mlirDictionaryAttrGetElementByName(*dict, tritium_dialects::ffi::str_ref(name))
+        };
+        if entry.ptr.is_null() {
+            break;
+        }
+        found.push(entry);
+    }
+    found.reverse();
+    found
+}
+
+/// The metadata's `host_descriptors`: per trailing descriptor parameter of the kernel made by
+/// `-tritium-host-descriptors`, where the launcher finds its base, extents and strides, and its
+/// `tensordesc_meta` fields.
+fn host_descriptors(func: MlirOperation) -> Result<Vec<serde_json::Value>, String> {
+    let attrs = host_descriptor_attrs(func);
+    let Some(&entry) = blocks_of(func).first() else {
+        return Ok(Vec::new());
+    };
+    let args = block_args(entry);
+    let mut out = Vec::new();
+    for (arg, dict) in args[args.len() - attrs.len()..].iter().zip(attrs) {
+        // SAFETY: reads of a live dictionary; each entry's kind is checked before it is read.
+        let (base, shape, strides) = unsafe {
+            let get = |key: &str| {
+                mlirDictionaryAttrGetElementByName(dict, tritium_dialects::ffi::str_ref(key))
+            };
+            let list = |key: &str| -> Option<Vec<i64>> {
+                let a = get(key);
+                (!a.ptr.is_null() && mlirAttributeIsADenseI64Array(a)).then(|| {
+                    (0..mlirDenseArrayGetNumElements(a))
+                        .map(|i| mlirDenseI64ArrayGetElement(a, i))
+                        .collect()
+                })
+            };
+            let base = get("base");
+            let base = (!base.ptr.is_null() && mlirAttributeIsAInteger(base))
+                .then(|| mlirIntegerAttrGetValueInt(base));
+            (base, list("shape"), list("strides"))
+        };
+        let (Some(base), Some(shape), Some(strides)) = (base, shape, strides) else {
+            return Err(
+                "a tritium.host_descriptor argument attribute lacks base, shape or strides"
+                    .to_owned(),
+            );
+        };
+        let value = |v: &i64| {
+            if *v >= 0 {
+                serde_json::json!({ "arg": v })
+            } else {
+                serde_json::json!({ "value": -1 - v })
+            }
+        };
+        let Some(mut meta) = descriptor_meta(value_type(*arg))? else {
+            return Err("a tritium.host_descriptor argument is not a tensor descriptor".to_owned());
+        };
+        meta["base"] = serde_json::json!(base);
+        meta["shape"] = shape.iter().map(value).collect();
+        meta["strides"] = strides.iter().map(value).collect();
+        if let Some(map) = meta.as_object_mut() {
+            map.remove("fp4_padded");
+        }
+        out.push(meta);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod descriptor_loads;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod fuse_nested_loops;
+pub mod host_descriptors;
 pub mod ir_util;
 pub mod loop_pointer_offsets;
 pub mod optimize_accumulator_init;
@@ -290,6 +291,19 @@ pub static PASSES: &[PassEntry] = &[
             the tile at most 256x256 with rows of a multiple of 16 bytes. Pointer iter args no \
             longer read are dropped. -tritium-ttgir runs it after -tritium-persistent-programs \
             with descriptor-loads=true on sm_90.",
+    },
+    PassEntry {
+        pass: &host_descriptors::PASS,
+        description: "Tritium's own: a tt.make_tensor_descriptor of a public function whose base \
+            is a pointer argument and whose extents and strides are arguments, constants or \
+            sign-extended i32 arguments (zero padding) becomes a new last parameter of the \
+            function, a !tt.tensordesc marked tritium.host_descriptor = {base, shape, strides} \
+            (entries >= 0 name arguments, -1 - c the constant c); descriptors made alike share \
+            one. The compiler leaves these parameters out of the kernel's signature and lists \
+            them in its metadata (host_descriptors); the runtime encodes each with \
+            cuTensorMapEncodeTiled at launch and passes it by value, so no program builds a \
+            descriptor. -tritium-ttgir runs it after -tritium-descriptor-loads with \
+            descriptor-loads=true.",
     },
     PassEntry {
         pass: &loop_pointer_offsets::PASS,

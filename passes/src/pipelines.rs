@@ -61,6 +61,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
     }
     if options.descriptor_loads && options.capability >= 90 {
         passes.push(PassSpec::new("tritium-descriptor-loads"));
+        passes.push(PassSpec::new("tritium-host-descriptors"));
     }
     passes.extend([
         PassSpec::new("convert-triton-to-tritongpu")

@@ -8,7 +8,8 @@ use cudarc::driver::sys;
 
 use crate::device::{Device, DeviceBuffer, Stream, check, error_text};
 use crate::error::{Result, RuntimeError};
-use crate::metadata::{ArgKind, KernelMetadata};
+use crate::metadata::{ArgKind, DescriptorValue, KernelMetadata};
+use crate::tensormap::TensorMap;
 
 /// Kernels using more dynamic shared memory than this must opt in through
 /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`.
@@ -50,6 +51,8 @@ impl std::fmt::Debug for Module {
 }
 
 const LOG_BYTES: usize = 64 * 1024;
+/// The zeros a host descriptor of an empty tensor reads.
+const ZEROS_BYTES: usize = 128;
 
 impl Module {
     /// JIT-compiles PTX text for `device` and loads it. A JIT failure comes back as
@@ -235,6 +238,8 @@ pub struct Kernel {
     /// The global scratch of kernels that need it (`global_scratch_size` bytes per program),
     /// grown to the largest grid launched so far and shared by all their launches.
     global_scratch: std::sync::Mutex<Option<DeviceBuffer>>,
+    /// Zeros a host descriptor of an empty tensor points at (allocated on first need).
+    zeros: std::sync::Mutex<Option<DeviceBuffer>>,
     /// For a kernel with `virtual_programs`: how many of its programs the GPU holds at once
     /// (SMs times the occupancy at its block size and shared memory).
     resident_programs: u32,
@@ -359,6 +364,7 @@ impl Kernel {
             metadata,
             attributes,
             global_scratch: std::sync::Mutex::new(None),
+            zeros: std::sync::Mutex::new(None),
             resident_programs,
         })
     }
@@ -397,6 +403,87 @@ impl Kernel {
     /// signature first (when it has one).
     pub fn launch(&self, stream: &Stream, grid: (u32, u32, u32), args: &[KernelArg]) -> Result<()> {
         self.launch_with_scratch(stream, grid, args, None)
+    }
+
+    /// The metadata's `host_descriptors` encoded for `args` (already checked against the
+    /// signature, which the metadata's validation matched the descriptors to).
+    fn host_descriptor_maps(&self, args: &[KernelArg]) -> Result<Vec<TensorMap>> {
+        let mut maps = Vec::with_capacity(self.metadata.host_descriptors.len());
+        for (i, desc) in self.metadata.host_descriptors.iter().enumerate() {
+            let bad = |what: String| {
+                RuntimeError::InvalidArgument(format!(
+                    "kernel {}: the TMA descriptor the launcher makes from argument {}: {what}",
+                    self.metadata.name, desc.base
+                ))
+            };
+            let value = |v: &DescriptorValue| -> Result<u64> {
+                match *v {
+                    DescriptorValue::Value(v) => Ok(v),
+                    DescriptorValue::Arg(index) => {
+                        let integer = match args.get(index) {
+                            Some(KernelArg::I32(v)) => i64::from(*v),
+                            Some(KernelArg::I64(v)) => *v,
+                            _ => return Err(bad(format!("argument {index} is not an integer"))),
+                        };
+                        u64::try_from(integer)
+                            .map_err(|_| bad(format!("argument {index} is negative ({integer})")))
+                    }
+                }
+            };
+            let base = match args.get(desc.base) {
+                Some(KernelArg::Buffer(b)) => b.device_ptr(),
+                Some(KernelArg::Ptr(p)) => *p,
+                _ => return Err(bad("not a pointer".into())),
+            };
+            let shape = desc.shape.iter().map(value).collect::<Result<Vec<u64>>>()?;
+            let strides = desc
+                .strides
+                .iter()
+                .map(value)
+                .collect::<Result<Vec<u64>>>()?;
+            let meta = desc.meta();
+            let map = if shape.contains(&0) {
+                // The driver encodes no empty tensor; the kernel reads only padding (zeros) from
+                // one: a one-element tensor of zeros, every box element past it padding.
+                let zeros = self.zeros()?;
+                let unit_strides: Vec<u64> = (0..shape.len())
+                    .map(|d| {
+                        if d + 1 == shape.len() {
+                            1
+                        } else {
+                            16u64.div_ceil(u64::from(desc.elem_size.max(1)))
+                        }
+                    })
+                    .collect();
+                TensorMap::encode(
+                    self.module.device(),
+                    zeros,
+                    &vec![1; shape.len()],
+                    &unit_strides,
+                    &meta,
+                    false,
+                )
+            } else {
+                TensorMap::encode(self.module.device(), base, &shape, &strides, &meta, false)
+            };
+            maps.push(map.map_err(|e| bad(format!("descriptor {i}: {e}")))?);
+        }
+        Ok(maps)
+    }
+
+    /// The address of [`ZEROS_BYTES`] zeroed device bytes (more than one element of any type),
+    /// owned by the kernel.
+    fn zeros(&self) -> Result<u64> {
+        let mut zeros = self
+            .zeros
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if zeros.is_none() {
+            let buffer = self.module.device().alloc(ZEROS_BYTES)?;
+            buffer.fill_bytes(0)?;
+            *zeros = Some(buffer);
+        }
+        Ok(zeros.as_ref().map_or(0, DeviceBuffer::device_ptr))
     }
 
     /// [`Kernel::launch`] with the global scratch given (a device address of at least
@@ -473,6 +560,10 @@ impl Kernel {
         } else {
             grid
         };
+        // The launcher's descriptors follow the program count.
+        let host_maps = self.host_descriptor_maps(args)?;
+        let first_map = slots.len();
+        slots.extend(std::iter::repeat_n(0, host_maps.len()));
         // Triton's global scratch parameter follows the arguments when the kernel has one.
         let mut scratch = self
             .global_scratch
@@ -503,8 +594,12 @@ impl Kernel {
         let mut params: Vec<*mut c_void> = slots
             .iter_mut()
             .zip(args.iter().map(Some).chain(std::iter::repeat(None)))
-            .map(|(s, arg)| match arg {
+            .enumerate()
+            .map(|(i, (s, arg))| match arg {
                 Some(KernelArg::TensorMap(map)) => map.words.as_ptr() as *mut c_void,
+                _ if (first_map..first_map + host_maps.len()).contains(&i) => {
+                    host_maps[i - first_map].words.as_ptr() as *mut c_void
+                }
                 _ => s as *mut u64 as *mut c_void,
             })
             .collect();

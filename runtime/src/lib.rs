@@ -58,5 +58,7 @@ pub use device::{
 };
 pub use error::{Result, RuntimeError};
 pub use launch::{Kernel, KernelArg, KernelAttributes, LaunchFlags, Module};
-pub use metadata::{ArgKind, ElemType, GpuTarget, KernelMetadata, ParamType};
+pub use metadata::{
+    ArgKind, DescriptorValue, ElemType, GpuTarget, HostDescriptor, KernelMetadata, ParamType,
+};
 pub use tensormap::{TensorDescMeta, TensorMap};

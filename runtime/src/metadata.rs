@@ -412,6 +412,55 @@ pub struct KernelMetadata {
     /// on the GPU at once), each running the virtual programs `p, p + launched, ...`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub virtual_programs: bool,
+    /// Tritium: TMA descriptors the launcher encodes from the arguments
+    /// (`-tritium-host-descriptors`), passed by value after the signature's parameters and the
+    /// program count, before the global scratch; see [`HostDescriptor`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_descriptors: Vec<HostDescriptor>,
+}
+
+/// A TMA descriptor parameter the launcher encodes (`cuTensorMapEncodeTiled`) at each launch from
+/// the kernel's arguments: the tensor at argument `base`, with extents and strides (in elements,
+/// outermost first) read from arguments or given, boxes and swizzle as in `tensordesc_meta`,
+/// out-of-bounds elements zero.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostDescriptor {
+    /// The argument holding the tensor's base address.
+    pub base: usize,
+    /// The extents, outermost first.
+    pub shape: Vec<DescriptorValue>,
+    /// The strides in elements, outermost first (the innermost 1).
+    pub strides: Vec<DescriptorValue>,
+    /// `CUtensorMapSwizzle` (0 none, 1 32 B, 2 64 B, 3 128 B).
+    pub swizzle: u32,
+    /// Bytes per element.
+    pub elem_size: u32,
+    /// The element type's code, as in `tensordesc_meta`.
+    pub elem_type: u32,
+    /// The box, outermost dim first.
+    pub block_size: Vec<u32>,
+}
+
+/// An extent or stride of a [`HostDescriptor`]: `{"arg": index}` or `{"value": v}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DescriptorValue {
+    /// The integer argument `index`.
+    Arg(usize),
+    /// A constant.
+    Value(u64),
+}
+
+impl HostDescriptor {
+    /// Its box, swizzle and element type as [`crate::TensorMap::encode`] takes them.
+    pub fn meta(&self) -> crate::TensorDescMeta {
+        crate::TensorDescMeta {
+            swizzle: self.swizzle,
+            elem_size: self.elem_size,
+            elem_type: self.elem_type,
+            block_size: self.block_size.clone(),
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -533,6 +582,34 @@ impl KernelMetadata {
                 self.arg_names.len(),
                 self.signature.len()
             )));
+        }
+        for (i, desc) in self.host_descriptors.iter().enumerate() {
+            let bad =
+                |what: String| RuntimeError::Metadata(format!("host_descriptors[{i}]: {what}"));
+            let rank = desc.block_size.len();
+            if !(1..=5).contains(&rank) || desc.shape.len() != rank || desc.strides.len() != rank {
+                return Err(bad(format!(
+                    "a box of {rank} dims (1 to 5) with {} extents and {} strides",
+                    desc.shape.len(),
+                    desc.strides.len()
+                )));
+            }
+            if !matches!(self.signature.get(desc.base), Some(ParamType::Ptr(_))) {
+                return Err(bad(format!(
+                    "its base, argument {}, is not a pointer parameter",
+                    desc.base
+                )));
+            }
+            for value in desc.shape.iter().chain(&desc.strides) {
+                if let DescriptorValue::Arg(index) = *value
+                    && !matches!(
+                        self.signature.get(index),
+                        Some(ParamType::I32 | ParamType::I64)
+                    )
+                {
+                    return Err(bad(format!("argument {index} is not an integer parameter")));
+                }
+            }
         }
         Ok(())
     }

@@ -113,6 +113,15 @@ fn swizzle(code: u32) -> Result<sys::CUtensorMapSwizzle> {
     })
 }
 
+/// The driver's `CUtensorMapDataType` and `CUtensorMapSwizzle` values for `meta` (what a C
+/// launcher passes to `cuTensorMapEncodeTiled`).
+pub fn driver_codes(meta: &TensorDescMeta) -> Result<(u32, u32)> {
+    Ok((
+        data_type(meta.elem_type)? as u32,
+        swizzle(meta.swizzle)? as u32,
+    ))
+}
+
 impl TensorMap {
     /// Encodes a descriptor of the row-major tensor at device address `base` with `shape` and
     /// `strides` (in elements, outermost first, innermost stride 1), for the box and swizzle of

@@ -322,6 +322,75 @@ fn api_against_mock_driver() {
     let _ = std::fs::remove_file(&log);
 }
 
+/// TMA descriptors the launcher makes (`host_descriptors`): encoded at each launch from the
+/// arguments named in the metadata (extents and strides innermost first, strides in bytes, the
+/// box and swizzle as recorded, zero fill), passed after the requested program count; an empty
+/// tensor gets a one-element descriptor of zeros; bad metadata and negative extents are errors.
+#[test]
+fn host_descriptors_against_mock_driver() {
+    if !in_child("host_descriptors_against_mock_driver", &[]) {
+        return;
+    }
+    let dev = Device::new(0).unwrap();
+    let module = Module::load_ptx(&dev, &ptx_for("descriptor_probe_kernel", 7)).unwrap();
+    let json = r#"{"name":"descriptor_probe_kernel","num_warps":4,
+        "signature":["*i64","i32","i32","i32"],"virtual_programs":true,
+        "host_descriptors":[
+          {"base":0,"shape":[{"arg":1},{"arg":2}],"strides":[{"arg":3},{"value":1}],
+           "swizzle":3,"elem_size":2,"elem_type":6,"block_size":[128,64]},
+          {"base":0,"shape":[{"value":32},{"arg":1}],"strides":[{"arg":3},{"value":1}],
+           "swizzle":1,"elem_size":2,"elem_type":10,"block_size":[16,16]}]}"#;
+    let md = KernelMetadata::from_json(json).unwrap();
+    let k = Kernel::new(&module, md.clone()).unwrap();
+    let out = dev.upload(&vec![0i64; 33]).unwrap();
+    let base = out.device_ptr();
+    let stream = dev.create_stream().unwrap();
+    let launch = |m: i32, kk: i32, stride: i32| {
+        k.launch(
+            &stream,
+            (7, 1, 1),
+            &[
+                KernelArg::Buffer(&out),
+                KernelArg::I32(m),
+                KernelArg::I32(kk),
+                KernelArg::I32(stride),
+            ],
+        )
+    };
+    launch(1000, 200, 208).unwrap();
+    stream.synchronize().unwrap();
+    let got = out.download::<i64>().unwrap();
+    assert_eq!(got[0], 7, "the requested program count");
+    // f16 (driver type 6), 128-byte swizzle (3), L2 promotion 128 B (2), zero fill; [K, M].
+    let first = &got[1..17];
+    assert_eq!(first[..6], [base as i64, 2, 6, 3, 2, 0]);
+    assert_eq!(first[6..8], [200, 1000]);
+    assert_eq!(first[11], 208 * 2);
+    // bf16: PTX's code 10 is the driver's 9; [M, 32].
+    let second = &got[17..33];
+    assert_eq!(second[..4], [base as i64, 2, 9, 1]);
+    assert_eq!(second[6..8], [1000, 32]);
+    // An empty tensor (K = 0): one element of zeros elsewhere, 16-byte rows.
+    launch(1000, 0, 208).unwrap();
+    stream.synchronize().unwrap();
+    let got = out.download::<i64>().unwrap();
+    assert_ne!(got[1], base as i64);
+    assert_eq!(got[7..9], [1, 1]);
+    assert_eq!(got[12], 16);
+    assert_eq!(got[17], base as i64, "the other descriptor is not empty");
+    let e = launch(-1, 200, 208).unwrap_err().to_string();
+    assert!(e.contains("argument 1 is negative"), "{e}");
+    // Metadata naming a non-pointer base or a non-integer extent is refused at load.
+    let mut bad = md.clone();
+    bad.host_descriptors[0].base = 1;
+    let e = Kernel::new(&module, bad).unwrap_err().to_string();
+    assert!(e.contains("is not a pointer parameter"), "{e}");
+    let mut bad = md;
+    bad.host_descriptors[1].shape[1] = tritium_runtime::DescriptorValue::Arg(0);
+    let e = Kernel::new(&module, bad).unwrap_err().to_string();
+    assert!(e.contains("argument 0 is not an integer parameter"), "{e}");
+}
+
 #[test]
 fn no_device_from_mock_driver() {
     if !in_child(

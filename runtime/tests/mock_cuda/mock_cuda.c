@@ -269,6 +269,30 @@ static void matmul(unsigned gx, void **params) {
     free(acc);
 }
 
+/* cuTensorMapEncodeTiled: the mock's own descriptor layout, which descriptor_probe_kernel copies
+ * out: [0] address, [1] rank, [2] data type, [3] swizzle, [4] L2 promotion, [5] OOB fill,
+ * [6..6+rank) extents, [11..11+rank-1) byte strides (innermost first, as the driver takes them);
+ * box dims and element strides are checked against what the runtime passes. */
+CUresult cuTensorMapEncodeTiled(unsigned long long *map, int type, unsigned rank, void *address,
+                                const unsigned long long *dims, const unsigned long long *strides,
+                                const unsigned *box, const unsigned *element_strides,
+                                int interleave, int swizzle, int l2, int fill) {
+    if (rank == 0 || rank > 5 || interleave || ((uintptr_t)address % 16)) return INVALID_VALUE;
+    memset(map, 0, 128);
+    map[0] = (unsigned long long)(uintptr_t)address;
+    map[1] = rank; map[2] = (unsigned long long)type; map[3] = (unsigned long long)swizzle;
+    map[4] = (unsigned long long)l2; map[5] = (unsigned long long)fill;
+    for (unsigned d = 0; d < rank; d++) {
+        if (!dims[d] || !box[d] || box[d] > 256 || element_strides[d] != 1) return INVALID_VALUE;
+        map[6 + d] = dims[d];
+        if (d + 1 < rank) {
+            if (strides[d] % 16) return INVALID_VALUE;
+            map[11 + d] = strides[d];
+        }
+    }
+    return OK;
+}
+
 CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, void *stream, void **params,
                         void **extra) {
@@ -297,6 +321,14 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
         for (unsigned y = 0; y < gy; y++)
             for (unsigned x = 0; x < gx; x++)
                 for (long v = x; v < requested; v += gx) count[(long)y * requested + v]++;
+    }
+    else if (!strcmp(f->name, "descriptor_probe_kernel")) {
+        /* descriptor_probe_kernel(out *i64, m i32, k i32, stride i32, requested i32, two
+         * descriptors): the requested count, then each descriptor's 16 words. */
+        long long *out = P(0, long long *);
+        out[0] = P(4, int);
+        memcpy(out + 1, params[5], 128);
+        memcpy(out + 17, params[6], 128);
     }
     else if (!strcmp(f->name, "fill_kernel")) {
         /* fill_kernel(out *f32, n i32, value f32, flag i1, big i64, d f64): used by API tests */

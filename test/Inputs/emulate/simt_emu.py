@@ -20,6 +20,7 @@ write), not the PTX assembler. Kernels with other inline asm or NVVM intrinsics 
 are refused with the list of what is missing. Used by the lit tests in
 test/Emulation and by `tritium_fuzz::emulate` (clang-22 from scripts/bootstrap compiles the
 retargeted IR)."""
+import json
 import math
 import os
 import re
@@ -685,6 +686,9 @@ def to_host_ir(text):
     if os.environ.get("EMU_SMEM_TRACE"):
         text = trace_shared_accesses(text)
     text = re.sub(r" addrspace\(\d+\)", "", text)
+    # A TMA descriptor parameter (a grid constant passed by value): a pointer to the emulator's
+    # own descriptor (`tmap:` parameters).
+    text = re.sub(r'ptr byval\(\[128 x i8\]\) align 64 "nvvm\.grid_constant"', "ptr", text)
     # With one address space left, a cast between spaces is the pointer itself.
     text = re.sub(r"(%[\w.]+) = addrspacecast ptr ([^\s,]+) to ptr", r"\1 = getelementptr i8, ptr \2, i64 0", text)
     text = re.sub(r'target datalayout = "[^"]*"\n', "", text)
@@ -1131,8 +1135,28 @@ def run(ll, kernel, warps, grid, params, buffers):
     work = tempfile.mkdtemp(prefix="emu-")
     host = to_host_ir(open(ll).read())
     open(os.path.join(work, "k.ll"), "w").write(host)
-    proto_args, call_args = [], []
+    proto_args, call_args, setup, tmaps = [], [], ["bufs_ = bufs"], []
     for kind, v in params:
+        if kind == "tmap":
+            # v: (buffer index of the base, the launcher's description): outermost first, as
+            # the runtime's host_descriptors; the emulator's descriptor innermost first.
+            buf, d = v
+            name = f"tmap{len(tmaps)}_"
+            rank = len(d["box"])
+            esize = {0: 1, 1: 2, 2: 4, 3: 4, 4: 8, 5: 8, 6: 2, 7: 4, 8: 4, 9: 8, 10: 2}[d["elem_type"]]
+            fields = [f"{name}.address = (uint64_t)bufs_[{buf}]", f"{name}.rank = {rank - 1}",
+                      f"{name}.elemtype = {d['elem_type']}", f"{name}.swizzle = {d['swizzle']}"]
+            for k in range(rank):
+                fields.append(f"{name}.global_dim[{k}] = {int(d['dims'][rank - 1 - k])}u")
+                fields.append(f"{name}.box_dim[{k}] = {int(d['box'][rank - 1 - k])}u")
+                fields.append(f"{name}.element_stride[{k}] = 1u")
+                if k > 0:
+                    fields.append(f"{name}.global_stride[{k - 1}] = {int(d['strides'][rank - 1 - k]) * esize}ull")
+            proto_args.append("void *")
+            call_args.append(f"&{name}")
+            tmaps.append(f"static emu_tmap {name};")
+            setup.extend(fields)
+            continue
         if kind == "buf":
             proto_args.append("void *")
             call_args.append(f"bufs_[{v}]")
@@ -1148,9 +1172,10 @@ def run(ll, kernel, warps, grid, params, buffers):
         else:
             proto_args.append("int")
             call_args.append(str(v))
-    runtime = RUNTIME.replace("PROTOTYPE", f"void {kernel}({', '.join(proto_args)});\nstatic void **bufs_;")
+    runtime = RUNTIME.replace("PROTOTYPE", f"void {kernel}({', '.join(proto_args)});\nstatic void **bufs_;\n"
+                              + "\n".join(tmaps))
     runtime = runtime.replace("CALL", f"{kernel}({', '.join(call_args)})")
-    runtime = runtime.replace("SETUP", "bufs_ = bufs")
+    runtime = runtime.replace("SETUP", "; ".join(setup))
     open(os.path.join(work, "rt.c"), "w").write(runtime)
     exe = os.path.join(work, "k")
     clang = shutil.which("clang") or "/usr/lib/llvm-22/bin/clang"
@@ -1179,16 +1204,23 @@ def run(ll, kernel, warps, grid, params, buffers):
 
 def main(argv):
     """python3 simt_emu.py LL KERNEL WARPS GRID ARG...: GRID as X[,Y[,Z]]; each ARG one kernel
-    parameter in order: buf:PATH (read, run, written back), i32:V, i64:V, f32:V or f64:V.
+    parameter in order: buf:PATH (read, run, written back), i32:V, i64:V, f32:V, f64:V or
+    tmap:JSON, a TMA descriptor the launcher encodes: {"base": the parameter index of its buffer,
+    "elem_type", "swizzle", "dims", "strides" (elements), "box"}, lists outermost first.
     Exit status 2 (and a line starting `unsupported:`) for a kernel this cannot emulate."""
     ll, kernel, warps, grid, *args = argv
     params, buffers, paths = [], [], []
+    buffer_of = {}  # parameter index -> buffer index
     for arg in args:
         kind, value = arg.split(":", 1)
         if kind == "buf":
+            buffer_of[len(params)] = len(buffers)
             params.append(("buf", len(buffers)))
             buffers.append(open(value, "rb").read())
             paths.append(value)
+        elif kind == "tmap":
+            desc = json.loads(value)
+            params.append(("tmap", (buffer_of[desc["base"]], desc)))
         else:
             params.append((kind, value))
     try:

@@ -10,7 +10,7 @@
 //! expressions over the kernel's integer arguments (`--grid "(n + 1023) / 1024"`), as in Triton;
 //! without one the launch function takes `gridX, gridY, gridZ` after the stream.
 
-use tritium_runtime::{KernelMetadata, ParamType};
+use tritium_runtime::{DescriptorValue, KernelMetadata, ParamType};
 
 /// A kernel's launch grid: up to three expressions over its integer arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub enum AotError {
     UnsupportedType { name: String, ty: String },
     #[error("the metadata records no signature for kernel `{0}`")]
     NoSignature(String),
+    #[error("the kernel's metadata: {0}")]
+    Metadata(String),
 }
 
 impl Grid {
@@ -175,11 +177,119 @@ pub fn generate(
     grid: Option<&Grid>,
 ) -> Result<AotLibrary, AotError> {
     let params = params(metadata)?;
+    let descriptors = host_descriptor_code(metadata, &params)?;
     Ok(AotLibrary {
         header: c_header(name, metadata, &params, grid),
-        source: c_source(name, ptx, cubin, metadata, &params, grid),
+        source: c_source(name, ptx, cubin, metadata, &params, grid, &descriptors),
         rust: rust_module(name, metadata, &params, grid),
     })
+}
+
+/// The C that encodes the kernel's launcher-made TMA descriptors (`host_descriptors`):
+/// declarations, the encoding before the launch, and the parameters' addresses in order.
+#[derive(Default)]
+struct DescriptorCode {
+    variables: String,
+    encode: String,
+    arguments: Vec<String>,
+}
+
+fn host_descriptor_code(
+    metadata: &KernelMetadata,
+    params: &[Param],
+) -> Result<DescriptorCode, AotError> {
+    let mut code = DescriptorCode::default();
+    if !metadata.host_descriptors.is_empty() {
+        code.variables += "    CUdeviceptr zeros = 0;\n";
+    }
+    for (i, desc) in metadata.host_descriptors.iter().enumerate() {
+        let (data_type, swizzle) = tritium_runtime::tensormap::driver_codes(&desc.meta())
+            .map_err(|e| AotError::Metadata(e.to_string()))?;
+        let value = |v: &DescriptorValue| -> Result<String, AotError> {
+            match *v {
+                DescriptorValue::Value(c) => Ok(format!("{c}ull")),
+                DescriptorValue::Arg(index) => params
+                    .get(index)
+                    .filter(|p| p.integer)
+                    .map(|p| format!("(unsigned long long)(int64_t){}", p.name))
+                    .ok_or_else(|| {
+                        AotError::Metadata(format!(
+                            "host descriptor {i}: argument {index} is not an integer"
+                        ))
+                    }),
+            }
+        };
+        let base = params
+            .get(desc.base)
+            .filter(|p| p.c_type == "CUdeviceptr")
+            .ok_or_else(|| {
+                AotError::Metadata(format!(
+                    "host descriptor {i}: argument {} is not a pointer",
+                    desc.base
+                ))
+            })?;
+        let rank = desc.block_size.len();
+        // The driver takes every list innermost first, strides in bytes without the innermost.
+        let dims = desc
+            .shape
+            .iter()
+            .rev()
+            .map(value)
+            .collect::<Result<Vec<_>, _>>()?;
+        let strides = desc.strides[..rank.saturating_sub(1)]
+            .iter()
+            .rev()
+            .map(|s| value(s).map(|s| format!("{s} * {}", desc.elem_size)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let boxes: Vec<String> = desc.block_size.iter().rev().map(u32::to_string).collect();
+        let list = |items: &[String]| {
+            if items.is_empty() {
+                "0".to_owned()
+            } else {
+                items.join(", ")
+            }
+        };
+        let unit_stride = 16u32.div_ceil(desc.elem_size.max(1)) * desc.elem_size;
+        code.variables += &format!(
+            "    CUtensorMap host_descriptor{i};
+"
+        );
+        code.arguments.push(format!("&host_descriptor{i}"));
+        code.encode += &format!(
+            r#"    /* The TMA descriptor of `{base}` the kernel reads through (of an empty tensor: 128
+     * zeroed bytes for the launch, every element past the first out of bounds). */
+    {{
+        const unsigned long long dims[{rank}] = {{{dims}}};
+        const unsigned long long strides[{strides_len}] = {{{strides}}};
+        const unsigned long long one[{rank}] = {{{ones}}};
+        const unsigned long long unit_strides[{strides_len}] = {{{unit_strides}}};
+        const unsigned int box[{rank}] = {{{boxes}}};
+        const unsigned int element_strides[{rank}] = {{{ones}}};
+        int empty = 0;
+        for (int d = 0; d < {rank}; d++) empty |= dims[d] == 0;
+        if (empty && zeros == 0) {{
+            result = cuMemAllocAsync(&zeros, 128, stream);
+            if (result != 0) return result;
+            result = cuMemsetD8Async(zeros, 0, 128, stream);
+        }}
+        if (result == 0)
+            result = cuTensorMapEncodeTiled(&host_descriptor{i}, {data_type}, {rank},
+                                            (void *)(empty ? zeros : {base}),
+                                            empty ? one : dims, empty ? unit_strides : strides,
+                                            box, element_strides, 0, {swizzle}, 2, 0);
+        if (result != 0) goto release;
+    }}
+"#,
+            base = base.name,
+            dims = dims.join(", "),
+            strides_len = rank.saturating_sub(1).max(1),
+            strides = list(&strides),
+            ones = vec!["1"; rank].join(", "),
+            unit_strides = list(&vec![format!("{unit_stride}ull"); rank.saturating_sub(1)]),
+            boxes = boxes.join(", "),
+        );
+    }
+    Ok(code)
 }
 
 fn c_signature(params: &[Param], grid: Option<&Grid>) -> String {
@@ -250,7 +360,9 @@ CUresult {name}({signature});
         shared = metadata.shared,
         arch = metadata.arch,
         signature = c_signature(params, grid),
-        tensor_map_type = if params.iter().any(|p| p.c_type == "CUtensorMap") {
+        tensor_map_type = if params.iter().any(|p| p.c_type == "CUtensorMap")
+            || !metadata.host_descriptors.is_empty()
+        {
             // As cuda.h: 128 bytes, 64-byte aligned (cuTensorMapEncodeTiled requires it).
             "/* A host-side TMA descriptor, filled by cuTensorMapEncodeTiled. */\ntypedef struct CUtensorMap_st {\n    unsigned long long opaque[16];\n}\n#if defined(__GNUC__) || defined(__clang__)\n__attribute__((aligned(64)))\n#endif\nCUtensorMap;\n"
         } else {
@@ -305,6 +417,7 @@ fn c_source(
     metadata: &KernelMetadata,
     params: &[Param],
     grid: Option<&Grid>,
+    descriptors: &DescriptorCode,
 ) -> String {
     let grid_lines = match grid {
         Some(grid) => format!(
@@ -330,26 +443,45 @@ fn c_source(
     } else {
         ("", "")
     };
+    // The TMA descriptors the launcher encodes follow the program count.
+    arguments.extend(descriptors.arguments.iter().cloned());
+    let has_descriptors = !descriptors.arguments.is_empty();
     // A kernel with global scratch (device-made TMA descriptors) takes one more parameter: the
     // base of `global_scratch_size` bytes per program, allocated on the stream for the launch
     // and freed after it (stream-ordered, so no synchronization).
     let scratch = metadata.global_scratch_size;
-    let (scratch_declarations, scratch_variable, launch) = if scratch > 0 {
+    let mut declarations = String::new();
+    if scratch > 0 || has_descriptors {
+        declarations += "CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream);\nCUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream);\n";
+    }
+    if has_descriptors {
+        declarations += "CUresult cuMemsetD8Async(CUdeviceptr pointer, unsigned char value, size_t count,\n                         CUstream stream);\nCUresult cuTensorMapEncodeTiled(CUtensorMap *map, int data_type, unsigned int rank, void *address,\n                                const unsigned long long *dims,\n                                const unsigned long long *byte_strides, const unsigned int *box,\n                                const unsigned int *element_strides, int interleave, int swizzle,\n                                int l2_promotion, int oob_fill);\n";
+    }
+    let mut variables = descriptors.variables.clone();
+    let mut launch = descriptors.encode.clone();
+    if scratch > 0 {
         arguments.push("&global_scratch".into());
-        (
-            "CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream);\nCUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream);\n".to_owned(),
-            "    CUdeviceptr global_scratch = 0;\n".to_owned(),
-            format!(
-                "    /* {scratch} bytes of global scratch per program. */\n    result = cuMemAllocAsync(&global_scratch, (size_t){scratch} * gridX * gridY * gridZ, stream);\n    if (result != 0) return result;\n    result = {launch_call};\n    CUresult freed = cuMemFreeAsync(global_scratch, stream);\n    return result != 0 ? result : freed;\n"
-            ),
-        )
+        variables += "    CUdeviceptr global_scratch = 0;\n";
+        launch += &format!(
+            "    /* {scratch} bytes of global scratch per program. */\n    result = cuMemAllocAsync(&global_scratch, (size_t){scratch} * gridX * gridY * gridZ, stream);\n    if (result != 0) {}\n    result = {launch_call};\n    CUresult freed = cuMemFreeAsync(global_scratch, stream);\n    if (result == 0) result = freed;\n",
+            if has_descriptors {
+                "goto release;"
+            } else {
+                "return result;"
+            }
+        );
+    } else if has_descriptors {
+        launch += &format!("    result = {launch_call};\n");
     } else {
-        (
-            String::new(),
-            String::new(),
-            format!("    return {launch_call};\n"),
-        )
-    };
+        launch += &format!("    return {launch_call};\n");
+    }
+    if has_descriptors {
+        launch += "release:\n    if (zeros != 0) {\n        CUresult freed_zeros = cuMemFreeAsync(zeros, stream);\n        if (result == 0) result = freed_zeros;\n    }\n";
+    }
+    if scratch > 0 || has_descriptors {
+        launch += "    return result;\n";
+    }
+    let (scratch_declarations, scratch_variable) = (declarations, variables);
     format!(
         r#"/* Generated by `tritium aot`: kernel `{kernel}`. */
 #include "{name}.h"

@@ -433,7 +433,7 @@ impl Compiler {
         }
         let mut times = StageTimes::default();
         let compiled = compile_request(&effective, &mut times)?;
-        let metadata = kernel_metadata(&compiled, &key, &effective.options);
+        let metadata = kernel_metadata(&compiled, &key, &effective.options)?;
         let stages = if request.keep_stages {
             Stages::from_compiled(&compiled)
         } else {
@@ -500,9 +500,19 @@ pub fn kernel_metadata(
     compiled: &Compiled,
     hash: &str,
     options: &CompileOptions,
-) -> KernelMetadata {
+) -> Result<KernelMetadata, Error> {
     let debug = options.debug.debug;
-    KernelMetadata {
+    let host_descriptors = compiled
+        .host_descriptors
+        .iter()
+        .map(|d| serde_json::from_value(d.clone()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            Error::Runtime(RuntimeError::Metadata(format!(
+                "internal error: a host descriptor the compiler described: {e}"
+            )))
+        })?;
+    Ok(KernelMetadata {
         hash: hash.to_owned(),
         num_stages: compiled.num_stages,
         ptx_version: Some(compiled.ptx_version),
@@ -519,8 +529,9 @@ pub fn kernel_metadata(
         global_scratch_align: compiled.global_scratch_align.max(1) as u32,
         tensordesc_meta: compiled.tensordesc_meta.clone(),
         virtual_programs: compiled.virtual_programs,
+        host_descriptors,
         ..KernelMetadata::for_cuda(&compiled.name, compiled.num_warps, compiled.arch.capability)
-    }
+    })
 }
 
 /// Writes `text` to `path` atomically: readers see the old file or the new one, never a part.

@@ -313,3 +313,50 @@ fn c_launcher_takes_tensor_maps() {
         dir.path(),
     );
 }
+
+/// A matmul whose tiles are read through TMA descriptors the launcher makes
+/// (`--descriptor-loads`: `host_descriptors` in the metadata): the C launcher encodes one per
+/// tile operand with `cuTensorMapEncodeTiled` from the kernel's own arguments (extents, strides
+/// in bytes, innermost first; f16, 128-byte swizzle) and passes them after the arguments; the
+/// source builds strictly without CUDA headers.
+#[test]
+fn c_launcher_encodes_the_kernels_descriptors() {
+    let input = "test/Inputs/kernels/dot/t11_persistent.ttir";
+    let dir = aot_of_with(input, Some("132"), None, &["--descriptor-loads"]);
+    let source = std::fs::read_to_string(dir.path().join("matmul_persistent_kernel.c")).unwrap();
+    let metadata: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("matmul_persistent_kernel.json")).unwrap(),
+    )
+    .unwrap();
+    let descriptors = metadata["host_descriptors"].as_array().unwrap();
+    assert_eq!(descriptors.len(), 2, "{metadata}");
+    assert!(source.contains(
+        "void *args[11] = {&a_ptr, &b_ptr, &c_ptr, &M, &N, &K, &stride_am, &stride_bk, &stride_cm, &host_descriptor0, &host_descriptor1};"
+    ), "{source}");
+    for wanted in [
+        "const unsigned long long dims[2] = {(unsigned long long)(int64_t)K, (unsigned long long)(int64_t)M};",
+        "const unsigned long long strides[1] = {(unsigned long long)(int64_t)stride_am * 2};",
+        "const unsigned int box[2] = {64, 128};",
+        "result = cuTensorMapEncodeTiled(&host_descriptor0, 6, 2,",
+        "(void *)(empty ? zeros : a_ptr),",
+        "(void *)(empty ? zeros : b_ptr),",
+        "box, element_strides, 0, 3, 2, 0);",
+        "cuMemFreeAsync(zeros, stream)",
+    ] {
+        assert!(source.contains(wanted), "{wanted}\n{source}");
+    }
+    let header = std::fs::read_to_string(dir.path().join("matmul_persistent_kernel.h")).unwrap();
+    assert!(header.contains("typedef struct CUtensorMap_st {"));
+    run_cc(
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-c",
+            "matmul_persistent_kernel.c",
+        ],
+        dir.path(),
+    );
+}

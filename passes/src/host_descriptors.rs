@@ -1,0 +1,214 @@
+//! `-tritium-host-descriptors`: a `tt.make_tensor_descriptor` of a kernel whose base, shape and
+//! strides are the kernel's own arguments (or constants) becomes a kernel parameter, a
+//! `!tt.tensordesc` the launcher encodes on the host (`cuTensorMapEncodeTiled`) and passes by
+//! value, as Triton passes host-side `TensorDescriptor` arguments.
+//!
+//! Why: a descriptor made in the kernel costs every program, before its first TMA copy, the
+//! 128-byte `CUtensorMap` written to shared memory field by field, copied to global scratch with
+//! a release fence, a barrier and an acquire fence (`ttng.tensormap_create`). Made by the
+//! launcher, it is read from the kernel's parameters: tutorial 03 with
+//! `-tritium-descriptor-loads`, where no program runs a second tile, lost about 1.3 µs a launch
+//! to two device-made descriptors (2048³ f16 on an H100: 1.077 of cuBLAS's time against 1.032
+//! with pointers; `bench/persistent-ab.py`).
+//!
+//! A descriptor is moved when its base is a pointer argument of the function's entry block and
+//! each shape and stride operand is an argument, a constant, or (strides) the sign extension of
+//! an `i32` argument, and it pads with zeros (a NaN-padded one stays: the launcher's stand-in
+//! for an empty tensor reads zeros). Descriptors built the same way share one parameter. The new
+//! parameters follow every other (after `-tritium-persistent-programs`'s program count), each
+//! with the argument attribute
+//!
+//! ```text
+//! tritium.host_descriptor = {base = B, shape = array<i64: ...>, strides = array<i64: ...>}
+//! ```
+//!
+//! where an entry `>= 0` names the argument holding that extent or stride and `-1 - c` stands for
+//! the constant `c` (extents and strides are never negative). The compiler leaves these
+//! parameters out of the kernel's signature and describes them in its metadata
+//! (`host_descriptors`) for the runtime, which encodes them at each launch. Only public
+//! functions (kernels) are rewritten: their launcher is the one that passes the parameters.
+
+use crate::ir_util::*;
+use crate::ttir::util::{attr, block_ops, erase, replace_uses, result, set_attr};
+use mlir_sys::*;
+use std::collections::HashMap;
+use tritium_dialects::ffi::str_ref;
+use tritium_dialects::melior::ir::OperationRef;
+use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
+
+pub static PASS: PassDef = PassDef {
+    argument: "tritium-host-descriptors",
+    summary: "Pass a kernel's tensor descriptors made from its arguments as host-encoded parameters",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: || vec![dialects::tt()],
+    run,
+};
+
+/// The argument attribute of a parameter the launcher encodes.
+pub const HOST_DESCRIPTOR: &str = "tritium.host_descriptor";
+
+/// `tt.make_tensor_descriptor`'s `padding` for NaN (Triton's `PAD_NAN`).
+const PAD_NAN: i64 = 2;
+
+fn run(module: OperationRef, _options: &Options) -> PassResult {
+    let module = module.to_raw();
+    // The module's own ops: rewriting a function erases ops nested in it.
+    for block in blocks_of(module) {
+        for func in block_ops(block) {
+            let visibility = string_attr(func, "sym_visibility");
+            if op_name(func) == "tt.func" && visibility.is_none_or(|v| v == "public") {
+                rewrite_function(func);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where one extent, stride or base comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Source {
+    Argument(usize),
+    Constant(i64),
+}
+
+impl Source {
+    /// The attribute's encoding (see the module documentation).
+    fn encoded(self) -> i64 {
+        match self {
+            Source::Argument(index) => index as i64,
+            Source::Constant(value) => -1 - value,
+        }
+    }
+}
+
+/// What a descriptor is made of: base argument, extents, strides, and its type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Recipe {
+    base: usize,
+    shape: Vec<Source>,
+    strides: Vec<Source>,
+    /// The descriptor type, printed (descriptors of different blocks are different parameters).
+    type_text: String,
+}
+
+fn rewrite_function(func: MlirOperation) {
+    let Some(&entry) = blocks_of(func).first() else {
+        return;
+    };
+    let args = block_args(entry);
+    let argument = |value: MlirValue| args.iter().position(|a| a.ptr == value.ptr);
+    let source = |value: MlirValue| -> Option<Source> {
+        if let Some(index) = argument(value) {
+            return Some(Source::Argument(index));
+        }
+        if let Some(c) = constant_int(value) {
+            return (c >= 0).then_some(Source::Constant(c));
+        }
+        let op = defining_op(value)?;
+        if op_name(op) == "arith.extsi" {
+            return argument(operands(op)[0]).map(Source::Argument);
+        }
+        None
+    };
+    let mut made: Vec<(MlirOperation, Recipe)> = Vec::new();
+    for op in collect_ops(func) {
+        if op_name(op) != "tt.make_tensor_descriptor" || int_attr(op, "padding") == Some(PAD_NAN) {
+            continue;
+        }
+        let ins = operands(op);
+        let rank = (ins.len() - 1) / 2;
+        let Some(base) = argument(ins[0]) else {
+            continue;
+        };
+        let shape: Option<Vec<Source>> = ins[1..1 + rank].iter().map(|&v| source(v)).collect();
+        let strides: Option<Vec<Source>> = ins[1 + rank..].iter().map(|&v| source(v)).collect();
+        let (Some(shape), Some(strides)) = (shape, strides) else {
+            continue;
+        };
+        let recipe = Recipe {
+            base,
+            shape,
+            strides,
+            type_text: print_type(value_type(result(op, 0))),
+        };
+        made.push((op, recipe));
+    }
+    if made.is_empty() {
+        return;
+    }
+    let ctx = context_of(func);
+    let mut parameters: HashMap<Recipe, MlirValue> = HashMap::new();
+    let mut new_attrs: Vec<MlirAttribute> = Vec::new();
+    for (op, recipe) in made {
+        let desc = result(op, 0);
+        let parameter = *parameters.entry(recipe.clone()).or_insert_with(|| {
+            // SAFETY: a new argument of the function's live entry block, typed and located as
+            // the descriptor it stands for.
+            let value = unsafe {
+                mlirBlockAddArgument(entry, value_type(desc), mlirOperationGetLocation(op))
+            };
+            new_attrs.push(recipe_attr(ctx, &recipe));
+            value
+        });
+        replace_uses(desc, parameter);
+        erase(op);
+    }
+    crate::convert_to_gpu::update_function_type(func);
+    set_new_arg_attrs(func, args.len(), &new_attrs);
+}
+
+/// The `tritium.host_descriptor` dictionary of `recipe`.
+fn recipe_attr(ctx: MlirContext, recipe: &Recipe) -> MlirAttribute {
+    let list = |sources: &[Source]| -> Vec<i64> { sources.iter().map(|s| s.encoded()).collect() };
+    let (shape, strides) = (list(&recipe.shape), list(&recipe.strides));
+    // SAFETY: attributes of the live context, built from vectors that outlive the calls copying
+    // them.
+    unsafe {
+        let named = |name: &str, value: MlirAttribute| {
+            mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(name)), value)
+        };
+        let entries = [
+            named(
+                "base",
+                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), recipe.base as i64),
+            ),
+            named(
+                "shape",
+                mlirDenseI64ArrayGet(ctx, shape.len() as isize, shape.as_ptr()),
+            ),
+            named(
+                "strides",
+                mlirDenseI64ArrayGet(ctx, strides.len() as isize, strides.as_ptr()),
+            ),
+        ];
+        mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
+    }
+}
+
+/// Gives the arguments from `first_new` on the argument attribute `tritium.host_descriptor`
+/// (one dictionary each, in order), keeping the attributes of the others.
+fn set_new_arg_attrs(func: MlirOperation, first_new: usize, descriptors: &[MlirAttribute]) {
+    let ctx = context_of(func);
+    // SAFETY: attribute reads on a live op; the new attributes are made in its context from
+    // vectors that outlive the calls copying them.
+    unsafe {
+        let mut dicts: Vec<MlirAttribute> = match attr(func, "arg_attrs") {
+            Some(existing) => (0..mlirArrayAttrGetNumElements(existing))
+                .map(|i| mlirArrayAttrGetElement(existing, i))
+                .collect(),
+            None => Vec::new(),
+        };
+        dicts.resize(first_new, mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
+        for &descriptor in descriptors {
+            let entry =
+                mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(HOST_DESCRIPTOR)), descriptor);
+            dicts.push(mlirDictionaryAttrGet(ctx, 1, &entry));
+        }
+        set_attr(
+            func,
+            "arg_attrs",
+            mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr()),
+        );
+    }
+}

@@ -1,0 +1,77 @@
+// RUN: triton-opt %s --split-input-file --tritium-host-descriptors | FileCheck %s
+
+// Descriptors made from the kernel's arguments (a sign-extended i32 stride, a constant innermost
+// stride) become parameters after every other, the program count included; two made alike
+// share one. Their uses read the parameter; the make ops are gone.
+// CHECK-LABEL: tt.func public @from_arguments
+// CHECK-SAME: %arg5: i32, %arg6: !tt.tensordesc<tensor<64x64xf16>> {tritium.host_descriptor = {base = 0 : i64, shape = array<i64: 2, 3>, strides = array<i64: 4, -2>}}, %arg7: !tt.tensordesc<tensor<32x64xf16>> {tritium.host_descriptor = {base = 1 : i64, shape = array<i64: 3, -65>, strides = array<i64: 4, -2>}})
+// CHECK-SAME: tritium.virtual_programs
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.descriptor_load %arg6[
+// CHECK: tt.descriptor_load %arg6[
+// CHECK: tt.descriptor_load %arg7[
+// CHECK: tt.return
+tt.func public @from_arguments(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32, %K: i32 {tt.divisibility = 16 : i32}, %s: i32 {tt.divisibility = 16 : i32}, %n: i32) attributes {tritium.virtual_programs} {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %sixty_four = arith.constant 64 : i32
+  %stride = arith.extsi %s : i32 to i64
+  %d0 = tt.make_tensor_descriptor %a, [%M, %K], [%stride, %one] : <f16>, <tensor<64x64xf16>>
+  %d1 = tt.make_tensor_descriptor %a, [%M, %K], [%stride, %one] : <f16>, <tensor<64x64xf16>>
+  %d2 = tt.make_tensor_descriptor %b, [%K, %sixty_four], [%stride, %one] : <f16>, <tensor<32x64xf16>>
+  %x = tt.descriptor_load %d0[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %y = tt.descriptor_load %d1[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %z = tt.descriptor_load %d2[%c0, %c0] : !tt.tensordesc<tensor<32x64xf16>> -> tensor<32x64xf16>
+  tt.return
+}
+
+// -----
+
+// A function without argument attributes gets them: empty ones for its own arguments.
+// CHECK-LABEL: tt.func public @no_argument_attributes
+// CHECK-SAME: (%arg0: !tt.ptr<f32>, %arg1: i64, %arg2: !tt.tensordesc<tensor<128xf32>> {tritium.host_descriptor = {base = 0 : i64, shape = array<i64: -1025>, strides = array<i64: -2>}})
+// CHECK: tt.descriptor_load %arg2[
+tt.func public @no_argument_attributes(%a: !tt.ptr<f32>, %unused: i64) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %n = arith.constant 1024 : i32
+  %d = tt.make_tensor_descriptor %a, [%n], [%one] : <f32>, <tensor<128xf32>>
+  %x = tt.descriptor_load %d[%c0] : !tt.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  tt.return
+}
+
+// -----
+
+// Left alone: a base that is not an argument, an extent computed in the kernel, a stride that
+// is an i64 computed from an argument, NaN padding, and a private function's descriptor.
+// CHECK-LABEL: tt.func public @computed_operands
+// CHECK-SAME: (%arg0: !tt.ptr<f16>, %arg1: i32, %arg2: i64)
+// CHECK-COUNT-4: tt.make_tensor_descriptor
+// CHECK: tt.return
+tt.func public @computed_operands(%a: !tt.ptr<f16>, %m: i32, %s: i64) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %offset = tt.addptr %a, %m : !tt.ptr<f16>, i32
+  %d0 = tt.make_tensor_descriptor %offset, [%m, %m], [%s, %one] : <f16>, <tensor<64x64xf16>>
+  %twice = arith.muli %m, %m : i32
+  %d1 = tt.make_tensor_descriptor %a, [%twice, %m], [%s, %one] : <f16>, <tensor<64x64xf16>>
+  %s2 = arith.addi %s, %s : i64
+  %d2 = tt.make_tensor_descriptor %a, [%m, %m], [%s2, %one] : <f16>, <tensor<64x64xf16>>
+  %d3 = tt.make_tensor_descriptor %a, [%m, %m], [%s, %one] {padding = 2 : i32} : <f16>, <tensor<64x64xf16>>
+  %x0 = tt.descriptor_load %d0[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %x1 = tt.descriptor_load %d1[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %x2 = tt.descriptor_load %d2[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  %x3 = tt.descriptor_load %d3[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tt.return
+}
+
+// CHECK-LABEL: tt.func private @helper
+// CHECK-SAME: (%arg0: !tt.ptr<f16>, %arg1: i32, %arg2: i64) -> tensor<64x64xf16>
+// CHECK: tt.make_tensor_descriptor
+tt.func private @helper(%a: !tt.ptr<f16>, %m: i32, %s: i64) -> tensor<64x64xf16> {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %a, [%m, %m], [%s, %one] : <f16>, <tensor<64x64xf16>>
+  %x = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tt.return %x : tensor<64x64xf16>
+}
