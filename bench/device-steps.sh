@@ -18,7 +18,7 @@
 #   desc        bench/descriptor-matmul.py (tutorial 09's descriptor matmuls, one process)
 #   forms       bench/matmul-forms.py (one tile in pointer/descriptor, tiled/persistent forms)
 #   pab         bench/persistent-ab.py (persistent programs and descriptor loads on and off,
-#               fp16/bf16/fp8, one process)
+#               fp16/bf16/fp8, one process); pab:N1,N2 at the sizes N1³, N2³
 #   mm          the matmul tutorial tests of issue11 (all but attention), saved to $OUT/mm.txt
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
@@ -55,6 +55,7 @@ for step in "$@"; do
         | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/mm.txt" | grep "bench\|passed\|failed\|^== " ;;
     desc) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/descriptor-matmul.py 2>&1 | tail -6 ;;
     forms) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-forms.py 4096 8192 2>&1 | tail -18 ;;
+    pab:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py $(echo ${step#pab:} | tr , " ") 2>&1 | tail -16 ;;
     pab) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py 2>&1 | tail -8 ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;

@@ -91,18 +91,19 @@ pub fn check_lowered_persistent(kernel: &Kernel, seed: u64, num_warps: u32, arch
     check(kernel, seed, num_warps, arch, |ir| ir, variant)
 }
 
-/// [`check_lowered`] of the kernel compiled with persistent programs and its dot loops' pointer
-/// tiles read through TMA descriptors (`-tritium-descriptor-loads`; `arch` sm_90a), launched as
-/// [`check_lowered_persistent`] launches. Skipped when the pass reads no tile through a
-/// descriptor.
+/// [`check_lowered`] of the kernel compiled with its dot loops' pointer tiles read through TMA
+/// descriptors (`-tritium-descriptor-loads`; `arch` sm_90a), with persistent programs (launched
+/// as [`check_lowered_persistent`] launches) or one program a tile. Skipped when the pass reads
+/// no tile through a descriptor.
 pub fn check_lowered_descriptors(
     kernel: &Kernel,
     seed: u64,
     num_warps: u32,
     arch: &str,
+    persistent_programs: bool,
 ) -> Verdict {
     let variant = Variant {
-        persistent_programs: true,
+        persistent_programs,
         descriptor_loads: true,
     };
     check(kernel, seed, num_warps, arch, |ir| ir, variant)

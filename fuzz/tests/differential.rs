@@ -308,31 +308,36 @@ fn persistent_programs_keep_the_results() {
 }
 
 /// Dot kernels whose pointer tiles `-tritium-descriptor-loads` reads through TMA descriptors
-/// (made once per launched program, around `-tritium-persistent-programs`'s loop) compute what
-/// the interpreter computes (sm_90a: tensor maps, TMA copies, mbarriers and wgmma emulated), half
-/// the programs launched, on inputs whose sizes are not multiples of the tiles (the rows and
-/// columns that tutorial 03's `% M` and `% N` wrap read zeros instead and are never stored).
+/// (parameters the launcher encodes, `-tritium-host-descriptors`: the emulated launch passes
+/// them as the runtime would) compute what the interpreter computes (sm_90a: TMA copies,
+/// mbarriers and wgmma emulated), with persistent programs (half the programs launched) and one
+/// program a tile, on inputs whose sizes are not multiples of the tiles (the rows and columns
+/// that tutorial 03's `% M` and `% N` wrap read zeros instead and are never stored).
 #[test]
 fn descriptor_loads_keep_the_results() {
     if !tritium_fuzz::emulate::available() {
         eprintln!("skipped: python3 or clang-22 missing (scripts/bootstrap installs them)");
         return;
     }
-    let (same, skipped) = emulate_dot_kernels(|k| {
-        tritium_fuzz::emulate::check_lowered_descriptors(k, 7, 4, "sm_90a")
-    });
-    eprintln!("emulated with descriptor loads and equal: {same:#?}\nskipped: {skipped:#?}");
-    // Tutorial 03's kernel as Triton emits its TTIR and tutorial 11's hand-written persistent
-    // kernel (tile loop fused or not), at least, are rewritten and checked.
-    for wanted in [
-        "mm_f16.ttir",
-        "t11_persistent.ttir",
-        "t11_persistent_fused.ttir",
-    ] {
-        assert!(
-            same.iter().any(|name| name.ends_with(wanted)),
-            "{wanted} was not emulated: {same:?} / {skipped:?}"
+    for persistent in [true, false] {
+        let (same, skipped) = emulate_dot_kernels(|k| {
+            tritium_fuzz::emulate::check_lowered_descriptors(k, 7, 4, "sm_90a", persistent)
+        });
+        eprintln!(
+            "emulated with descriptor loads (persistent: {persistent}) and equal: {same:#?}\nskipped: {skipped:#?}"
         );
+        // Tutorial 03's kernel as Triton emits its TTIR and tutorial 11's hand-written
+        // persistent kernel (tile loop fused or not), at least, are rewritten and checked.
+        for wanted in [
+            "mm_f16.ttir",
+            "t11_persistent.ttir",
+            "t11_persistent_fused.ttir",
+        ] {
+            assert!(
+                same.iter().any(|name| name.ends_with(wanted)),
+                "{wanted} was not emulated (persistent: {persistent}): {same:?} / {skipped:?}"
+            );
+        }
     }
 }
 

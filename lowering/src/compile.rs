@@ -50,8 +50,9 @@ pub struct CompileOptions {
     /// Run eligible dot kernels persistently (`-tritium-persistent-programs`, TTIR input only):
     /// the result's `virtual_programs` says whether the kernel was rewritten.
     pub persistent_programs: bool,
-    /// Read dot loops' pointer-tensor tiles through TMA descriptors made in the kernel
-    /// (`-tritium-descriptor-loads`; TTIR input for sm_90 and later only).
+    /// Read dot loops' pointer-tensor tiles through TMA descriptors (`-tritium-descriptor-loads`),
+    /// those of the kernel's arguments passed by the launcher (`-tritium-host-descriptors`; TTIR
+    /// input for sm_90 and later only).
     pub descriptor_loads: bool,
 }
 

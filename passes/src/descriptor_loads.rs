@@ -1,5 +1,5 @@
 //! `-tritium-descriptor-loads`: a dot loop's tiles loaded through tensors of pointers are read
-//! through TMA descriptors made in the kernel instead (`tt.make_tensor_descriptor` before the
+//! through TMA descriptors instead (`tt.make_tensor_descriptor` before the
 //! loop, `tt.descriptor_load` in it), so that `-tritongpu-pipeline` copies them with TMA bulk
 //! copies and mbarriers rather than a `cp.async` per 16 bytes per thread.
 //!
@@ -33,11 +33,13 @@
 //!   divisibility facts (`tt.divisibility`), a tile of at most 256 by 256 elements with rows of a
 //!   multiple of 16 bytes.
 //!
-//! Only where the descriptors are made once for many tiles: at the function's top level, before
+//! Only where no program builds a descriptor for one tile: at the function's top level, before
 //! a loop around the dot loop (`-tritium-persistent-programs`'s program loop), their operands
-//! defined there. One program a tile gains nothing (each program writes and fences its own
-//! tensor maps: `bench/persistent-ab.py` timed tutorial 03 one program a tile the same either
-//! way on an H100). A loop's loads are rewritten together or not at all (the pipeliner pipelines
+//! defined there (made once for many tiles); or, one program a tile, right before the dot loop's
+//! top-level op when the base, extents and stride are the function's arguments or constants
+//! (`-tritium-host-descriptors` then makes them parameters the launcher encodes). Built in the
+//! kernel for one tile, the tensor maps' writes and fences ate what the copies gained
+//! (`bench/persistent-ab.py`, an H100). A loop's loads are rewritten together or not at all (the pipeliner pipelines
 //! a loop's TMA copies or its `cp.async` copies, not both). The pointer iter args nothing else
 //! reads are dropped. Offsets are assumed not to overflow 32 bits (the pointers computed them
 //! in i32; the descriptor in 64 bits). Only for targets with TMA (sm_90 and later):
@@ -57,7 +59,7 @@ use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 
 pub static PASS: PassDef = PassDef {
     argument: "tritium-descriptor-loads",
-    summary: "Read a dot loop's pointer-tensor tiles through TMA descriptors made in the kernel",
+    summary: "Read a dot loop's pointer-tensor tiles through TMA descriptors",
     anchor: Some("builtin.module"),
     options: &[],
     dependent_dialects: || vec![dialects::tt(), dialects::arith()],
@@ -89,16 +91,16 @@ fn rewrite_function(func: MlirOperation) {
     }
     let facts = AxisInfoAnalysis::run(func);
     let mut atoms = Atoms::default();
-    // Each plan with the loop its descriptors are made before: only where they are made once
-    // for many tiles, before a loop around the dot loop (the persistent programs' loop). Made per
-    // tile, their cost (a 128-byte tensor map written and fenced per descriptor) ate what the
-    // copies gained (bench/persistent-ab.py).
+    // Each plan with the op its descriptors are made before: where they are made once for many
+    // tiles (before a loop around the dot loop: the persistent programs' loop), or where the
+    // launcher makes them (built in the kernel for one tile, their cost, a 128-byte tensor map
+    // written and fenced per descriptor, ate what the copies gained: bench/persistent-ab.py).
     let mut plans: Vec<(Plan, MlirOperation)> = loads
         .into_iter()
         .filter_map(|load| {
             let plan = plan_load(load, &facts, &mut atoms)?;
-            let outer = outer_loop(&plan, func, &atoms)?;
-            Some((plan, outer))
+            let site = descriptor_site(&plan, func, &atoms)?;
+            Some((plan, site))
         })
         .collect();
     // A loop's loads all go through descriptors or none does: `-tritongpu-pipeline` pipelines a
@@ -933,9 +935,12 @@ fn apply(plan: &Plan, outer: MlirOperation, atoms: &Atoms) {
     erase(load);
 }
 
-/// The loop of `func`'s body block around the plan's dot loop when every operand of the
-/// descriptor is defined before it: the descriptor is made there, once for all its iterations.
-fn outer_loop(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<MlirOperation> {
+/// Where the plan's descriptor is made: before the loop of `func`'s body block around the dot
+/// loop when every operand of the descriptor is defined before it (once for all its
+/// iterations); or, when its base, extents and stride are `func`'s arguments or constants, before
+/// the top-level op holding the dot loop (`-tritium-host-descriptors` then makes it a parameter
+/// the launcher encodes: nothing is built in the kernel).
+fn descriptor_site(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<MlirOperation> {
     let top = top_level_ancestor(plan.for_op, func);
     let before_top = defined_outside(plan.base, top)
         && atoms.defined_outside(&plan.row_stride, top)
@@ -943,7 +948,29 @@ fn outer_loop(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<MlirOpe
             .dims
             .iter()
             .all(|d| atoms.defined_outside(&d.bound, top));
-    (top.ptr != plan.for_op.ptr && op_name(top) == "scf.for" && before_top).then_some(top)
+    if top.ptr != plan.for_op.ptr && op_name(top) == "scf.for" && before_top {
+        return Some(top);
+    }
+    let entry = *blocks_of(func).first()?;
+    let argument = |value: MlirValue| {
+        // SAFETY: `value` is a live value; its owner block is read only from a block argument.
+        unsafe {
+            mlirValueIsABlockArgument(value) && mlirBlockArgumentGetOwner(value).ptr == entry.ptr
+        }
+    };
+    let argument_or_constant = |lin: &Lin| {
+        lin.as_constant().is_some_and(|c| c >= 0)
+            || (lin.constant == 0
+                && lin.terms.len() == 1
+                && lin
+                    .terms
+                    .iter()
+                    .all(|(atom, &c)| c == 1 && argument(atoms.values[atom])))
+    };
+    let from_arguments = argument(plan.base)
+        && argument_or_constant(&plan.row_stride)
+        && plan.dims.iter().all(|d| argument_or_constant(&d.bound));
+    from_arguments.then_some(top)
 }
 
 /// The op of `func`'s body block that is `op` or holds it.

@@ -279,8 +279,10 @@ pub static PASSES: &[PassEntry] = &[
             2-D tile feeds only tt.dot operands, through a pointer iter arg starting at \
             splat(base) + rows * S + cols (rows, cols: x + make_range, optionally % m; unit \
             column stride) and advanced by a splat of a * S + b each iteration, becomes a \
-            tt.descriptor_load of a tt.make_tensor_descriptor made before the loop (at the \
-            function's top level when it can be: once per launched program). Every dimension \
+            tt.descriptor_load of a tt.make_tensor_descriptor made at the function's top level: \
+            before a loop around the dot loop (once per launched program), or, when its base, \
+            extents and stride are the function's arguments or constants, before the dot loop \
+            (-tritium-host-descriptors then passes it from the launcher). Every dimension \
             must be bounded: masked by index < bound where the bound plus the iteration's \
             advance is loop-invariant (tutorial 03's offs_k < K - k * BLOCK_K: column < K), the \
             masked-off elements zero; or wrapped by % m, where the descriptor reads zeros past m \

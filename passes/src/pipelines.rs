@@ -43,8 +43,9 @@ pub struct TtgirOptions {
     /// Run eligible dot kernels persistently (`-tritium-persistent-programs` first): the kernel
     /// then takes the requested program count as a last parameter, which its launcher passes.
     pub persistent_programs: bool,
-    /// Read dot loops' pointer-tensor tiles through TMA descriptors made in the kernel
-    /// (`-tritium-descriptor-loads`, after persistence; sm_90 and later only).
+    /// Read dot loops' pointer-tensor tiles through TMA descriptors (`-tritium-descriptor-loads`,
+    /// after persistence), those of the kernel's arguments passed as parameters the launcher
+    /// encodes (`-tritium-host-descriptors`; sm_90 and later only).
     pub descriptor_loads: bool,
 }
 
@@ -150,8 +151,10 @@ pub static TTGIR: PipelineDef = PipelineDef {
         },
         PassOption {
             name: "descriptor-loads",
-            description: "Read dot loops' pointer tiles through TMA descriptors made in the kernel \
-                          (-tritium-descriptor-loads; sm_90 and later)",
+            description: "Read dot loops' pointer tiles through TMA descriptors \
+                          (-tritium-descriptor-loads), those of the kernel's arguments passed as \
+                          parameters the launcher encodes (-tritium-host-descriptors); sm_90 and \
+                          later",
             kind: OptionKind::Bool,
             default: "false",
         },

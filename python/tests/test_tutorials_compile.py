@@ -100,8 +100,8 @@ def test_descriptor_loads_take_persistent_matmul_tiles():
     # With descriptor loads and persistent programs (the package's defaults), tutorial 03's A and
     # B tiles are TMA copies through tensor maps the launcher encodes from the kernel's arguments
     # (the metadata's host_descriptors: A over a_ptr as [M, K] with row stride stride_am, B over
-    # b_ptr as [K, N]), not cp.async copies, and the kernel makes none (no global scratch); one
-    # program a tile, or with descriptor loads off, nothing changes. fp8 tiles keep their copies
+    # b_ptr as [K, N]), not cp.async copies, and the kernel makes none (no global scratch), one
+    # program a tile too; with descriptor loads off nothing changes. fp8 tiles keep their copies
     # (wgmma reads an 8-bit B K-major only).
     sig = f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
     tile = f'{sig}, 128, 256, 64, 8, ""'
@@ -122,9 +122,11 @@ def test_descriptor_loads_take_persistent_matmul_tiles():
     # (Parameter 7 is stride_bk: stride_ak, specialized to 1, is not a parameter.)
     assert (b["base"], b["shape"], b["strides"]) == (1, [{"arg": 5}, {"arg": 4}], [{"arg": 7}, {"value": 1}])
     assert (a["block_size"], a["elem_type"]) == ([128, 64], 6)
-    for kept in (persistent_only, tile_only):
-        assert "cp.async.bulk.tensor" not in kept.ptx and "cp.async.cg" in kept.ptx
-        assert scratch(kept) == 0 and "host_descriptors" not in kept.metadata_json
+    assert "cp.async.bulk.tensor" in tile_only.ptx and "cp.async.cg" not in tile_only.ptx
+    assert json.loads(tile_only.metadata_json)["host_descriptors"] == [a, b]
+    assert "tensormap.replace" not in tile_only.ptx and scratch(tile_only) == 0
+    assert "cp.async.bulk.tensor" not in persistent_only.ptx and "cp.async.cg" in persistent_only.ptx
+    assert scratch(persistent_only) == 0 and "host_descriptors" not in persistent_only.metadata_json
     assert both.ptx.count("wgmma.mma_async") == persistent_only.ptx.count("wgmma.mma_async")
 
 

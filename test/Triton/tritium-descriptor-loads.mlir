@@ -22,12 +22,16 @@
 // CHECK-NEXT: tt.dot %[[X]], %[[Y]]
 // CHECK-NOT: tt.load
 // CHECK: tt.return
-// One program a tile: the descriptors would be made by every program for one tile; left alone.
+// One program a tile: the descriptors' base, extents and strides are the kernel's arguments,
+// so they are made right before the dot loop (-tritium-host-descriptors turns them into
+// parameters the launcher encodes: no program builds one).
 // TILE-LABEL: tt.func public @wrapped_matmul
-// TILE-NOT: tt.make_tensor_descriptor
-// TILE: tt.load
-// TILE: tt.load
-// TILE-NOT: tt.descriptor_load
+// TILE: %[[DA:.*]] = tt.make_tensor_descriptor %arg0, [%arg3, %arg5]
+// TILE: %[[DB:.*]] = tt.make_tensor_descriptor %arg1, [%arg5, %arg4]
+// TILE: scf.for
+// TILE: tt.descriptor_load %[[DA]]
+// TILE: tt.descriptor_load %[[DB]]
+// TILE-NOT: tt.load
 // TILE: tt.return
 tt.func public @wrapped_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
@@ -57,6 +61,108 @@ tt.func public @wrapped_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
   %sas = tt.splat %sa : i32 -> tensor<32x1xi32>
   %ar_off = arith.muli %ar, %sas : tensor<32x1xi32>
   %a_s = tt.splat %a : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %a_r = tt.addptr %a_s, %ar_off : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %kk = tt.expand_dims %range {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %a_rb = tt.broadcast %a_r : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %kkb = tt.broadcast %kk : tensor<1x32xi32> -> tensor<32x32xi32>
+  %a_ptrs = tt.addptr %a_rb, %kkb : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %bk = tt.expand_dims %range {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %sbs = tt.splat %sb : i32 -> tensor<32x1xi32>
+  %bk_off = arith.muli %bk, %sbs : tensor<32x1xi32>
+  %b_s = tt.splat %b : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %b_r = tt.addptr %b_s, %bk_off : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %bc = tt.expand_dims %cols_w {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %b_rb = tt.broadcast %b_r : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %bcb = tt.broadcast %bc : tensor<1x32xi32> -> tensor<32x32xi32>
+  %b_ptrs = tt.addptr %b_rb, %bcb : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %kt0 = arith.addi %K, %c31 : i32
+  %kt = arith.divsi %kt0, %c32 : i32
+  %res:3 = scf.for %i = %c0 to %kt step %c1 iter_args(%pa = %a_ptrs, %pb = %b_ptrs, %acc = %acc0) -> (tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>) : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %K, %done : i32
+    %left_a = tt.splat %left : i32 -> tensor<1x32xi32>
+    %ma = arith.cmpi slt, %kk, %left_a : tensor<1x32xi32>
+    %mab = tt.broadcast %ma : tensor<1x32xi1> -> tensor<32x32xi1>
+    %x = tt.load %pa, %mab, %zero_a : tensor<32x32x!tt.ptr<f16>>
+    %left_b = tt.splat %left : i32 -> tensor<32x1xi32>
+    %mb = arith.cmpi slt, %bk, %left_b : tensor<32x1xi32>
+    %mbb = tt.broadcast %mb : tensor<32x1xi1> -> tensor<32x32xi1>
+    %y = tt.load %pb, %mbb, %zero_a : tensor<32x32x!tt.ptr<f16>>
+    %d = tt.dot %x, %y, %acc : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    %pa2 = tt.addptr %pa, %step_a : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %sb32 = arith.muli %sb, %c32 : i32
+    %sb32s = tt.splat %sb32 : i32 -> tensor<32x32xi32>
+    %pb2 = tt.addptr %pb, %sb32s : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    scf.yield %pa2, %pb2, %d : tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>
+  }
+  %sc_ = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %Ns2 = tt.splat %N : i32 -> tensor<1x32xi32>
+  %mc = arith.cmpi slt, %sc_, %Ns2 : tensor<1x32xi32>
+  %mcb = tt.broadcast %mc : tensor<1x32xi1> -> tensor<32x32xi1>
+  %sr_m = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %Ms2 = tt.splat %M : i32 -> tensor<32x1xi32>
+  %mr = arith.cmpi slt, %sr_m, %Ms2 : tensor<32x1xi32>
+  %mrb = tt.broadcast %mr : tensor<32x1xi1> -> tensor<32x32xi1>
+  %m = arith.andi %mrb, %mcb : tensor<32x32xi1>
+  %sr = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %scs = tt.splat %sc : i32 -> tensor<32x1xi32>
+  %c_off = arith.muli %sr, %scs : tensor<32x1xi32>
+  %c_s = tt.splat %c : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+  %c_r = tt.addptr %c_s, %c_off : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+  %c_rb = tt.broadcast %c_r : tensor<32x1x!tt.ptr<f32>> -> tensor<32x32x!tt.ptr<f32>>
+  %scb = tt.broadcast %sc_ : tensor<1x32xi32> -> tensor<32x32xi32>
+  %c_ptrs = tt.addptr %c_rb, %scb : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  tt.store %c_ptrs, %res#2, %m : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A's base is the argument offset in the kernel (inside the persistent programs' loop once
+// persistence moved the body there): no launcher parameter can stand for its descriptor, which
+// every program would build for its tiles, so the loop's loads are left alone.
+// CHECK-LABEL: tt.func public @offset_base
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
+// TILE-LABEL: tt.func public @offset_base
+// TILE-NOT: tt.make_tensor_descriptor
+// TILE: tt.load
+// TILE: tt.load
+// TILE-NOT: tt.descriptor_load
+// TILE: tt.return
+tt.func public @offset_base(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %sa: i32 {tt.divisibility = 16 : i32}, %sb: i32 {tt.divisibility = 16 : i32}, %sc: i32 {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %c16 = arith.constant 16 : i32
+  %a16 = tt.addptr %a, %c16 : !tt.ptr<f16>, i32
+  %zero_a = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
+  %one_a = arith.constant dense<1.000000e+00> : tensor<32x32xf16>
+  %acc0 = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %step_a = arith.constant dense<32> : tensor<32x32xi32>
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %pid_m = arith.divsi %pid, %c4 : i32
+  %pid_n = arith.remsi %pid, %c4 : i32
+  %row0 = arith.muli %pid_m, %c32 : i32
+  %col0 = arith.muli %pid_n, %c32 : i32
+  %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %row0s = tt.splat %row0 : i32 -> tensor<32xi32>
+  %rows = arith.addi %row0s, %range : tensor<32xi32>
+  %Ms = tt.splat %M : i32 -> tensor<32xi32>
+  %rows_w = arith.remsi %rows, %Ms : tensor<32xi32>
+  %col0s = tt.splat %col0 : i32 -> tensor<32xi32>
+  %cols = arith.addi %col0s, %range : tensor<32xi32>
+  %Ns = tt.splat %N : i32 -> tensor<32xi32>
+  %cols_w = arith.remsi %cols, %Ns : tensor<32xi32>
+  %ar = tt.expand_dims %rows_w {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %sas = tt.splat %sa : i32 -> tensor<32x1xi32>
+  %ar_off = arith.muli %ar, %sas : tensor<32x1xi32>
+  %a_s = tt.splat %a16 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
   %a_r = tt.addptr %a_s, %ar_off : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
   %kk = tt.expand_dims %range {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
   %a_rb = tt.broadcast %a_r : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>

@@ -321,7 +321,8 @@ _PERSISTENT_PROGRAMS = []
 
 def descriptor_loads():
     """Whether a dot loop's tiles loaded through tensors of pointers are read through TMA
-    descriptors made in the kernel on sm_90 and later (``-tritium-descriptor-loads``); on unless
+    descriptors on sm_90 and later (``-tritium-descriptor-loads``; those of the kernel's arguments
+    encoded by the launcher, ``-tritium-host-descriptors``); on unless
     ``TRITIUM_DESCRIPTOR_LOADS=0``. Read once per process."""
     if not _DESCRIPTOR_LOADS:
         _DESCRIPTOR_LOADS.append(os.environ.get("TRITIUM_DESCRIPTOR_LOADS", "1") not in ("", "0"))

@@ -50,10 +50,11 @@ pub struct CompileArgs {
     /// Tritium's runtime passes and the metadata's "virtual_programs" announces
     #[arg(long)]
     pub persistent_programs: bool,
-    /// Read a dot loop's pointer-tensor tiles through TMA descriptors made in the kernel, once
-    /// per program, where a loop over tiles encloses the dot loop (with --persistent-programs, or
-    /// a hand-written persistent kernel's own) (-tritium-descriptor-loads; TTIR and Python
-    /// input, sm_90 and later)
+    /// Read a dot loop's pointer-tensor tiles through TMA descriptors, where a loop over tiles
+    /// encloses the dot loop (with --persistent-programs, or a hand-written persistent kernel's
+    /// own) (-tritium-descriptor-loads); descriptors of the kernel's arguments become parameters
+    /// the launcher encodes, listed as "host_descriptors" in the metadata
+    /// (-tritium-host-descriptors) (TTIR and Python input, sm_90 and later)
     #[arg(long)]
     pub descriptor_loads: bool,
 }
