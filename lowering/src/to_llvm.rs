@@ -212,6 +212,13 @@ impl FuncLowering<'_> {
         let tpw = self.b.const_i32(self.threads_per_warp as i64);
         self.lane = self.b.urem(self.tid, tpw);
         self.warp_index = None;
+        let descriptor_params: Vec<Value> = params
+            .iter()
+            .zip(&descriptors)
+            .filter(|&(_, &is_desc)| is_desc)
+            .map(|(&param, _)| param)
+            .collect();
+        self.prefetch_descriptor_params(&descriptor_params);
         let anchor_type = self.b.i32();
         let anchor = self
             .b

@@ -112,6 +112,28 @@ impl FuncLowering<'_> {
         Ok(self.b.cast(CastOp::PtrToInt, generic, i64t))
     }
 
+    /// At the kernel's entry, thread 0 prefetches each host-side descriptor parameter (a
+    /// `CUtensorMap` grid constant, by its generic address) into the TMA unit's descriptor
+    /// cache, so that the first bulk copy does not wait for the descriptor's fetch from the
+    /// parameter space.
+    pub(crate) fn prefetch_descriptor_params(&mut self, params: &[Value]) {
+        if params.is_empty() {
+            return;
+        }
+        let first = self.is_thread0();
+        let i64t = self.b.i64();
+        for &param in params {
+            let address = self.b.cast(CastOp::PtrToInt, param, i64t);
+            self.b.inline_asm(
+                "@$0 prefetch.tensormap [$1];",
+                "b,l",
+                &[first, address],
+                None,
+                true,
+            );
+        }
+    }
+
     /// `ttng.init_barrier %bar, count`: thread 0 initialises the mbarrier.
     pub fn lower_init_barrier(&mut self, o: &OpLowering) -> LResult<()> {
         let count = int_attr(o.op, "count").unwrap_or(1);

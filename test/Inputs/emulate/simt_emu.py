@@ -496,6 +496,7 @@ void emu_st_shared_b32(int p, uint32_t addr, uint32_t v) {
 void emu_tmap_copy(int p, uint64_t global, uint32_t smem) { if (p & 1) memcpy((void *)global, shared_ptr(smem), 128); }
 void emu_nop_l(uint64_t x) { (void)x; }
 void emu_nop_b(int p) { (void)p; }
+void emu_nop_bl(int p, uint64_t x) { (void)p; (void)x; }
 void emu_warp_sync(void) { warp_sync(); }
 /* mbarriers: a side table by shared address (arrivals still expected, transaction bytes still
    expected, completed phases). The copies complete when issued. */
@@ -1050,6 +1051,7 @@ def to_host_ir(text):
         "@$0 st.shared.b32 [$1], $2;": "emu_st_shared_b32",
         "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], 128;":
             "emu_tmap_copy",
+        "@$0 prefetch.tensormap [$1];": "emu_nop_bl",
         "wgmma.fence.sync.aligned;": "emu_nop",
         "wgmma.commit_group.sync.aligned;": "emu_nop",
         "fence.proxy.async.shared::cta;": "emu_fence_proxy_async",
