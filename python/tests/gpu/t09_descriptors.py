@@ -42,6 +42,20 @@ def scale_rows_kernel(x_ptr, out_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
 
 
 @triton.jit
+def scale_rows_offset_kernel(x_ptr, out_ptr, M, N, row0, BLOCK_M: tl.constexpr,
+                             BLOCK_N: tl.constexpr):
+    # The same with the tensors starting `row0` rows in: a base computed in the kernel, so
+    # Tritium too builds these descriptors in the kernel (no launcher parameter stands for them).
+    x_desc = tl.make_tensor_descriptor(x_ptr + row0 * N, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BLOCK_M, BLOCK_N])
+    out_desc = tl.make_tensor_descriptor(out_ptr + row0 * N, shape=[M, N], strides=[N, 1],
+                                         block_shape=[BLOCK_M, BLOCK_N])
+    pm = tl.program_id(0) * BLOCK_M
+    pn = tl.program_id(1) * BLOCK_N
+    out_desc.store([pm, pn], x_desc.load([pm, pn]) * 2.0)
+
+
+@triton.jit
 def matmul_descriptor_persistent_kernel(a_desc, b_desc, c_desc, M, N, K, BLOCK_M: tl.constexpr,
                                         BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                                         GROUP_SIZE_M: tl.constexpr, NUM_SMS: tl.constexpr):
@@ -144,7 +158,9 @@ def run():
                             ok=bool(torch.isfinite(c).all()) and err <= 0.05 * max(K, 1) ** 0.5,
                             err=err))
     # In-kernel descriptors need global scratch: from the allocator (as Triton requires), which
-    # also lets the launches be captured in a CUDA graph and replayed.
+    # also lets the launches be captured in a CUDA graph and replayed. (Tritium's launcher makes
+    # scale_rows_kernel's, descriptors of its arguments; scale_rows_offset_kernel's, of
+    # pointers computed in the kernel, are built there in both compilers.)
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
                                                                  device=DEVICE))
     M, N = 300, 256
@@ -170,6 +186,29 @@ def run():
         torch.cuda.synchronize()
         errs.append((out - 2 * x).abs().max().item())
     results.append(dict(case="in-kernel descriptors captured in a CUDA graph, 3 replays",
+                        ok=all(e == 0 for e in errs), err=max(errs)))
+    row0 = 7
+    xo = torch.randn((row0 + M, N), device=DEVICE, dtype=torch.float32)
+    outo = torch.full((row0 + M, N), float("nan"), device=DEVICE)
+    scale_rows_offset_kernel[grid](xo, outo, M, N, row0, BLOCK_M=64, BLOCK_N=64)
+    torch.cuda.synchronize()
+    err = (outo[row0:] - 2 * xo[row0:]).abs().max().item()
+    untouched = bool(torch.isnan(outo[:row0]).all())
+    results.append(dict(case="descriptors of a base computed in the kernel, from set_allocator",
+                        ok=err == 0 and untouched, err=err))
+    with torch.cuda.stream(stream):
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            scale_rows_offset_kernel[grid](xo, outo, M, N, row0, BLOCK_M=64, BLOCK_N=64)
+    stream.synchronize()
+    errs = []
+    for _ in range(3):
+        xo.copy_(torch.randn((row0 + M, N), device=DEVICE))
+        outo.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        errs.append((outo[row0:] - 2 * xo[row0:]).abs().max().item())
+    results.append(dict(case="descriptors built in the kernel, in a CUDA graph, 3 replays",
                         ok=all(e == 0 for e in errs), err=max(errs)))
     for size in (4096, 8192):
         a = torch.randn((size, size), device=DEVICE, dtype=torch.float16)
