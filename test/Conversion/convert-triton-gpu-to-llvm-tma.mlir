@@ -32,11 +32,14 @@
 // CHECK-NEXT: "@$0 cp.async.bulk.wait_group.read 0;"
 // CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [$1, {$3, $4}], [$2];
 
-// A host-side descriptor is a 128-byte, 64-aligned byval grid constant; the shape and stride
-// scalars Triton passes after it are ordinary parameters. Waits and arrivals may be
-// predicated.
+// A host-side descriptor is a 128-byte, 64-aligned byval grid constant, which thread 0
+// prefetches into the TMA unit's descriptor cache at entry; the shape and stride scalars
+// Triton passes after it are ordinary parameters. Waits and arrivals may be predicated.
 // HOST: llvm.func @host(%arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: i1)
-// HOST: llvm.ptrtoint %arg0 : !llvm.ptr to i64
+// HOST: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// HOST: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]]
+// HOST: %[[MAP:.*]] = llvm.ptrtoint %arg0 : !llvm.ptr to i64
+// HOST: llvm.inline_asm has_side_effects "@$0 prefetch.tensormap [$1];", "b,l" %[[FIRST]], %[[MAP]]
 // HOST: cp.async.bulk.tensor.2d.shared::cluster.global
 // HOST: llvm.cond_br %arg5
 // HOST: mbarrier.try_wait.parity
