@@ -29,7 +29,7 @@
 //! functions (kernels) are rewritten: their launcher is the one that passes the parameters.
 
 use crate::ir_util::*;
-use crate::ttir::util::{attr, block_ops, erase, replace_uses, result, set_attr};
+use crate::ttir::util::{append_argument_attrs, block_ops, erase, replace_uses, result};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::ffi::str_ref;
@@ -139,6 +139,7 @@ fn rewrite_function(func: MlirOperation) {
     }
     let ctx = context_of(func);
     let mut parameters: HashMap<Recipe, MlirValue> = HashMap::new();
+    // Per new parameter, its argument attributes: `{tritium.host_descriptor = {...}}`.
     let mut new_attrs: Vec<MlirAttribute> = Vec::new();
     for (op, recipe) in made {
         let desc = result(op, 0);
@@ -148,14 +149,19 @@ fn rewrite_function(func: MlirOperation) {
             let value = unsafe {
                 mlirBlockAddArgument(entry, value_type(desc), mlirOperationGetLocation(op))
             };
-            new_attrs.push(recipe_attr(ctx, &recipe));
+            let entry = recipe_attr(ctx, &recipe);
+            // SAFETY: a one-entry dictionary of the live context.
+            new_attrs.push(unsafe {
+                let named =
+                    mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(HOST_DESCRIPTOR)), entry);
+                mlirDictionaryAttrGet(ctx, 1, &named)
+            });
             value
         });
         replace_uses(desc, parameter);
         erase(op);
     }
-    crate::convert_to_gpu::update_function_type(func);
-    set_new_arg_attrs(func, args.len(), &new_attrs);
+    append_argument_attrs(func, args.len(), &new_attrs);
 }
 
 /// The `tritium.host_descriptor` dictionary of `recipe`.
@@ -183,32 +189,5 @@ fn recipe_attr(ctx: MlirContext, recipe: &Recipe) -> MlirAttribute {
             ),
         ];
         mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
-    }
-}
-
-/// Gives the arguments from `first_new` on the argument attribute `tritium.host_descriptor`
-/// (one dictionary each, in order), keeping the attributes of the others.
-fn set_new_arg_attrs(func: MlirOperation, first_new: usize, descriptors: &[MlirAttribute]) {
-    let ctx = context_of(func);
-    // SAFETY: attribute reads on a live op; the new attributes are made in its context from
-    // vectors that outlive the calls copying them.
-    unsafe {
-        let mut dicts: Vec<MlirAttribute> = match attr(func, "arg_attrs") {
-            Some(existing) => (0..mlirArrayAttrGetNumElements(existing))
-                .map(|i| mlirArrayAttrGetElement(existing, i))
-                .collect(),
-            None => Vec::new(),
-        };
-        dicts.resize(first_new, mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
-        for &descriptor in descriptors {
-            let entry =
-                mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(HOST_DESCRIPTOR)), descriptor);
-            dicts.push(mlirDictionaryAttrGet(ctx, 1, &entry));
-        }
-        set_attr(
-            func,
-            "arg_attrs",
-            mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr()),
-        );
     }
 }

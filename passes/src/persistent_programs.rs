@@ -35,7 +35,8 @@
 
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, attr, block_ops, erase, location, replace_uses, result, set_attr, terminator,
+    At, append_argument_attrs, attr, block_ops, erase, location, replace_uses, result, set_attr,
+    terminator,
 };
 use mlir_sys::*;
 use std::collections::HashSet;
@@ -168,7 +169,9 @@ fn make_persistent(func: MlirOperation) {
         let i32_type = mlirIntegerTypeGet(ctx, 32);
         (i32_type, mlirBlockAddArgument(entry, i32_type, loc))
     };
-    add_parameter(func);
+    // SAFETY: an empty dictionary of the function's context.
+    let no_attrs = unsafe { mlirDictionaryAttrGet(ctx, 0, std::ptr::null()) };
+    append_argument_attrs(func, block_args(entry).len() - 1, &[no_attrs]);
     // SAFETY: a unit attribute of the function's context.
     set_attr(func, VIRTUAL_PROGRAMS, unsafe { mlirUnitAttrGet(ctx) });
 
@@ -215,28 +218,6 @@ fn make_persistent(func: MlirOperation) {
         if op_name(op) == "tt.get_program_id" && int_attr(op, "axis") == Some(0) {
             replace_uses(result(op, 0), virtual_id);
             erase(op);
-        }
-    }
-}
-
-/// Updates the function's type to its entry block's arguments (the caller appended one) and,
-/// when it has them, appends an empty entry to its argument attributes.
-fn add_parameter(func: MlirOperation) {
-    crate::convert_to_gpu::update_function_type(func);
-    if let Some(arg_attrs) = attr(func, "arg_attrs") {
-        // SAFETY: attribute reads on a live op; the new attributes are made in its context from
-        // a vector that outlives the call copying it.
-        unsafe {
-            let ctx = context_of(func);
-            let mut dicts: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(arg_attrs))
-                .map(|i| mlirArrayAttrGetElement(arg_attrs, i))
-                .collect();
-            dicts.push(mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
-            set_attr(
-                func,
-                "arg_attrs",
-                mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr()),
-            );
         }
     }
 }

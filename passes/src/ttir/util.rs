@@ -208,6 +208,31 @@ pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     (!attr.ptr.is_null()).then_some(attr)
 }
 
+/// After arguments were appended to `func`'s entry block (the first new one at `first_new`):
+/// updates its type and gives the new arguments the attribute dictionaries `dicts`, keeping the
+/// others' (an empty dictionary for each argument that had none).
+pub fn append_argument_attrs(func: MlirOperation, first_new: usize, dicts: &[MlirAttribute]) {
+    crate::convert_to_gpu::update_function_type(func);
+    let ctx = crate::ir_util::context_of(func);
+    // SAFETY: attribute reads on a live op; the new attributes are made in its context from
+    // vectors that outlive the calls copying them.
+    unsafe {
+        let mut all: Vec<MlirAttribute> = match attr(func, "arg_attrs") {
+            Some(existing) => (0..mlirArrayAttrGetNumElements(existing))
+                .map(|i| mlirArrayAttrGetElement(existing, i))
+                .collect(),
+            None => Vec::new(),
+        };
+        all.resize(first_new, mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
+        all.extend_from_slice(dicts);
+        set_attr(
+            func,
+            "arg_attrs",
+            mlirArrayAttrGet(ctx, all.len() as isize, all.as_ptr()),
+        );
+    }
+}
+
 pub fn set_attr(op: MlirOperation, name: &str, value: MlirAttribute) {
     // SAFETY: `op` and `value` are live handles of one context; the name ref lives for the call.
     unsafe { mlirOperationSetAttributeByName(op, str_ref(name), value) };
