@@ -300,3 +300,27 @@ def test_dependent_launch_kernel():
     text = dependent.ptx
     wait, release = text.index("griddepcontrol.wait"), text.index("griddepcontrol.launch_dependents")
     assert wait < text.index("ld.global") and text.rindex("ld.global") < release
+
+
+def test_descriptors_of_arguments_come_from_the_launcher():
+    # Tutorial 09's in-kernel descriptors of the kernel's own arguments become parameters the
+    # launcher encodes (host_descriptors: x_ptr and out_ptr as [M, N] with row stride N); with a
+    # base computed in the kernel they are built there, in the launch's global scratch, as Triton
+    # builds both.
+    args, offset = compile_all([
+        request("t09_descriptors", "scale_rows_kernel", f"{P32}, {P32}, i32, i32:16, 64, 64",
+                descriptor_loads=True),
+        request("t09_descriptors", "scale_rows_offset_kernel",
+                f"{P32}, {P32}, i32, i32:16, i32, 64, 64", descriptor_loads=True),
+    ])
+    meta = json.loads(args.metadata_json)
+    x, out = meta["host_descriptors"]
+    assert (x["base"], out["base"]) == (0, 1)
+    for d in (x, out):
+        assert d["shape"] == [{"arg": 2}, {"arg": 3}] and d["strides"] == [{"arg": 3}, {"value": 1}]
+        assert d["block_size"] == [64, 32] and d["elem_type"] == 7
+    assert "tensormap.replace" not in args.ptx and meta["global_scratch_size"] == 0
+    assert args.ptx.count("prefetch.tensormap") == 2
+    meta = json.loads(offset.metadata_json)
+    assert "host_descriptors" not in meta and meta["global_scratch_size"] > 0
+    assert "tensormap.replace" in offset.ptx
