@@ -166,6 +166,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
         build: persistent_matmul,
     },
     Pattern {
+        name: "persistent_matmul_tma",
+        what: "persistent_matmul compiled with --descriptor-loads: its A and B tiles through TMA descriptors the launcher encodes from its arguments (host_descriptors), ragged edges",
+        build: persistent_matmul,
+    },
+    Pattern {
         name: "tma_copy",
         what: "device-side TMA descriptors (tensormap_create in global scratch): descriptor load, store and reduce add of 64x64 f32 tiles, ragged edges",
         build: tma_copy,

@@ -583,18 +583,20 @@ pub fn run_pattern(
     let order = launch_order(&case, &md)?;
     let declared = crate::suite::ptx_param_count(&ptx, &md.name)
         .ok_or_else(|| format!("{}: no `.entry {}(`", ptx_path.display(), md.name))?;
-    // Kernels with global scratch take Triton's scratch pointer after their arguments; the
-    // launch appends it.
-    let scratch = usize::from(md.global_scratch_size > 0);
-    if declared != order.len() + scratch {
+    // After the arguments, the launch appends the requested program count (virtual programs),
+    // the descriptors it encodes (host_descriptors) and Triton's global scratch pointer.
+    let appended = usize::from(md.virtual_programs)
+        + md.host_descriptors.len()
+        + usize::from(md.global_scratch_size > 0);
+    if declared != order.len() + appended {
         return Err(format!(
             "PTX entry `{}` declares {declared} parameters; the suite passes {}{}",
             md.name,
             order.len(),
-            if scratch == 1 {
-                " and the global scratch"
+            if appended > 0 {
+                format!(" and the launch appends {appended}")
             } else {
-                ""
+                String::new()
             }
         ));
     }
