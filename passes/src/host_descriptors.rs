@@ -88,8 +88,9 @@ struct Recipe {
     base: usize,
     shape: Vec<Source>,
     strides: Vec<Source>,
-    /// The descriptor type, printed (descriptors of different blocks are different parameters).
-    type_text: String,
+    /// The descriptor type (uniqued, so compared by handle): descriptors of different blocks
+    /// are different parameters.
+    desc_type: usize,
 }
 
 fn rewrite_function(func: MlirOperation) {
@@ -130,7 +131,7 @@ fn rewrite_function(func: MlirOperation) {
             base,
             shape,
             strides,
-            type_text: print_type(value_type(result(op, 0))),
+            desc_type: value_type(result(op, 0)).ptr as usize,
         };
         made.push((op, recipe));
     }

@@ -441,7 +441,7 @@ impl Kernel {
                 .iter()
                 .map(value)
                 .collect::<Result<Vec<u64>>>()?;
-            let meta = desc.meta();
+            let meta = &desc.meta;
             let map = if shape.contains(&0) {
                 // The driver encodes no empty tensor; the kernel reads only padding (zeros) from
                 // one: a one-element tensor of zeros, every box element past it padding.
@@ -451,7 +451,7 @@ impl Kernel {
                         if d + 1 == shape.len() {
                             1
                         } else {
-                            16u64.div_ceil(u64::from(desc.elem_size.max(1)))
+                            16u64.div_ceil(u64::from(meta.elem_size.max(1)))
                         }
                     })
                     .collect();
@@ -460,11 +460,11 @@ impl Kernel {
                     zeros,
                     &vec![1; shape.len()],
                     &unit_strides,
-                    &meta,
+                    meta,
                     false,
                 )
             } else {
-                TensorMap::encode(self.module.device(), base, &shape, &strides, &meta, false)
+                TensorMap::encode(self.module.device(), base, &shape, &strides, meta, false)
             };
             maps.push(map.map_err(|e| bad(format!("descriptor {i}: {e}")))?);
         }

@@ -431,14 +431,9 @@ pub struct HostDescriptor {
     pub shape: Vec<DescriptorValue>,
     /// The strides in elements, outermost first (the innermost 1).
     pub strides: Vec<DescriptorValue>,
-    /// `CUtensorMapSwizzle` (0 none, 1 32 B, 2 64 B, 3 128 B).
-    pub swizzle: u32,
-    /// Bytes per element.
-    pub elem_size: u32,
-    /// The element type's code, as in `tensordesc_meta`.
-    pub elem_type: u32,
-    /// The box, outermost dim first.
-    pub block_size: Vec<u32>,
+    /// The box, swizzle and element type, as a `tensordesc_meta` entry gives them.
+    #[serde(flatten)]
+    pub meta: crate::TensorDescMeta,
 }
 
 /// An extent or stride of a [`HostDescriptor`]: `{"arg": index}` or `{"value": v}`.
@@ -449,18 +444,6 @@ pub enum DescriptorValue {
     Arg(usize),
     /// A constant.
     Value(u64),
-}
-
-impl HostDescriptor {
-    /// Its box, swizzle and element type as [`crate::TensorMap::encode`] takes them.
-    pub fn meta(&self) -> crate::TensorDescMeta {
-        crate::TensorDescMeta {
-            swizzle: self.swizzle,
-            elem_size: self.elem_size,
-            elem_type: self.elem_type,
-            block_size: self.block_size.clone(),
-        }
-    }
 }
 
 fn one() -> u32 {
@@ -586,7 +569,7 @@ impl KernelMetadata {
         for (i, desc) in self.host_descriptors.iter().enumerate() {
             let bad =
                 |what: String| RuntimeError::Metadata(format!("host_descriptors[{i}]: {what}"));
-            let rank = desc.block_size.len();
+            let rank = desc.meta.block_size.len();
             if !(1..=5).contains(&rank) || desc.shape.len() != rank || desc.strides.len() != rank {
                 return Err(bad(format!(
                     "a box of {rank} dims (1 to 5) with {} extents and {} strides",

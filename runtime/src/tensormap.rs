@@ -26,7 +26,7 @@ impl std::fmt::Debug for TensorMap {
 }
 
 /// One `tensordesc_meta` entry of `K.json`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TensorDescMeta {
     /// `CUtensorMapSwizzle` (0 none, 1 32 B, 2 64 B, 3 128 B).
     pub swizzle: u32,

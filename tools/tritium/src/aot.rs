@@ -203,7 +203,7 @@ fn host_descriptor_code(
         code.variables += "    CUdeviceptr zeros = 0;\n";
     }
     for (i, desc) in metadata.host_descriptors.iter().enumerate() {
-        let (data_type, swizzle) = tritium_runtime::tensormap::driver_codes(&desc.meta())
+        let (data_type, swizzle) = tritium_runtime::tensormap::driver_codes(&desc.meta)
             .map_err(|e| AotError::Metadata(e.to_string()))?;
         let value = |v: &DescriptorValue| -> Result<String, AotError> {
             match *v {
@@ -228,7 +228,7 @@ fn host_descriptor_code(
                     desc.base
                 ))
             })?;
-        let rank = desc.block_size.len();
+        let rank = desc.meta.block_size.len();
         // The driver takes every list innermost first, strides in bytes without the innermost.
         let dims = desc
             .shape
@@ -239,9 +239,15 @@ fn host_descriptor_code(
         let strides = desc.strides[..rank.saturating_sub(1)]
             .iter()
             .rev()
-            .map(|s| value(s).map(|s| format!("{s} * {}", desc.elem_size)))
+            .map(|s| value(s).map(|s| format!("{s} * {}", desc.meta.elem_size)))
             .collect::<Result<Vec<_>, _>>()?;
-        let boxes: Vec<String> = desc.block_size.iter().rev().map(u32::to_string).collect();
+        let boxes: Vec<String> = desc
+            .meta
+            .block_size
+            .iter()
+            .rev()
+            .map(u32::to_string)
+            .collect();
         let list = |items: &[String]| {
             if items.is_empty() {
                 "0".to_owned()
@@ -249,7 +255,7 @@ fn host_descriptor_code(
                 items.join(", ")
             }
         };
-        let unit_stride = 16u32.div_ceil(desc.elem_size.max(1)) * desc.elem_size;
+        let unit_stride = 16u32.div_ceil(desc.meta.elem_size.max(1)) * desc.meta.elem_size;
         code.variables += &format!(
             "    CUtensorMap host_descriptor{i};
 "

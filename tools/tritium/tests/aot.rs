@@ -66,6 +66,22 @@ fn aot_of_with(
     dir
 }
 
+/// Compiles `file` in `dir` as C99 with every warning an error (`-pedantic` too).
+fn build_strictly(file: &str, dir: &Path) {
+    run_cc(
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-c",
+            file,
+        ],
+        dir,
+    );
+}
+
 fn cc() -> String {
     std::env::var("CC").unwrap_or_else(|_| "cc".into())
 }
@@ -300,18 +316,7 @@ fn c_launcher_takes_tensor_maps() {
     assert!(
         header.contains("CUtensorMap xd, int32_t xd_m, int32_t xd_n, int64_t xd_sm, int64_t xd_sn")
     );
-    run_cc(
-        &[
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-c",
-            "tma_host.c",
-        ],
-        dir.path(),
-    );
+    build_strictly("tma_host.c", dir.path());
 }
 
 /// A matmul whose tiles are read through TMA descriptors the launcher makes
@@ -347,16 +352,5 @@ fn c_launcher_encodes_the_kernels_descriptors() {
     }
     let header = std::fs::read_to_string(dir.path().join("matmul_persistent_kernel.h")).unwrap();
     assert!(header.contains("typedef struct CUtensorMap_st {"));
-    run_cc(
-        &[
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-c",
-            "matmul_persistent_kernel.c",
-        ],
-        dir.path(),
-    );
+    build_strictly("matmul_persistent_kernel.c", dir.path());
 }
