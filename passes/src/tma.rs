@@ -46,6 +46,16 @@ impl TmaBox {
     }
 }
 
+/// How many leading unit dims of a descriptor block a tensor or buffer of shape `tile` drops: the
+/// rank-reduced accesses the verifier allows (a `1x128x64` block loaded as `128x64`), which TMA
+/// moves with the block's box and coordinates into a buffer of the tile's shape. `Some(0)` for
+/// the block itself; `None` when `tile` is not the block without leading unit dims.
+pub fn dropped_unit_dims<T: Copy + PartialEq + From<u8>>(block: &[T], tile: &[T]) -> Option<usize> {
+    let dropped = block.len().checked_sub(tile.len())?;
+    (block[..dropped].iter().all(|&d| d == T::from(1)) && block[dropped..] == *tile)
+        .then_some(dropped)
+}
+
 /// The `#ttg.nvmma_shared` layout Triton gives a descriptor block of `block` elements of
 /// `elem_bits`: the widest swizzle (128, 64, 32 bytes) the innermost dim's bytes fill, or `None`
 /// when TMA cannot move the block (rank above 5, innermost dim under 32 bytes, a dim not a power
@@ -185,6 +195,23 @@ mod tests {
     }
 
     #[test]
+    fn rank_reduced_tiles_drop_leading_unit_dims() {
+        assert_eq!(dropped_unit_dims::<i64>(&[1, 128, 64], &[128, 64]), Some(1));
+        assert_eq!(
+            dropped_unit_dims::<i64>(&[1, 1, 16, 32], &[16, 32]),
+            Some(2)
+        );
+        assert_eq!(
+            dropped_unit_dims::<i64>(&[1, 1, 16, 32], &[1, 16, 32]),
+            Some(1)
+        );
+        assert_eq!(dropped_unit_dims::<u32>(&[128, 64], &[128, 64]), Some(0));
+        assert_eq!(dropped_unit_dims::<i64>(&[2, 8, 32], &[16, 32]), None);
+        assert_eq!(dropped_unit_dims::<i64>(&[1, 16, 32], &[32, 16]), None);
+        assert_eq!(dropped_unit_dims::<i64>(&[16, 32], &[1, 16, 32]), None);
+    }
+
+    #[test]
     fn boxes_follow_the_swizzle() {
         let enc = Encoding::NvmmaShared(block_encoding(&[64, 64], 32).unwrap());
         let b = tma_box(&[64, 64], 32, &enc).unwrap();
@@ -200,6 +227,13 @@ mod tests {
         assert_eq!((b.box_dims.clone(), b.swizzle_mode), (vec![256, 16], 1));
         assert_eq!(b.messages(&[512, 16]), vec![2, 1]);
         assert!(block_encoding(&[64, 4], 32).is_none());
+        // A batched block's leading unit dim adds a box dim of 1; its tile is the 2-D block's.
+        let enc = Encoding::NvmmaShared(block_encoding(&[1, 128, 64], 16).unwrap());
+        let b = tma_box(&[1, 128, 64], 16, &enc).unwrap();
+        assert_eq!(
+            (b.box_dims.clone(), b.box_bytes()),
+            (vec![1, 128, 64], 16384)
+        );
         assert!(block_encoding(&[48, 64], 16).is_none());
     }
 }

@@ -13,15 +13,23 @@
 //!   `ttng.fence_async_shared`, `async_tma_copy_local_to_global` / `async_tma_reduce` and
 //!   `async_tma_store_wait {pendings = 0}`.
 //!
+//! A rank-reduced access (a `1x128x64` block loaded or stored as a `128x64` tensor:
+//! `-triton-combine` folds a batched kernel's reshapes into it) gets a buffer of the tensor's
+//! shape in the block's layout; the copy keeps one coordinate per block dim, and its lowering
+//! moves the block's box (leading extents 1) into it.
+//!
 //! Descriptors TMA cannot take stay as they are and keep the per-element lowering
 //! (`lowering/src/ops/descriptor.rs`): a block TMA cannot move (`tma::block_encoding`), a
 //! last stride that is not the constant 1, a descriptor used by anything but loads, stores and
-//! reductions of its own block shape (control flow, gathers and scatters). Host-side descriptors
+//! reductions of its own block shape, rank-reduced or not (control flow, gathers and
+//! scatters). Host-side descriptors
 //! (kernel arguments) are always TMA descriptors; their accesses are rewritten the same way.
 //! Nothing changes below compute capability 90.
 
 use crate::ir_util::*;
-use crate::tma::{DESCRIPTOR_BYTES, block_encoding, elem_kind, elem_type_code, tma_box};
+use crate::tma::{
+    DESCRIPTOR_BYTES, block_encoding, dropped_unit_dims, elem_kind, elem_type_code, tma_box,
+};
 use mlir_sys::*;
 use tritium_dialects::build::{build, constant};
 use tritium_dialects::ffi;
@@ -212,7 +220,8 @@ pub(crate) fn elem_bits(elem: MlirType) -> u32 {
     }
 }
 
-/// Whether every use of a descriptor is a load, store or reduction of exactly its block.
+/// Whether every use of a descriptor is a load, store or reduction of its block (rank-reduced or
+/// not: [`dropped_unit_dims`]).
 pub(crate) fn only_block_accesses(desc: MlirValue, block: MlirType) -> bool {
     let block_shape = shape(block);
     // SAFETY: use-list traversal of a live value.
@@ -222,12 +231,14 @@ pub(crate) fn only_block_accesses(desc: MlirValue, block: MlirType) -> bool {
             let owner = mlirOpOperandGetOwner(user);
             let ok = mlirOpOperandGetOperandNumber(user) == 0
                 && match op_name(owner).as_str() {
-                    "tt.descriptor_load" => results(owner)
-                        .first()
-                        .is_some_and(|&r| shape(value_type(r)) == block_shape),
-                    "tt.descriptor_store" | "tt.descriptor_reduce" => operands(owner)
-                        .get(1)
-                        .is_some_and(|&v| shape(value_type(v)) == block_shape),
+                    "tt.descriptor_load" => results(owner).first().is_some_and(|&r| {
+                        dropped_unit_dims(&block_shape, &shape(value_type(r))).is_some()
+                    }),
+                    "tt.descriptor_store" | "tt.descriptor_reduce" => {
+                        operands(owner).get(1).is_some_and(|&v| {
+                            dropped_unit_dims(&block_shape, &shape(value_type(v))).is_some()
+                        })
+                    }
                     // Copies the pipeliner made (-tritongpu-pipeline on sm_90).
                     "ttng.async_tma_copy_global_to_local" => true,
                     _ => false,
@@ -347,7 +358,8 @@ fn lower_make_descriptor(op: MlirOperation) {
     erase(op);
 }
 
-/// `tt.descriptor_load %desc[%idx]` → TMA into a buffer, waited on an mbarrier, then read.
+/// `tt.descriptor_load %desc[%idx]` → TMA into a buffer, waited on an mbarrier, then read. The
+/// buffer has the loaded tensor's shape: the block's, or the block's without leading unit dims.
 fn lower_load(op: MlirOperation) {
     let ins = operands(op);
     let out = results(op)[0];
@@ -356,10 +368,13 @@ fn lower_load(op: MlirOperation) {
     else {
         return;
     };
+    let tile = shape(value_type(out));
+    if dropped_unit_dims(&shape(block), &tile).is_none() {
+        return;
+    }
     let at = At::new(op);
-    let block_shape = shape(block);
     let elem = element_type(block);
-    let buffer_type = at.memdesc(&block_shape, elem, &encoding, true);
+    let buffer_type = at.memdesc(&tile, elem, &encoding, true);
     let buffer = at.insert(build("ttg.local_alloc", at.loc, &[], &[buffer_type], &[]));
     let barrier_encoding = Encoding::SwizzledShared(SwizzledSharedEncoding::new(1, 1, 1, vec![0]));
     let barrier_type = at.memdesc(&[1], at.int_type(64), &barrier_encoding, true);
@@ -371,7 +386,7 @@ fn lower_load(op: MlirOperation) {
         &[],
         &[("count", at.int_attr(32, 1))],
     ));
-    let bytes = block_shape.iter().product::<i64>() * (elem_bits(elem) / 8) as i64;
+    let bytes = tile.iter().product::<i64>() * (elem_bits(elem) / 8) as i64;
     let yes = at.constant(1, 1);
     at.insert_op(build(
         "ttng.barrier_expect",
@@ -425,7 +440,7 @@ fn lower_load(op: MlirOperation) {
         let same = memdesc_encoding_of(ty).as_ref() == Some(&encoding)
             // SAFETY: memdesc accessors on a live memdesc type.
             && unsafe { ffi::ttg::tritiumMemDescTypeGetElementType(ty).ptr == elem.ptr }
-            && memdesc_dims(ty) == block_shape;
+            && memdesc_dims(ty) == tile;
         if same {
             // SAFETY: both values are live memdescs of one buffer shape and layout; the alloc
             // has no uses left.
@@ -441,8 +456,9 @@ fn lower_load(op: MlirOperation) {
     }
 }
 
-/// `tt.descriptor_store` / `tt.descriptor_reduce` → the value staged in shared memory, then a
-/// TMA store (or reduction) waited for before the buffer can be reused.
+/// `tt.descriptor_store` / `tt.descriptor_reduce` → the value staged in shared memory (a buffer
+/// of its shape: the block's, or rank-reduced), then a TMA store (or reduction) waited for before
+/// the buffer can be reused.
 fn lower_store(op: MlirOperation, reduce: bool) {
     let ins = operands(op);
     let (desc, value) = (ins[0], ins[1]);
@@ -450,8 +466,12 @@ fn lower_store(op: MlirOperation, reduce: bool) {
     else {
         return;
     };
+    let tile = shape(value_type(value));
+    if dropped_unit_dims(&shape(block), &tile).is_none() {
+        return;
+    }
     let at = At::new(op);
-    let buffer_type = at.memdesc(&shape(block), element_type(block), &encoding, false);
+    let buffer_type = at.memdesc(&tile, element_type(block), &encoding, false);
     let buffer = at.insert(build(
         "ttg.local_alloc",
         at.loc,

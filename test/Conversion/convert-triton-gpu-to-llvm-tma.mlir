@@ -66,3 +66,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A rank-reduced copy (a 1x64x128 block of a 3-D descriptor into a 64x128 buffer): three
+// coordinates, innermost first, and the block's boxes (64x64 of 128-byte rows: two, the second
+// 64 columns and 8 KiB on), into and out of the buffer.
+// HOST-LABEL: llvm.func @rank_reduced
+// HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+// HOST-DAG: %[[C8K:.*]] = llvm.mlir.constant(8192 : i32) : i32
+// HOST: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 16384;"
+// HOST: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %{{.*}}, %[[DST:.*]], %{{.*}}, %{{.*}}, %[[K:.*]], %[[M:.*]], %[[Z:.*]] :
+// HOST: %[[DST2:.*]] = llvm.add %{{.*}}, %[[C8K]] : i32
+// HOST: %[[K2:.*]] = llvm.add %[[K]], %[[C64]] : i32
+// HOST: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %{{.*}}, %[[DST2]], %{{.*}}, %{{.*}}, %[[K2]], %[[M]], %[[Z]] :
+// HOST-NOT: cp.async.bulk.tensor.3d.shared::cluster
+// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %[[M]], %[[Z]] :
+// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %[[K2]], %[[M]], %[[Z]] :
+// HOST-NEXT: "@$0 cp.async.bulk.commit_group;"
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rank_reduced(%d: !tt.tensordesc<tensor<1x64x128xf16, #shared>>, %z: i32, %m: i32, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.barrier_expect %bar, 16384, %true : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %d[%z, %m, %k] %buf, %bar, %true : !tt.tensordesc<tensor<1x64x128xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    ttng.wait_barrier %bar, %c0 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.async_tma_copy_local_to_global %d[%z, %m, %k] %buf : !tt.tensordesc<tensor<1x64x128xf16, #shared>>, !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    tt.return
+  }
+}

@@ -97,3 +97,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Rank-reduced accesses (a batched 1x128x64 block loaded and stored as 128x64): buffers of the
+// tensor's shape in the block's layout, copies with a coordinate per block dim, the block's
+// bytes expected; a wgmma operand's local_alloc in that layout reads the TMA buffer itself.
+// CHECK-LABEL: tt.func public @rank_reduced
+// CHECK: ttng.tensormap_create %{{.*}}, %arg0, [%c64_i32{{.*}}, %c128_i32{{.*}}, %c1_i32{{.*}}], [%arg3, %arg2, %arg1]
+// CHECK: %[[DESC:.*]] = ttng.reinterpret_tensor_descriptor %{{.*}} : !tt.ptr<i8> to !tt.tensordesc<tensor<1x128x64xf16, #shared>>
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+// CHECK: ttng.barrier_expect %{{.*}}, 16384, %true
+// CHECK: ttng.async_tma_copy_global_to_local %[[DESC]][%arg4, %c0_i32, %c0_i32] %[[BUF]], %{{.*}}, %true : !tt.tensordesc<tensor<1x128x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+// CHECK: %[[V:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<128x64xf16, #shared, #smem, mutable> -> tensor<128x64xf16, #blocked>
+// CHECK-NOT: ttg.local_alloc %[[V]]
+// CHECK: ttng.warp_group_dot %[[BUF]], %arg6
+// CHECK: %[[SRC:.*]] = ttg.local_alloc %[[V]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.async_tma_copy_local_to_global %[[DESC]][%arg4, %c0_i32, %c0_i32] %[[SRC]] : !tt.tensordesc<tensor<1x128x64xf16, #shared>>, !ttg.memdesc<128x64xf16, #shared, #smem>
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tt.descriptor_
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rank_reduced(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %B: i32, %M: i32, %K: i32, %batch: i32, %acc: tensor<128x128xf32, #mma>, %b: !ttg.memdesc<64x128xf16, #shared, #smem>) -> tensor<128x128xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %k64 = arith.extsi %K : i32 to i64
+    %mk = arith.muli %M, %K : i32
+    %mk64 = arith.extsi %mk : i32 to i64
+    %d = tt.make_tensor_descriptor %a, [%B, %M, %K], [%mk64, %k64, %c1_i64] : <f16>, <tensor<1x128x64xf16>>
+    %t = tt.descriptor_load %d[%batch, %c0, %c0] : !tt.tensordesc<tensor<1x128x64xf16>> -> tensor<128x64xf16, #blocked>
+    %s = ttg.local_alloc %t : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+    %r = ttng.warp_group_dot %s, %b, %acc : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<128x128xf32, #mma>
+    tt.descriptor_store %d[%batch, %c0, %c0], %t : !tt.tensordesc<tensor<1x128x64xf16>>, tensor<128x64xf16, #blocked>
+    tt.return %r : tensor<128x128xf32, #mma>
+  }
+}

@@ -12,6 +12,8 @@
 //! copy, as Triton does; all threads wait on a barrier's phase. A block larger than one TMA box
 //! (`tritium_passes::tma::tma_box`: the swizzle width innermost, at most 256 along each dim) is
 //! moved as several boxes, each to the offset the buffer's own layout gives the box's origin.
+//! A rank-reduced buffer (a `1x128x64` block's `128x64` tile) takes the block's box, whose
+//! leading extents are 1: the copy has one coordinate per block dim, the tile the buffer's.
 //!
 //! A tensor descriptor is one register here: the generic address of its 128-byte `CUtensorMap`
 //! (a kernel parameter passed by value, or global scratch written by `tensormap_create`).
@@ -23,7 +25,7 @@ use crate::state::*;
 use mlir_sys::*;
 use tritium_dialects::ffi;
 use tritium_passes::ir_util::*;
-use tritium_passes::tma::{TmaBox, tma_box};
+use tritium_passes::tma::{TmaBox, dropped_unit_dims, tma_box};
 
 /// Shared-memory scratch of `ttng.tensormap_create`: the descriptor it builds.
 pub fn tensormap_scratch(_op: MlirOperation) -> LResult<u64> {
@@ -240,7 +242,8 @@ impl FuncLowering<'_> {
     }
 
     /// Per box of a block copy: (the box's element coordinates relative to the block origin,
-    /// outermost first; its byte offset in the buffer).
+    /// outermost first, one per block dim; its byte offset in the buffer). The buffer holds the
+    /// block, or the block without leading unit dims (a rank-reduced access).
     fn box_origins(
         &self,
         op: MlirOperation,
@@ -248,25 +251,28 @@ impl FuncLowering<'_> {
         block: &[u32],
         tma: &TmaBox,
     ) -> LResult<Vec<(Vec<u32>, u64)>> {
-        if buffer.shape != block {
+        let Some(dropped) = dropped_unit_dims(block, &buffer.shape) else {
             return err(
                 op,
                 format!(
-                    "the TMA buffer's shape {:?} is not the descriptor's block {block:?}",
+                    "the TMA buffer's shape {:?} is not the descriptor's block {block:?} (nor \
+                     the block without leading unit dims)",
                     buffer.shape
                 ),
             );
-        }
+        };
+        // The buffer's dims: the block's past the dropped unit dims, whose box extents are 1.
+        let (block, box_dims) = (&block[dropped..], &tma.box_dims[dropped..]);
         let Addressing::Linear { .. } = buffer.addressing else {
             return err(
                 op,
                 "a TMA buffer needs a swizzled (#ttg.nvmma_shared) layout",
             );
         };
-        let box_elems: u32 = tma.box_dims.iter().product();
+        let box_elems: u32 = box_dims.iter().product();
         // Inside one box the layout must keep elements within the box's own span: TMA writes
         // the box contiguously (swizzled inside it).
-        for (d, &extent) in tma.box_dims.iter().enumerate() {
+        for (d, &extent) in box_dims.iter().enumerate() {
             let mut unit = vec![0u32; block.len()];
             let mut bit = 1;
             while bit < extent {
@@ -280,7 +286,7 @@ impl FuncLowering<'_> {
                 bit <<= 1;
             }
         }
-        let messages = tma.messages(block);
+        let messages: Vec<u32> = block.iter().zip(box_dims).map(|(&b, &x)| b / x).collect();
         let total: u32 = messages.iter().product();
         let bytes = smem_bytes(buffer.elem);
         let mut out = Vec::with_capacity(total as usize);
@@ -288,14 +294,16 @@ impl FuncLowering<'_> {
             let mut rest = index;
             let mut coord = vec![0u32; block.len()];
             for d in (0..block.len()).rev() {
-                coord[d] = (rest % messages[d]) * tma.box_dims[d];
+                coord[d] = (rest % messages[d]) * box_dims[d];
                 rest /= messages[d];
             }
             let offset = buffer.addressing.offset_at(&coord);
             if !offset.is_multiple_of(box_elems) {
                 return err(op, "the buffer's layout does not align a TMA box");
             }
-            out.push((coord, offset as u64 * bytes));
+            let mut origin = vec![0u32; dropped];
+            origin.extend(coord);
+            out.push((origin, offset as u64 * bytes));
         }
         Ok(out)
     }
