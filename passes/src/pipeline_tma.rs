@@ -19,6 +19,9 @@
 //!   are synchronous and the copy goes at the top;
 //! * after the loop: `ttng.inval_barrier` of every slot.
 //!
+//! A rank-reduced load (a batched kernel's `1xMxK` block loaded as `MxK`) stages like a 2-D
+//! one: its ring holds tiles of the loaded shape, and its copies keep a coordinate per block dim.
+//!
 //! The copies' coordinates are the load's, recomputed for the prefetched iteration from the
 //! induction variable and loop invariants by pure ops; coordinates that read other
 //! loop-carried values (a fused persistent loop's tile offsets, computed in its prologue's
@@ -29,6 +32,7 @@
 //! that also hold `tt.load`s are left to the `cp.async` pipelining.
 
 use crate::ir_util::*;
+use crate::tma::dropped_unit_dims;
 use crate::tma_lowering::{At, block_of, erase, memdesc_dims, tma_layout, users};
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -307,8 +311,11 @@ fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Optio
     }
     let staged = *results(alloc).first()?;
     let block = block_of(value_type(desc))?;
-    if memdesc_encoding_of(value_type(staged)).as_ref() != Some(&encoding)
-        || memdesc_dims(value_type(staged)) != shape(block)
+    // The loaded tile: the block, or the block without leading unit dims (rank-reduced).
+    let tile = shape(value_type(out));
+    if dropped_unit_dims(&shape(block), &tile).is_none()
+        || memdesc_encoding_of(value_type(staged)).as_ref() != Some(&encoding)
+        || memdesc_dims(value_type(staged)) != tile
     {
         return None;
     }
@@ -469,9 +476,10 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool) {
     let rings: Vec<Ring> = found
         .into_iter()
         .map(|c| {
-            let block = block_of(value_type(operands(c.load)[0])).unwrap_or(value_type(iv));
-            let dims = shape(block);
-            let elem = element_type(block);
+            // The ring's buffers have the loaded tile's shape (rank-reduced or the block's).
+            let loaded = value_type(results(c.load)[0]);
+            let dims = shape(loaded);
+            let elem = element_type(loaded);
             stage_bytes +=
                 dims.iter().product::<i64>() * (crate::tma_lowering::elem_bits(elem) / 8) as i64;
             let mut ring_dims = vec![s];

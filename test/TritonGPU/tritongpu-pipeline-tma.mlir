@@ -120,3 +120,62 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.nu
 // FUSED:     tt.descriptor_store
 // FUSED: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // FUSED-COUNT-3: ttng.inval_barrier
+
+// -----
+
+// A batched matmul's rank-reduced loads (1x64x64 blocks of 3-D descriptors loaded as 64x64,
+// -triton-combine's fold of the reshapes) pipeline like 2-D ones: rings of 64x64 tiles, the
+// blocks' bytes expected per stage, copies keeping the batch coordinate, the dot in flight.
+// CHECK-LABEL: tt.func public @batched_tma_matmul
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %[[RING_B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: ttng.barrier_expect %[[BAR0:.*]], 16384, %[[P0:.*]] :
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[Z:.*]], %{{.*}}, %{{.*}}] %{{.*}}, %[[BAR0]], %[[P0]] : !tt.tensordesc<tensor<1x64x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[Z]], %{{.*}}, %{{.*}}] %{{.*}}, %[[BAR0]], %[[P0]]
+// CHECK: ttng.barrier_expect %{{.*}}, 16384,
+// CHECK-COUNT-2: ttng.async_tma_copy_global_to_local %{{.*}}[%[[Z]],
+// CHECK: scf.for
+// CHECK: ttng.wait_barrier
+// CHECK: %[[A:.*]] = ttg.memdesc_index %[[RING]]
+// CHECK: %[[B:.*]] = ttg.memdesc_index %[[RING_B]]
+// CHECK: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %{{.*}} {isAsync = true} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK: ttng.barrier_expect %{{.*}}, 16384,
+// CHECK-COUNT-2: ttng.async_tma_copy_global_to_local %{{.*}}[%[[Z]],
+// CHECK-NOT: tt.descriptor_load
+// CHECK: scf.yield
+// CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @batched_tma_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %B: i32, %M: i32, %N: i32, %K: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %mk = arith.muli %M, %K : i32
+    %mk64 = arith.extsi %mk : i32 to i64
+    %k64 = arith.extsi %K : i32 to i64
+    %kn = arith.muli %K, %N : i32
+    %kn64 = arith.extsi %kn : i32 to i64
+    %n64 = arith.extsi %N : i32 to i64
+    %da = tt.make_tensor_descriptor %a, [%B, %M, %K], [%mk64, %k64, %c1_i64] : <f16>, <tensor<1x64x64xf16, #shared>>
+    %db = tt.make_tensor_descriptor %b, [%B, %K, %N], [%kn64, %n64, %c1_i64] : <f16>, <tensor<1x64x64xf16, #shared>>
+    %pm = tt.get_program_id x : i32
+    %pn = tt.get_program_id y : i32
+    %z = tt.get_program_id z : i32
+    %m0 = arith.muli %pm, %c64_i32 : i32
+    %n0 = arith.muli %pn, %c64_i32 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r = scf.for %k = %c0_i32 to %K step %c64_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %ta = tt.descriptor_load %da[%z, %m0, %k] : !tt.tensordesc<tensor<1x64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %sa = ttg.local_alloc %ta : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %tb = tt.descriptor_load %db[%z, %k, %n0] : !tt.tensordesc<tensor<1x64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %sb = ttg.local_alloc %tb : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %d = ttng.warp_group_dot %sa, %sb, %acc : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
