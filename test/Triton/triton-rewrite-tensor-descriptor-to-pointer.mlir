@@ -61,3 +61,28 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A rank-reduced access (a 1x16x32 block as a 16x32 tensor): the block's pointers and mask, the
+// batch index's term included, reshaped to the tensor's shape.
+// CHECK-LABEL: tt.func public @rank_reduced
+// CHECK: tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32>
+// CHECK: %[[P:.*]] = tt.addptr %{{.*}}, %{{.*}} : tensor<1x16x32x!tt.ptr<f32>>, tensor<1x16x32xi64>
+// CHECK: %[[Q:.*]] = tt.reshape %[[P]] : tensor<1x16x32x!tt.ptr<f32>> -> tensor<16x32x!tt.ptr<f32>>
+// CHECK: %[[M:.*]] = tt.reshape %{{.*}} : tensor<1x16x32xi1> -> tensor<16x32xi1>
+// CHECK: %[[V:.*]] = tt.load %[[Q]], %[[M]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+// CHECK: tt.reshape %{{.*}} : tensor<1x16x32x!tt.ptr<f32>> -> tensor<16x32x!tt.ptr<f32>>
+// CHECK: tt.reshape %{{.*}} : tensor<1x16x32xi1> -> tensor<16x32xi1>
+// CHECK: tt.store %{{.*}}, %[[V]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+// CHECK-NOT: tt.descriptor_
+// CHECK: tt.return
+module {
+  tt.func public @rank_reduced(%a: !tt.ptr<f32>, %B: i32, %M: i32, %N: i32, %sb: i64, %sm: i64, %b: i32, %i: i32) {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %a, [%B, %M, %N], [%sb, %sm, %c1] : <f32>, <tensor<1x16x32xf32>>
+    %v = tt.descriptor_load %d[%b, %i, %i] : !tt.tensordesc<tensor<1x16x32xf32>> -> tensor<16x32xf32>
+    tt.descriptor_store %d[%b, %i, %i], %v : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<16x32xf32>
+    tt.return
+  }
+}

@@ -8,7 +8,9 @@
 //! and strides (`i64`). At a `tt.descriptor_load %d[%i...]` the pass builds, per dimension `d`,
 //! `idx_d = splat(i_d) + make_range(0, n_d)` expanded to the block's rank, the pointers
 //! `splat(base) + Σ broadcast(extsi(idx_d) * stride_d)` and the mask `0 <= idx_d < shape_d` over
-//! every dimension; the load takes `other` = zero (NaN for `padding = nan`).
+//! every dimension; the load takes `other` = zero (NaN for `padding = nan`). A rank-reduced
+//! access (a `1x16x32` block as a `16x32` tensor) reshapes the block's pointers and mask to the
+//! tensor's shape.
 //! `tt.descriptor_store` becomes a masked `tt.store`, `tt.descriptor_reduce` a masked
 //! `tt.atomic_rmw` (relaxed, gpu scope: add → `fadd` on floats, `min`/`max` → signed for
 //! integers and floats alike as Triton, `and`/`or`/`xor`; `inc`/`dec` have no atomic and are
@@ -116,17 +118,23 @@ fn int_type(ctx: MlirContext, bits: u32) -> MlirType {
     unsafe { mlirIntegerTypeGet(ctx, bits) }
 }
 
-/// The pointers of the block at `indices` and its in-bounds mask.
+/// The pointers of the block at `indices` and its in-bounds mask, of the shape of `tensor`: the
+/// block's, or the block's without leading unit dims (a rank-reduced access: both are built over
+/// the block, then reshaped).
 fn pointers_and_mask(
     ctx: MlirContext,
     op: MlirOperation,
     info: &Desc,
     indices: &[MlirValue],
-    block: MlirType,
+    tensor: MlirType,
 ) -> (MlirValue, MlirValue) {
     let at = At::Before(op);
     let loc = location(op);
-    let dims = shape(block);
+    // SAFETY: operand 0 of a descriptor access is a `!tt.tensordesc` (verified IR).
+    let dims = shape(unsafe {
+        tritium_dialects::ffi::tritiumTensorDescTypeGetBlockType(value_type(operand(op, 0)))
+    });
+    let block = with_shape(tensor, &dims);
     let rank = dims.len();
     let (i1, i32, i64) = (int_type(ctx, 1), int_type(ctx, 32), int_type(ctx, 64));
     let pointer = value_type(info.base);
@@ -178,7 +186,21 @@ fn pointers_and_mask(
     };
     // Rank 0 has no dims: everything is in bounds.
     let mask = mask.unwrap_or_else(|| at.int_constant(loc, i1, 1));
-    (pointers, mask)
+    let tile = shape(tensor);
+    if tile == dims {
+        return (pointers, mask);
+    }
+    // Rank-reduced: the leading unit dims dropped (the element order stays).
+    let reshape = |value: MlirValue| {
+        at.value(
+            "tt.reshape",
+            loc,
+            &[value],
+            with_shape(value_type(value), &tile),
+            &[],
+        )
+    };
+    (reshape(pointers), reshape(mask))
 }
 
 fn load(ctx: MlirContext, op: MlirOperation, info: &Desc) {
