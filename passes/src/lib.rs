@@ -70,7 +70,10 @@ pub static PASSES: &[PassEntry] = &[
         description: "Triton's peephole combines, with MLIR's greedy driver: add(dot(a, b, 0), c) \
             becomes dot(a, b, c); addptr(addptr(p, a), b) becomes addptr(p, a + b); a select of a \
             masked load on the same mask becomes the load with `other`; broadcast(splat x) becomes \
-            splat x; a 1-D reshape feeding only a reduce or histogram gets allow_reorder.",
+            splat x; a 1-D reshape feeding only a reduce or histogram gets allow_reorder; a \
+            reshape dropping only leading unit dims of a tt.descriptor_load used nowhere else \
+            becomes the rank-reduced load, and a descriptor store or reduction of a reshape \
+            adding only leading unit dims stores the reshape's source (rank-reduced).",
     },
     PassEntry {
         pass: &ttir::reorder_broadcast::PASS,

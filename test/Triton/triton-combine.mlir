@@ -156,3 +156,72 @@ tt.func @select_load_store(%p: tensor<8x!tt.ptr<f32>>, %m: tensor<8xi1>, %o: ten
   %s2 = arith.select %m, %w, %o2 : tensor<8xi1>, tensor<8xf32>
   tt.return %s, %s2 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// reshape(descriptor_load) that only drops leading unit dims becomes the rank-reduced load,
+// where the old load was (before the store), with its attributes; allow_reorder does not stop
+// it.
+// CHECK-LABEL: tt.func @descriptor_load_rank_reduced
+// CHECK-SAME: (%[[D:.*]]: !tt.tensordesc<tensor<1x16x32xf16>>, %[[E:.*]]: !tt.tensordesc<tensor<1x1x16x32xf16>>, %[[I:.*]]: i32, %[[P:.*]]: !tt.ptr<f16>, %[[X:.*]]: f16)
+// CHECK-NEXT: %[[A:.*]] = tt.descriptor_load %[[D]][%[[I]], %[[I]], %[[I]]] cacheModifier = cg : !tt.tensordesc<tensor<1x16x32xf16>> -> tensor<16x32xf16>
+// CHECK-NEXT: tt.store %[[P]], %[[X]]
+// CHECK-NEXT: %[[B:.*]] = tt.descriptor_load %[[E]][%[[I]], %[[I]], %[[I]], %[[I]]] : !tt.tensordesc<tensor<1x1x16x32xf16>> -> tensor<16x32xf16>
+// CHECK-NEXT: %[[C:.*]] = tt.descriptor_load %[[E]][%[[I]], %[[I]], %[[I]], %[[I]]] : !tt.tensordesc<tensor<1x1x16x32xf16>> -> tensor<1x16x32xf16>
+// CHECK-NEXT: tt.return %[[A]], %[[B]], %[[C]]
+tt.func @descriptor_load_rank_reduced(%d: !tt.tensordesc<tensor<1x16x32xf16>>, %e: !tt.tensordesc<tensor<1x1x16x32xf16>>, %i: i32, %p: !tt.ptr<f16>, %x: f16) -> (tensor<16x32xf16>, tensor<16x32xf16>, tensor<1x16x32xf16>) {
+  %l = tt.descriptor_load %d[%i, %i, %i] cacheModifier = cg : !tt.tensordesc<tensor<1x16x32xf16>> -> tensor<1x16x32xf16>
+  tt.store %p, %x : !tt.ptr<f16>
+  %a = tt.reshape %l allow_reorder : tensor<1x16x32xf16> -> tensor<16x32xf16>
+  %m = tt.descriptor_load %e[%i, %i, %i, %i] : !tt.tensordesc<tensor<1x1x16x32xf16>> -> tensor<1x1x16x32xf16>
+  %b = tt.reshape %m : tensor<1x1x16x32xf16> -> tensor<16x32xf16>
+  %n = tt.descriptor_load %e[%i, %i, %i, %i] : !tt.tensordesc<tensor<1x1x16x32xf16>> -> tensor<1x1x16x32xf16>
+  %c = tt.reshape %n : tensor<1x1x16x32xf16> -> tensor<1x16x32xf16>
+  tt.return %a, %b, %c : tensor<16x32xf16>, tensor<16x32xf16>, tensor<1x16x32xf16>
+}
+
+// Left alone: a load with another use, a reshape that changes more than leading unit dims (a
+// split dim, a trailing unit dim, other dims), and a reshape of something else.
+// CHECK-LABEL: tt.func @descriptor_load_reshape_kept
+// CHECK-NEXT: %[[L:.*]] = tt.descriptor_load {{.*}} -> tensor<1x16x32xf16>
+// CHECK-NEXT: tt.reshape %[[L]] : tensor<1x16x32xf16> -> tensor<16x32xf16>
+// CHECK-NEXT: tt.descriptor_load {{.*}} -> tensor<2x8x32xf16>
+// CHECK-NEXT: tt.reshape %{{.*}} : tensor<2x8x32xf16> -> tensor<16x32xf16>
+// CHECK-NEXT: tt.descriptor_load {{.*}} -> tensor<1x16x32xf16>
+// CHECK-NEXT: tt.reshape %{{.*}} : tensor<1x16x32xf16> -> tensor<16x32x1xf16>
+// CHECK-NEXT: tt.descriptor_load {{.*}} -> tensor<1x16x32xf16>
+// CHECK-NEXT: tt.reshape %{{.*}} : tensor<1x16x32xf16> -> tensor<32x16xf16>
+// CHECK-NEXT: tt.reshape %{{.*}} : tensor<1x16x32xf16> -> tensor<16x32xf16>
+// CHECK-NEXT: tt.return
+tt.func @descriptor_load_reshape_kept(%d: !tt.tensordesc<tensor<1x16x32xf16>>, %f: !tt.tensordesc<tensor<2x8x32xf16>>, %i: i32, %y: tensor<1x16x32xf16>) -> (tensor<1x16x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>, tensor<16x32x1xf16>, tensor<32x16xf16>, tensor<16x32xf16>) {
+  %l = tt.descriptor_load %d[%i, %i, %i] : !tt.tensordesc<tensor<1x16x32xf16>> -> tensor<1x16x32xf16>
+  %a = tt.reshape %l : tensor<1x16x32xf16> -> tensor<16x32xf16>
+  %m = tt.descriptor_load %f[%i, %i, %i] : !tt.tensordesc<tensor<2x8x32xf16>> -> tensor<2x8x32xf16>
+  %b = tt.reshape %m : tensor<2x8x32xf16> -> tensor<16x32xf16>
+  %n = tt.descriptor_load %d[%i, %i, %i] : !tt.tensordesc<tensor<1x16x32xf16>> -> tensor<1x16x32xf16>
+  %c = tt.reshape %n : tensor<1x16x32xf16> -> tensor<16x32x1xf16>
+  %o = tt.descriptor_load %d[%i, %i, %i] : !tt.tensordesc<tensor<1x16x32xf16>> -> tensor<1x16x32xf16>
+  %e = tt.reshape %o : tensor<1x16x32xf16> -> tensor<32x16xf16>
+  %g = tt.reshape %y : tensor<1x16x32xf16> -> tensor<16x32xf16>
+  tt.return %l, %a, %b, %c, %e, %g : tensor<1x16x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>, tensor<16x32x1xf16>, tensor<32x16xf16>, tensor<16x32xf16>
+}
+
+// -----
+
+// descriptor_store / descriptor_reduce of a reshape that only adds leading unit dims store its
+// source (rank-reduced); a reshape that does more stays.
+// CHECK-LABEL: tt.func @descriptor_store_rank_reduced
+// CHECK-SAME: (%[[D:.*]]: !tt.tensordesc<tensor<1x16x32xf32>>, %[[I:.*]]: i32, %[[X:.*]]: tensor<16x32xf32>, %[[Y:.*]]: tensor<512xf32>)
+// CHECK-NEXT: tt.descriptor_store %[[D]][%[[I]], %[[I]], %[[I]]], %[[X]] : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<16x32xf32>
+// CHECK-NEXT: tt.descriptor_reduce add, %[[D]][%[[I]], %[[I]], %[[I]]], %[[X]] : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<16x32xf32>
+// CHECK-NEXT: %[[R:.*]] = tt.reshape %[[Y]] : tensor<512xf32> -> tensor<1x16x32xf32>
+// CHECK-NEXT: tt.descriptor_store %[[D]][%[[I]], %[[I]], %[[I]]], %[[R]] : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<1x16x32xf32>
+// CHECK-NEXT: tt.return
+tt.func @descriptor_store_rank_reduced(%d: !tt.tensordesc<tensor<1x16x32xf32>>, %i: i32, %x: tensor<16x32xf32>, %y: tensor<512xf32>) {
+  %r = tt.reshape %x : tensor<16x32xf32> -> tensor<1x16x32xf32>
+  tt.descriptor_store %d[%i, %i, %i], %r : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<1x16x32xf32>
+  tt.descriptor_reduce add, %d[%i, %i, %i], %r : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<1x16x32xf32>
+  %s = tt.reshape %y : tensor<512xf32> -> tensor<1x16x32xf32>
+  tt.descriptor_store %d[%i, %i, %i], %s : !tt.tensordesc<tensor<1x16x32xf32>>, tensor<1x16x32xf32>
+  tt.return
+}

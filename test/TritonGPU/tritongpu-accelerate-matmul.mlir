@@ -173,3 +173,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<2x32x32xf32, #blocked>
   }
 }
+
+// -----
+
+// A batched matmul's rank-reduced descriptor loads (1x128x64 blocks loaded as 128x64) are
+// operands from memory like 2-D ones: A too is staged in the 128-byte swizzled layout the
+// descriptor's block has (the TMA buffer's), so wgmma reads it from shared memory. Through a
+// tt.reshape of the 3-D load instead, A is computed in registers (a dot operand layout).
+// CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @rank_reduced_operands
+// CHECK: %[[A:.*]] = tt.descriptor_load {{.*}} -> tensor<128x64xf16, #blocked>
+// CHECK-NEXT: %[[SA:.*]] = ttg.local_alloc %[[A]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK: ttng.warp_group_dot %[[SA]], %{{.*}} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x256xf16, #[[SH]], #smem>
+// CHECK: tt.reshape
+// CHECK: ttng.warp_group_dot %{{.*}} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 2}>> * !ttg.memdesc<64x256xf16, #[[SH]], #smem>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 8, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rank_reduced_operands(%da: !tt.tensordesc<tensor<1x128x64xf16>>, %db: !tt.tensordesc<tensor<1x64x256xf16>>, %z: i32, %k: i32, %c: tensor<128x256xf32, #blocked>) -> (tensor<128x256xf32, #blocked>, tensor<128x256xf32, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %a = tt.descriptor_load %da[%z, %c0, %k] : !tt.tensordesc<tensor<1x128x64xf16>> -> tensor<128x64xf16, #blocked>
+    %b = tt.descriptor_load %db[%z, %k, %c0] : !tt.tensordesc<tensor<1x64x256xf16>> -> tensor<64x256xf16, #blocked>
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x64xf16, #blocked> * tensor<64x256xf16, #blocked> -> tensor<128x256xf32, #blocked>
+    %a3 = tt.descriptor_load %da[%z, %c0, %k] : !tt.tensordesc<tensor<1x128x64xf16>> -> tensor<1x128x64xf16, #blocked3>
+    %ar = tt.reshape %a3 : tensor<1x128x64xf16, #blocked3> -> tensor<128x64xf16, #blocked>
+    %e = tt.dot %ar, %b, %c, inputPrecision = tf32 : tensor<128x64xf16, #blocked> * tensor<64x256xf16, #blocked> -> tensor<128x256xf32, #blocked>
+    tt.return %d, %e : tensor<128x256xf32, #blocked>, tensor<128x256xf32, #blocked>
+  }
+}

@@ -10,17 +10,29 @@
 //!   stays where the old one was, or moves to the select when nothing between them may write);
 //! - `broadcast(splat x)` → `splat x` (and broadcasts of constant splats become constants);
 //! - a 1-D `reshape` whose only user is a single-operand `tt.reduce` or `tt.histogram` gets
-//!   `allow_reorder`: the result does not depend on the element order.
+//!   `allow_reorder`: the result does not depend on the element order;
+//! - `reshape(descriptor_load(d, i))` → `descriptor_load(d, i)` of the reshaped type when the
+//!   reshape only drops leading unit dims (`1x128x64` → `128x64`) and the load has no other use:
+//!   the rank-reduced load the verifier allows (a batched matmul's 3-D descriptors then load and
+//!   pipeline like 2-D ones);
+//! - `descriptor_store(d, i, reshape(x))` (and `descriptor_reduce`) → `descriptor_store(d, i, x)`
+//!   when the reshape only adds leading unit dims: the rank-reduced source.
+//!
+//! A reshape that only adds or drops leading unit dims keeps the element order, so neither its
+//! `allow_reorder` (any order is allowed, this one included) nor its `efficient_layout` (a layout
+//! hint; TTIR has no layouts) stops the two folds.
 
 use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
+use tritium_dialects::build::clone_with;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects, fail};
 
 pub static PASS: PassDef = PassDef {
     argument: "triton-combine",
-    summary: "Triton's combines: dot+add, addptr chains, select of masked loads, broadcast of splat",
+    summary: "Triton's combines: dot+add, addptr chains, select of masked loads, broadcast of splat, \
+              rank-reduced descriptor loads and stores",
     anchor: Some("builtin.module"),
     options: &[],
     dependent_dialects: || vec![dialects::tt(), dialects::arith()],
@@ -35,6 +47,9 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         ("arith.select", select_of_masked_load),
         ("tt.broadcast", broadcast_of_splat),
         ("tt.reshape", reshape_for_reduction),
+        ("tt.reshape", rank_reduced_descriptor_load),
+        ("tt.descriptor_store", rank_reduced_descriptor_source),
+        ("tt.descriptor_reduce", rank_reduced_descriptor_source),
     ];
     if !apply_patterns(module.to_raw(), patterns) {
         return Err(fail(module.location(), "triton-combine did not converge"));
@@ -227,6 +242,58 @@ fn reshape_for_reduction(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     unsafe {
         mlirRewriterBaseStartOpModification(rewriter, op);
         set_inherent(op, "allow_reorder", mlirUnitAttrGet(context_of(op)));
+        mlirRewriterBaseFinalizeOpModification(rewriter, op);
+    }
+    true
+}
+
+/// Whether `to` is `from` without some leading unit dims (at least one).
+fn drops_leading_units(from: &[i64], to: &[i64]) -> bool {
+    let Some(dropped) = from.len().checked_sub(to.len()) else {
+        return false;
+    };
+    dropped > 0 && from[..dropped].iter().all(|&d| d == 1) && from[dropped..] == *to
+}
+
+/// `reshape(descriptor_load(d, i))`, dropping leading unit dims, → the rank-reduced
+/// `descriptor_load(d, i)` of the reshape's type.
+fn rank_reduced_descriptor_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    let loaded = operand(op, 0);
+    let Some(load) = defined_by(loaded, "tt.descriptor_load") else {
+        return false;
+    };
+    let ty = value_type(result(op, 0));
+    if use_count(loaded) != 1 || !drops_leading_units(&shape(value_type(loaded)), &shape(ty)) {
+        return false;
+    }
+    // The new load reads memory where the old one did.
+    // SAFETY: `rewriter` is the live rewriter of this match and `load` a live op.
+    unsafe { mlirRewriterBaseSetInsertionPointBefore(rewriter, load) };
+    let new = At::Rewriter(rewriter).insert(clone_with(load, &operands(load), &[ty]));
+    rewrite_replace(rewriter, op, &[result(new, 0)]);
+    // SAFETY: the old load's only use (the reshape) is gone; `rewriter` is live.
+    unsafe { mlirRewriterBaseEraseOp(rewriter, load) };
+    true
+}
+
+/// `descriptor_store(d, i, reshape(x))` (or `descriptor_reduce`), the reshape adding leading
+/// unit dims, → `descriptor_store(d, i, x)`.
+fn rank_reduced_descriptor_source(op: MlirOperation, rewriter: MlirRewriterBase) -> bool {
+    // Operand 1 is the stored value in both ops (the reduce's kind is an attribute).
+    let stored = operand(op, 1);
+    let Some(reshape) = defined_by(stored, "tt.reshape") else {
+        return false;
+    };
+    let source = operand(reshape, 0);
+    if !drops_leading_units(&shape(value_type(stored)), &shape(value_type(source))) {
+        return false;
+    }
+    // SAFETY: `rewriter` is the live rewriter of this match and `op` the op it matched, modified in
+    // place between start and finalize; `source` is a live value that dominates the reshape, so
+    // the store too.
+    unsafe {
+        mlirRewriterBaseStartOpModification(rewriter, op);
+        mlirOperationSetOperand(op, 1, source);
         mlirRewriterBaseFinalizeOpModification(rewriter, op);
     }
     true
