@@ -2,6 +2,7 @@
 specializations the GPU run gives it (so the GPU machine finds no front-end surprise)."""
 import json
 import os
+import re
 
 import pytest
 
@@ -249,6 +250,37 @@ def test_descriptor_matmul_kernels():
     # and each tile's store first waits for the wgmma in flight.
     assert persistent.ptx.count(tma_load) == 3 * (1 + 4)
     assert persistent.ptx.count("wgmma.wait_group.sync.aligned 0;") == 2
+
+
+@pytest.mark.parametrize("defaults", [False, True])
+def test_batched_descriptor_matmul_kernel(defaults):
+    # A batched matmul through 3-D descriptors made in the kernel, its 1x128x64 and 1x64x256
+    # blocks reshaped to 2-D (matmul_variants), compiled as the package does by default
+    # (persistent programs and descriptor loads on) and with both off: -triton-combine folds the
+    # reshapes into rank-reduced loads and store, which then get the 2-D descriptor matmul's code.
+    sig = f"{P16}, {P16}, {P16}, i32, i32:16, i32:16, i32:16, 128, 256, 64"
+    result, = compile_all([
+        request("matmul_variants", "batched_descriptor_matmul_kernel", sig, num_warps=8,
+                num_stages=3, persistent_programs=defaults, descriptor_loads=defaults),
+    ])
+    ptx = result.ptx
+    tma_load = "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    # TMA copies issued two stages ahead of the loop and one in it (A one 128x64 box, B four
+    # 64x64 boxes per stage), after the in-flight wgmma's wait; the tile stored in four boxes.
+    prologue, loop = ptx.split("mbarrier.try_wait", 1)
+    assert prologue.count(tma_load) == 2 * (1 + 4)
+    body, epilogue = loop.split("wgmma.wait_group.sync.aligned 0;", 1)
+    assert body.count(tma_load) == 1 + 4 and tma_load not in epilogue
+    assert body.index("wgmma.wait_group.sync.aligned 1;") < body.index(tma_load)
+    assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
+    assert epilogue.count("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group") == 4
+    # A is read from shared memory like B: each wgmma takes two matrix descriptors after its
+    # accumulators, no A registers; no operand goes through registers (only the result, stored
+    # for the TMA store after the loop).
+    wgmmas = [line for line in ptx.splitlines() if "wgmma.mma_async" in line]
+    assert len(wgmmas) == 4
+    assert all(re.search(r"\}, %rd\d+, %rd\d+, ", line) for line in wgmmas)
+    assert "ld.shared" not in ptx and "stmatrix" not in prologue + body
 
 
 @pytest.mark.parametrize("aligned", ["True", "False"])
