@@ -258,6 +258,9 @@ fn check(
                     Some(Arg::Int(v)) => Some(*v),
                     _ => None,
                 }
+            } else if let Some(axis) = v.get("programs").and_then(|a| a.as_u64()) {
+                // The grid asked for, as the runtime counts it.
+                launch.grid.get(axis as usize).map(|&g| g as i64)
             } else {
                 v.get("value").and_then(|c| c.as_i64())
             }

@@ -326,12 +326,14 @@ fn descriptor_loads_keep_the_results() {
         eprintln!(
             "emulated with descriptor loads (persistent: {persistent}) and equal: {same:#?}\nskipped: {skipped:#?}"
         );
-        // Tutorial 03's kernel as Triton emits its TTIR and tutorial 11's hand-written
-        // persistent kernel (tile loop fused or not), at least, are rewritten and checked.
+        // Tutorial 03's kernel as Triton emits its TTIR, tutorial 11's hand-written
+        // persistent kernel (tile loop fused or not) and the batched matmul (3-D descriptors
+        // of a leading batch dimension), at least, are rewritten and checked.
         for wanted in [
             "mm_f16.ttir",
             "t11_persistent.ttir",
             "t11_persistent_fused.ttir",
+            "batched_matmul.ttir",
         ] {
             assert!(
                 same.iter().any(|name| name.ends_with(wanted)),

@@ -773,41 +773,47 @@ fn host_descriptors(func: MlirOperation) -> Result<Vec<serde_json::Value>, Strin
     for (arg, dict) in args[args.len() - attrs.len()..].iter().zip(attrs) {
         // SAFETY: reads of a live dictionary; each entry's kind is checked before it is read.
         let (base, shape, strides) = unsafe {
-            let get = |key: &str| {
+            let get = |dict: MlirAttribute, key: &str| {
                 mlirDictionaryAttrGetElementByName(dict, tritium_dialects::ffi::str_ref(key))
             };
-            let list = |key: &str| -> Option<Vec<i64>> {
-                let a = get(key);
-                (!a.ptr.is_null() && mlirAttributeIsADenseI64Array(a)).then(|| {
-                    (0..mlirDenseArrayGetNumElements(a))
-                        .map(|i| mlirDenseI64ArrayGetElement(a, i))
-                        .collect()
-                })
+            let integer = |a: MlirAttribute| {
+                (!a.ptr.is_null() && mlirAttributeIsAInteger(a))
+                    .then(|| mlirIntegerAttrGetValueInt(a))
             };
-            let base = get("base");
-            let base = (!base.ptr.is_null() && mlirAttributeIsAInteger(base))
-                .then(|| mlirIntegerAttrGetValueInt(base));
-            (base, list("shape"), list("strides"))
+            // `[{arg = i}, {value = c}, {programs = a}, ...]` as the metadata's JSON entries.
+            let list = |key: &str| -> Option<Vec<serde_json::Value>> {
+                let a = get(dict, key);
+                if a.ptr.is_null() || !mlirAttributeIsAArray(a) {
+                    return None;
+                }
+                (0..mlirArrayAttrGetNumElements(a))
+                    .map(|i| {
+                        let entry = mlirArrayAttrGetElement(a, i);
+                        if !mlirAttributeIsADictionary(entry) {
+                            return None;
+                        }
+                        let value = ["arg", "value", "programs"]
+                            .into_iter()
+                            .find_map(|k| Some((k, integer(get(entry, k))?)))?;
+                        (value.1 >= 0).then(|| serde_json::json!({ value.0: value.1 }))
+                    })
+                    .collect()
+            };
+            (integer(get(dict, "base")), list("shape"), list("strides"))
         };
         let (Some(base), Some(shape), Some(strides)) = (base, shape, strides) else {
             return Err(
-                "a tritium.host_descriptor argument attribute lacks base, shape or strides"
+                "a tritium.host_descriptor argument attribute lacks base, shape or strides, or \
+                 has an entry other than {arg|value|programs = n} with n >= 0"
                     .to_owned(),
             );
-        };
-        let value = |v: &i64| {
-            if *v >= 0 {
-                serde_json::json!({ "arg": v })
-            } else {
-                serde_json::json!({ "value": -1 - v })
-            }
         };
         let Some(mut meta) = descriptor_meta(value_type(*arg))? else {
             return Err("a tritium.host_descriptor argument is not a tensor descriptor".to_owned());
         };
         meta["base"] = serde_json::json!(base);
-        meta["shape"] = shape.iter().map(value).collect();
-        meta["strides"] = strides.iter().map(value).collect();
+        meta["shape"] = serde_json::Value::Array(shape);
+        meta["strides"] = serde_json::Value::Array(strides);
         if let Some(map) = meta.as_object_mut() {
             map.remove("fp4_padded");
         }

@@ -29,9 +29,14 @@
 //!   followed through dots (rows of A and the accumulator are rows of the result, columns of B
 //!   its columns), loop-carried values and elementwise ops to `tt.store`s whose mask holds
 //!   `x + i < m` for that dimension; any other use leaves the load alone;
+//! - a batched kernel's base may be moved per program: `splat(addptr(base, program_id(a) * B))`
+//!   (`a_ptr + tl.program_id(2) * stride_ab + ...`) reads through a 3-D descriptor whose
+//!   leading dimension is the batch (extent `tt.get_num_programs(a)`, stride `B`, box 1,
+//!   coordinate the program id, always in bounds), the load returning the 2-D tile (a
+//!   rank-reducing load);
 //! - TMA's rules: the base 16-byte aligned and the row stride a multiple of 16 bytes by the
 //!   divisibility facts (`tt.divisibility`), a tile of at most 256 by 256 elements with rows of a
-//!   multiple of 16 bytes.
+//!   multiple of 16 bytes (a batch's stride a multiple of 16 bytes too).
 //!
 //! Only where no program builds a descriptor for one tile: at the function's top level, before
 //! a loop around the dot loop (`-tritium-persistent-programs`'s program loop), their operands
@@ -372,20 +377,83 @@ struct Term {
     scale: Lin,
 }
 
-/// A 2-D tensor of pointers as its scalar base and offset terms.
-fn pointer_terms(value: MlirValue, atoms: &mut Atoms) -> Option<(MlirValue, Vec<Term>)> {
+/// A 2-D tensor of pointers as its scalar base, the scalar offsets added to that base
+/// (`splat(addptr(p, o))`: a batch's offset), and offset terms.
+struct PointerTerms {
+    base: MlirValue,
+    scalar_offsets: Vec<MlirValue>,
+    terms: Vec<Term>,
+}
+
+fn pointer_terms(value: MlirValue, atoms: &mut Atoms) -> Option<PointerTerms> {
     let op = defining_op(value)?;
     let ins = operands(op);
     match op_name(op).as_str() {
-        "tt.splat" => Some((ins[0], Vec::new())),
+        "tt.splat" => {
+            let (mut base, mut scalar_offsets) = (ins[0], Vec::new());
+            while let Some(add) = defining_op(base).filter(|op| op_name(*op) == "tt.addptr") {
+                scalar_offsets.push(operands(add)[1]);
+                base = operands(add)[0];
+            }
+            Some(PointerTerms {
+                base,
+                scalar_offsets,
+                terms: Vec::new(),
+            })
+        }
         "tt.broadcast" => pointer_terms(ins[0], atoms),
         "tt.addptr" => {
-            let (base, mut terms) = pointer_terms(ins[0], atoms)?;
-            terms.extend(offset_terms(ins[1], atoms)?);
-            Some((base, terms))
+            let mut found = pointer_terms(ins[0], atoms)?;
+            found.terms.extend(offset_terms(ins[1], atoms)?);
+            Some(found)
         }
         _ => None,
     }
+}
+
+/// A batch of tiles: the tile's base moved by `stride` elements per program along grid `axis`
+/// (`a_ptr + tl.program_id(2) * stride_ab`), read as a leading descriptor dimension of extent
+/// the program count, coordinate the program id.
+struct Batch {
+    index: MlirValue,
+    axis: i64,
+    stride: Lin,
+}
+
+/// `offset` (a scalar i32 added to the base) as a program id times a stride.
+fn batch_of(offset: MlirValue, atoms: &mut Atoms) -> Option<Batch> {
+    let program_id = |value: MlirValue| {
+        defining_op(value)
+            .filter(|op| op_name(*op) == "tt.get_program_id")
+            .and_then(|op| int_attr(op, "axis"))
+    };
+    if !is_i32(value_type(offset)) {
+        return None;
+    }
+    if let Some(mul) = defining_op(offset).filter(|op| op_name(*op) == "arith.muli") {
+        let ins = operands(mul);
+        for (index, stride) in [(ins[0], ins[1]), (ins[1], ins[0])] {
+            if let Some(axis) = program_id(index) {
+                let stride = atoms.linear(stride)?;
+                return Some(Batch {
+                    index,
+                    axis,
+                    stride,
+                });
+            }
+        }
+    }
+    let lin = atoms.linear(offset)?;
+    let [(&atom, &c)] = lin.terms.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let index = atoms.values[&atom];
+    let axis = program_id(index)?;
+    (lin.constant == 0).then(|| Batch {
+        index,
+        axis,
+        stride: Lin::constant(c),
+    })
 }
 
 fn offset_terms(value: MlirValue, atoms: &mut Atoms) -> Option<Vec<Term>> {
@@ -501,6 +569,7 @@ struct Plan {
     base: MlirValue,
     row_stride: Lin,
     dims: [DimPlan; 2],
+    batch: Option<Batch>,
 }
 
 fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -> Option<Plan> {
@@ -553,7 +622,16 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
         None => (None, Lin::default(), pointer),
     };
 
-    let (base, terms) = pointer_terms(start, atoms)?;
+    let PointerTerms {
+        base,
+        scalar_offsets,
+        terms,
+    } = pointer_terms(start, atoms)?;
+    let batch = match scalar_offsets[..] {
+        [] => None,
+        [offset] => Some(batch_of(offset, atoms)?),
+        _ => return None,
+    };
     let mut by_dim: [Option<Term>; 2] = [None, None];
     for term in terms {
         let slot = &mut by_dim[term.dim];
@@ -580,6 +658,13 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
         return None;
     }
     if !atoms.defined_outside(&row_stride, for_op) || !defined_outside(base, for_op) {
+        return None;
+    }
+    if let Some(batch) = &batch
+        && (!(divisibility(&batch.stride, atoms, facts) * bytes).is_multiple_of(TMA_ALIGN)
+            || !atoms.defined_outside(&batch.stride, for_op)
+            || !defined_outside(batch.index, for_op))
+    {
         return None;
     }
 
@@ -629,6 +714,7 @@ fn plan_load(load: MlirOperation, facts: &AxisInfoAnalysis, atoms: &mut Atoms) -
             base,
             row_stride,
             dims: [row_dim, col_dim],
+            batch,
         });
     }
     None
@@ -884,21 +970,52 @@ fn apply(plan: &Plan, outer: MlirOperation, atoms: &Atoms) {
     let (i32_type, i64_type) =
         unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64)) };
     let at = At::Before(outer);
-    let extents: Vec<MlirValue> = plan
-        .dims
-        .iter()
-        .map(|d| atoms.materialize(&d.bound, at, loc, i32_type))
-        .collect();
-    let stride32 = atoms.materialize(&plan.row_stride, at, loc, i32_type);
-    let stride = at.value("arith.extsi", loc, &[stride32], i64_type, &[]);
-    let unit = at.int_constant(loc, i64_type, 1);
+    let stride_i64 = |lin: &Lin| {
+        let stride32 = atoms.materialize(lin, at, loc, i32_type);
+        at.value("arith.extsi", loc, &[stride32], i64_type, &[])
+    };
+    let mut extents: Vec<MlirValue> = Vec::new();
+    let mut strides: Vec<MlirValue> = Vec::new();
+    if let Some(batch) = &plan.batch {
+        // SAFETY: an i32 attribute of the live context (the axis, as the front end writes it).
+        let axis = unsafe { mlirIntegerAttrGet(i32_type, batch.axis) };
+        extents.push(at.value("tt.get_num_programs", loc, &[], i32_type, &[("axis", axis)]));
+        strides.push(stride_i64(&batch.stride));
+    }
+    extents.extend(
+        plan.dims
+            .iter()
+            .map(|d| atoms.materialize(&d.bound, at, loc, i32_type)),
+    );
+    strides.push(stride_i64(&plan.row_stride));
+    strides.push(at.int_constant(loc, i64_type, 1));
     let tile_type = value_type(result(load, 0));
+    // A batch reads a box of one tile (`1 x rows x cols`) as the tile itself (a rank-reducing
+    // load, which Triton's verifier allows).
+    let block_type = if plan.batch.is_some() {
+        let mut dims = vec![1];
+        dims.extend(shape(tile_type));
+        // SAFETY: a ranked tensor type of the live context, no encoding (TTIR).
+        unsafe {
+            mlirRankedTensorTypeGet(
+                dims.len() as isize,
+                dims.as_ptr(),
+                element_type(tile_type),
+                mlirAttributeGetNull(),
+            )
+        }
+    } else {
+        tile_type
+    };
     // SAFETY: a tensor type of the live context (no encoding before the TTGIR conversion).
-    let desc_type = unsafe { ffi::tritiumTensorDescTypeGet(tile_type) };
+    let desc_type = unsafe { ffi::tritiumTensorDescTypeGet(block_type) };
+    let mut operands_of_desc = vec![plan.base];
+    operands_of_desc.extend(extents);
+    operands_of_desc.extend(strides);
     let desc = at.value(
         "tt.make_tensor_descriptor",
         loc,
-        &[plan.base, extents[0], extents[1], stride, unit],
+        &operands_of_desc,
         desc_type,
         &[],
     );
@@ -924,10 +1041,13 @@ fn apply(plan: &Plan, outer: MlirOperation, atoms: &Atoms) {
             attrs.push((name, a));
         }
     }
+    let mut operands_of_load = vec![desc];
+    operands_of_load.extend(plan.batch.as_ref().map(|b| b.index));
+    operands_of_load.extend(coordinates);
     let read = here.value(
         "tt.descriptor_load",
         loc,
-        &[desc, coordinates[0], coordinates[1]],
+        &operands_of_load,
         tile_type,
         &attrs,
     );
@@ -947,7 +1067,11 @@ fn descriptor_site(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<Ml
         && plan
             .dims
             .iter()
-            .all(|d| atoms.defined_outside(&d.bound, top));
+            .all(|d| atoms.defined_outside(&d.bound, top))
+        && plan
+            .batch
+            .as_ref()
+            .is_none_or(|b| atoms.defined_outside(&b.stride, top) && defined_outside(b.index, top));
     if top.ptr != plan.for_op.ptr && op_name(top) == "scf.for" && before_top {
         return Some(top);
     }
@@ -967,9 +1091,14 @@ fn descriptor_site(plan: &Plan, func: MlirOperation, atoms: &Atoms) -> Option<Ml
                     .iter()
                     .all(|(atom, &c)| c == 1 && argument(atoms.values[atom])))
     };
+    // A batch's extent is the program count, which the launcher knows.
     let from_arguments = argument(plan.base)
         && argument_or_constant(&plan.row_stride)
-        && plan.dims.iter().all(|d| argument_or_constant(&d.bound));
+        && plan.dims.iter().all(|d| argument_or_constant(&d.bound))
+        && plan
+            .batch
+            .as_ref()
+            .is_none_or(|b| argument_or_constant(&b.stride));
     from_arguments.then_some(top)
 }
 

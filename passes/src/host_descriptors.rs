@@ -13,17 +13,19 @@
 //!
 //! A descriptor is moved when its base is a pointer argument of the function's entry block and
 //! each shape and stride operand is an argument, a constant, or (strides) the sign extension of
-//! an `i32` argument, and it pads with zeros (a NaN-padded one stays: the launcher's stand-in
-//! for an empty tensor reads zeros). Descriptors built the same way share one parameter. The new
-//! parameters follow every other (after `-tritium-persistent-programs`'s program count), each
-//! with the argument attribute
+//! an `i32` argument, or (extents) `tt.get_num_programs` (a batch dimension indexed by the
+//! program id: `-tritium-descriptor-loads`' batched tiles), and it pads with zeros (a
+//! NaN-padded one stays: the launcher's stand-in for an empty tensor reads zeros). Descriptors
+//! built the same way share one parameter. The new parameters follow every other (after
+//! `-tritium-persistent-programs`'s program count), each with the argument attribute
 //!
 //! ```text
-//! tritium.host_descriptor = {base = B, shape = array<i64: ...>, strides = array<i64: ...>}
+//! tritium.host_descriptor = {base = B : i64, shape = [E, ...], strides = [E, ...]}
 //! ```
 //!
-//! where an entry `>= 0` names the argument holding that extent or stride and `-1 - c` stands for
-//! the constant `c` (extents and strides are never negative). The compiler leaves these
+//! where each entry `E` is `{arg = i : i64}` (argument `i`), `{value = c : i64}` (the constant
+//! `c`) or `{programs = a : i64}` (the number of programs along grid axis `a`), as the
+//! metadata's JSON writes them. The compiler leaves these
 //! parameters out of the kernel's signature and describes them in its metadata
 //! (`host_descriptors`) for the runtime, which encodes them at each launch. Only public
 //! functions (kernels) are rewritten: their launcher is the one that passes the parameters.
@@ -70,14 +72,17 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 enum Source {
     Argument(usize),
     Constant(i64),
+    /// The number of programs along a grid axis.
+    Programs(i64),
 }
 
 impl Source {
-    /// The attribute's encoding (see the module documentation).
-    fn encoded(self) -> i64 {
+    /// The attribute's entry (see the module documentation): its key and value.
+    fn encoded(self) -> (&'static str, i64) {
         match self {
-            Source::Argument(index) => index as i64,
-            Source::Constant(value) => -1 - value,
+            Source::Argument(index) => ("arg", index as i64),
+            Source::Constant(value) => ("value", value),
+            Source::Programs(axis) => ("programs", axis),
         }
     }
 }
@@ -107,10 +112,11 @@ fn rewrite_function(func: MlirOperation) {
             return (c >= 0).then_some(Source::Constant(c));
         }
         let op = defining_op(value)?;
-        if op_name(op) == "arith.extsi" {
-            return argument(operands(op)[0]).map(Source::Argument);
+        match op_name(op).as_str() {
+            "arith.extsi" => argument(operands(op)[0]).map(Source::Argument),
+            "tt.get_num_programs" => int_attr(op, "axis").map(Source::Programs),
+            _ => None,
         }
-        None
     };
     let mut made: Vec<(MlirOperation, Recipe)> = Vec::new();
     for op in collect_ops(func) {
@@ -127,6 +133,10 @@ fn rewrite_function(func: MlirOperation) {
         let (Some(shape), Some(strides)) = (shape, strides) else {
             continue;
         };
+        // A stride is the sign extension of an argument, never a program count.
+        if strides.iter().any(|s| matches!(s, Source::Programs(_))) {
+            continue;
+        }
         let recipe = Recipe {
             base,
             shape,
@@ -167,27 +177,28 @@ fn rewrite_function(func: MlirOperation) {
 
 /// The `tritium.host_descriptor` dictionary of `recipe`.
 fn recipe_attr(ctx: MlirContext, recipe: &Recipe) -> MlirAttribute {
-    let list = |sources: &[Source]| -> Vec<i64> { sources.iter().map(|s| s.encoded()).collect() };
-    let (shape, strides) = (list(&recipe.shape), list(&recipe.strides));
     // SAFETY: attributes of the live context, built from vectors that outlive the calls copying
     // them.
     unsafe {
+        let i64_type = mlirIntegerTypeGet(ctx, 64);
         let named = |name: &str, value: MlirAttribute| {
             mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(name)), value)
         };
+        let list = |sources: &[Source]| {
+            let entries: Vec<MlirAttribute> = sources
+                .iter()
+                .map(|s| {
+                    let (key, value) = s.encoded();
+                    let entry = named(key, mlirIntegerAttrGet(i64_type, value));
+                    mlirDictionaryAttrGet(ctx, 1, &entry)
+                })
+                .collect();
+            mlirArrayAttrGet(ctx, entries.len() as isize, entries.as_ptr())
+        };
         let entries = [
-            named(
-                "base",
-                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), recipe.base as i64),
-            ),
-            named(
-                "shape",
-                mlirDenseI64ArrayGet(ctx, shape.len() as isize, shape.as_ptr()),
-            ),
-            named(
-                "strides",
-                mlirDenseI64ArrayGet(ctx, strides.len() as isize, strides.as_ptr()),
-            ),
+            named("base", mlirIntegerAttrGet(i64_type, recipe.base as i64)),
+            named("shape", list(&recipe.shape)),
+            named("strides", list(&recipe.strides)),
         ];
         mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
     }

@@ -282,7 +282,9 @@ pub static PASSES: &[PassEntry] = &[
             2-D tile feeds only tt.dot operands, through a pointer iter arg starting at \
             splat(base) + rows * S + cols (rows, cols: x + make_range, optionally % m; unit \
             column stride) and advanced by a splat of a * S + b each iteration, becomes a \
-            tt.descriptor_load of a tt.make_tensor_descriptor made at the function's top level: \
+            tt.descriptor_load of a tt.make_tensor_descriptor made at the function's top level \
+            (a base moved by program_id(axis) * stride, a batch, becomes a leading dimension of \
+            extent tt.get_num_programs(axis), box 1, read rank-reduced): \
             before a loop around the dot loop (once per launched program), or, when its base, \
             extents and stride are the function's arguments or constants, before the dot loop \
             (-tritium-host-descriptors then passes it from the launcher). Every dimension \
@@ -301,11 +303,12 @@ pub static PASSES: &[PassEntry] = &[
         pass: &host_descriptors::PASS,
         description: "Tritium's own: a tt.make_tensor_descriptor of a public function whose base \
             is a pointer argument and whose extents and strides are arguments, constants or \
-            sign-extended i32 arguments (zero padding) becomes a new last parameter of the \
-            function, a !tt.tensordesc marked tritium.host_descriptor = {base, shape, strides} \
-            (entries >= 0 name arguments, -1 - c the constant c); descriptors made alike share \
-            one. The compiler leaves these parameters out of the kernel's signature and lists \
-            them in its metadata (host_descriptors); the runtime encodes each with \
+            sign-extended i32 arguments (extents also tt.get_num_programs; zero padding) \
+            becomes a new last parameter of the function, a !tt.tensordesc marked \
+            tritium.host_descriptor = {base, shape, strides} (entries {arg = i}, {value = c} \
+            or {programs = axis}); descriptors made alike share one. The compiler leaves these \
+            parameters out of the kernel's signature and lists them in its metadata \
+            (host_descriptors); the runtime encodes each with \
             cuTensorMapEncodeTiled at launch and passes it by value, so no program builds a \
             descriptor. -tritium-ttgir runs it after -tritium-descriptor-loads with \
             descriptor-loads=true.",

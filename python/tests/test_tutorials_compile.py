@@ -252,6 +252,36 @@ def test_descriptor_matmul_kernels():
     assert persistent.ptx.count("wgmma.wait_group.sync.aligned 0;") == 2
 
 
+def test_batched_pointer_matmul_reads_through_launcher_descriptors():
+    # The batched matmul of pointer tiles (matmul_variants), each program's base moved by
+    # program_id(2) * stride: with descriptor loads, A and B are read through 3-D descriptors
+    # (a leading batch dimension of one element, extent the programs along z) the launcher
+    # encodes; pipelined like the 2-D kernel's. Without, cp.async copies.
+    sig = (f"{P16}, {P16}, {P16}, i32:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16, i32:16, 1, "
+           "i32:16, i32:16, 1, 128, 256, 64")
+    pointers, descriptors = compile_all([
+        request("matmul_variants", "batched_matmul_kernel", sig, num_warps=8, num_stages=3,
+                descriptor_loads=flag) for flag in (False, True)])
+    tma_load = "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    assert tma_load not in pointers.ptx and "cp.async.cg.shared.global" in pointers.ptx
+    ptx = descriptors.ptx
+    assert "cp.async.cg.shared.global" not in ptx and "tensormap.replace" not in ptx
+    # Three stages of A's one 128x64 box and B's four 64x64 boxes.
+    assert ptx.count(tma_load) == 3 * (1 + 4)
+    assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
+    assert ptx.count("prefetch.tensormap") == 2
+    meta = json.loads(descriptors.metadata_json)
+    a, b = meta["host_descriptors"]
+    # Arguments: a_ptr 0, b_ptr 1, M 3, N 4, K 5, stride_ab 6, stride_am 7, stride_bb 8, stride_bk 9
+    # (the unit strides are specialized away).
+    assert (a["base"], b["base"]) == (0, 1)
+    assert a["shape"] == [{"programs": 2}, {"arg": 3}, {"arg": 5}]
+    assert a["strides"] == [{"arg": 6}, {"arg": 7}, {"value": 1}]
+    assert b["shape"] == [{"programs": 2}, {"arg": 5}, {"arg": 4}]
+    assert b["strides"] == [{"arg": 8}, {"arg": 9}, {"value": 1}]
+    assert a["block_size"] == [1, 128, 64] and b["block_size"] == [1, 64, 64]
+
+
 @pytest.mark.parametrize("defaults", [False, True])
 def test_batched_descriptor_matmul_kernel(defaults):
     # A batched matmul through 3-D descriptors made in the kernel, its 1x128x64 and 1x64x256

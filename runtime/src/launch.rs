@@ -406,8 +406,13 @@ impl Kernel {
     }
 
     /// The metadata's `host_descriptors` encoded for `args` (already checked against the
-    /// signature, which the metadata's validation matched the descriptors to).
-    fn host_descriptor_maps(&self, args: &[KernelArg]) -> Result<Vec<TensorMap>> {
+    /// signature, which the metadata's validation matched the descriptors to) and the grid the
+    /// launch asks for (program counts: a batch dimension's extent).
+    fn host_descriptor_maps(
+        &self,
+        args: &[KernelArg],
+        grid: (u32, u32, u32),
+    ) -> Result<Vec<TensorMap>> {
         let mut maps = Vec::with_capacity(self.metadata.host_descriptors.len());
         for (i, desc) in self.metadata.host_descriptors.iter().enumerate() {
             let bad = |what: String| {
@@ -419,6 +424,11 @@ impl Kernel {
             let value = |v: &DescriptorValue| -> Result<u64> {
                 match *v {
                     DescriptorValue::Value(v) => Ok(v),
+                    DescriptorValue::Programs(axis) => Ok(u64::from(match axis {
+                        0 => grid.0,
+                        1 => grid.1,
+                        _ => grid.2,
+                    })),
                     DescriptorValue::Arg(index) => {
                         let integer = match args.get(index) {
                             Some(KernelArg::I32(v)) => i64::from(*v),
@@ -547,6 +557,9 @@ impl Kernel {
         }
         device.bind()?;
         let mut slots: Vec<u64> = args.iter().map(KernelArg::slot).collect();
+        // The launcher's descriptors count the programs asked for, as `tt.get_num_programs`
+        // does (a persistent kernel's program count included).
+        let host_maps = self.host_descriptor_maps(args, grid)?;
         let grid = if self.metadata.virtual_programs {
             // The requested count follows the arguments; along axis 0 only as many programs
             // start as the GPU holds at once (a grid with more than one row of programs keeps
@@ -561,7 +574,6 @@ impl Kernel {
             grid
         };
         // The launcher's descriptors follow the program count.
-        let host_maps = self.host_descriptor_maps(args)?;
         let first_map = slots.len();
         slots.extend(std::iter::repeat_n(0, host_maps.len()));
         // Triton's global scratch parameter follows the arguments when the kernel has one.

@@ -436,7 +436,8 @@ pub struct HostDescriptor {
     pub meta: crate::TensorDescMeta,
 }
 
-/// An extent or stride of a [`HostDescriptor`]: `{"arg": index}` or `{"value": v}`.
+/// An extent or stride of a [`HostDescriptor`]: `{"arg": index}`, `{"value": v}` or
+/// `{"programs": axis}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DescriptorValue {
@@ -444,6 +445,9 @@ pub enum DescriptorValue {
     Arg(usize),
     /// A constant.
     Value(u64),
+    /// The number of programs the launch's grid asks for along `axis` (0, 1 or 2): the extent
+    /// of a batch dimension indexed by the program id (`tl.program_id(axis)`).
+    Programs(u32),
 }
 
 fn one() -> u32 {
@@ -584,14 +588,27 @@ impl KernelMetadata {
                 )));
             }
             for value in desc.shape.iter().chain(&desc.strides) {
-                if let DescriptorValue::Arg(index) = *value
-                    && !matches!(
-                        self.signature.get(index),
-                        Some(ParamType::I32 | ParamType::I64)
-                    )
-                {
-                    return Err(bad(format!("argument {index} is not an integer parameter")));
+                match *value {
+                    DescriptorValue::Arg(index)
+                        if !matches!(
+                            self.signature.get(index),
+                            Some(ParamType::I32 | ParamType::I64)
+                        ) =>
+                    {
+                        return Err(bad(format!("argument {index} is not an integer parameter")));
+                    }
+                    DescriptorValue::Programs(axis) if axis > 2 => {
+                        return Err(bad(format!("grid axis {axis} (0, 1 or 2)")));
+                    }
+                    _ => {}
                 }
+            }
+            if desc
+                .strides
+                .iter()
+                .any(|s| matches!(s, DescriptorValue::Programs(_)))
+            {
+                return Err(bad("a stride is a program count".into()));
             }
         }
         Ok(())

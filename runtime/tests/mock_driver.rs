@@ -338,7 +338,7 @@ fn host_descriptors_against_mock_driver() {
         "host_descriptors":[
           {"base":0,"shape":[{"arg":1},{"arg":2}],"strides":[{"arg":3},{"value":1}],
            "swizzle":3,"elem_size":2,"elem_type":6,"block_size":[128,64]},
-          {"base":0,"shape":[{"value":32},{"arg":1}],"strides":[{"arg":3},{"value":1}],
+          {"base":0,"shape":[{"programs":0},{"arg":1}],"strides":[{"arg":3},{"value":1}],
            "swizzle":1,"elem_size":2,"elem_type":10,"block_size":[16,16]}]}"#;
     let md = KernelMetadata::from_json(json).unwrap();
     let k = Kernel::new(&module, md.clone()).unwrap();
@@ -366,10 +366,11 @@ fn host_descriptors_against_mock_driver() {
     assert_eq!(first[..6], [base as i64, 2, 6, 3, 2, 0]);
     assert_eq!(first[6..8], [200, 1000]);
     assert_eq!(first[11], 208 * 2);
-    // bf16: PTX's code 10 is the driver's 9; [M, 32].
+    // bf16: PTX's code 10 is the driver's 9; [M, the programs asked for along x] (7, however
+    // many the persistent launch starts).
     let second = &got[17..33];
     assert_eq!(second[..4], [base as i64, 2, 9, 1]);
-    assert_eq!(second[6..8], [1000, 32]);
+    assert_eq!(second[6..8], [1000, 7]);
     // An empty tensor (K = 0): one element of zeros elsewhere, 16-byte rows.
     launch(1000, 0, 208).unwrap();
     stream.synchronize().unwrap();
@@ -385,10 +386,19 @@ fn host_descriptors_against_mock_driver() {
     bad.host_descriptors[0].base = 1;
     let e = Kernel::new(&module, bad).unwrap_err().to_string();
     assert!(e.contains("is not a pointer parameter"), "{e}");
-    let mut bad = md;
+    let mut bad = md.clone();
     bad.host_descriptors[1].shape[1] = tritium_runtime::DescriptorValue::Arg(0);
     let e = Kernel::new(&module, bad).unwrap_err().to_string();
     assert!(e.contains("argument 0 is not an integer parameter"), "{e}");
+    // A program count along no grid axis, or as a stride, is refused too.
+    let mut bad = md.clone();
+    bad.host_descriptors[1].shape[0] = tritium_runtime::DescriptorValue::Programs(3);
+    let e = Kernel::new(&module, bad).unwrap_err().to_string();
+    assert!(e.contains("grid axis 3"), "{e}");
+    let mut bad = md;
+    bad.host_descriptors[0].strides[0] = tritium_runtime::DescriptorValue::Programs(1);
+    let e = Kernel::new(&module, bad).unwrap_err().to_string();
+    assert!(e.contains("a stride is a program count"), "{e}");
 }
 
 #[test]

@@ -1060,3 +1060,218 @@ tt.func public @carried_across_tiles(%a: !tt.ptr<f16> {tt.divisibility = 16 : i3
   }
   tt.return
 }
+
+// -----
+
+// Batched (tests/gpu/matmul_variants.py at 32x32x32): each tile's base moves by
+// `program_id(2) * stride` elements, read as a leading descriptor dimension of one element
+// whose extent is the number of programs along z and whose coordinate is the program id; the
+// loads return the 2-D tile (a rank-reducing descriptor load). One program a tile and three
+// grid axes: no persistence, the descriptors are made before the dot loop.
+// CHECK-LABEL: tt.func public @batched_matmul
+// CHECK: %[[BATCH:.*]] = tt.get_program_id z : i32
+// CHECK: %[[ZA:.*]] = tt.get_num_programs z : i32
+// CHECK: %[[SAB:.*]] = arith.extsi %arg6 : i32 to i64
+// CHECK: %[[SAM:.*]] = arith.extsi %arg7 : i32 to i64
+// CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %arg0, [%[[ZA]], %arg3, %arg5], [%[[SAB]], %[[SAM]], %{{.*}}] : <f16>, <tensor<1x32x32xf16>>
+// CHECK: %[[ZB:.*]] = tt.get_num_programs z : i32
+// CHECK: %[[DB:.*]] = tt.make_tensor_descriptor %arg1, [%[[ZB]], %arg5, %arg4], [%{{.*}}, %{{.*}}, %{{.*}}] : <f16>, <tensor<1x32x32xf16>>
+// CHECK: scf.for
+// CHECK: tt.descriptor_load %[[DA]][%[[BATCH]], %{{.*}}, %{{.*}}] : !tt.tensordesc<tensor<1x32x32xf16>> -> tensor<32x32xf16>
+// CHECK: tt.descriptor_load %[[DB]][%[[BATCH]], %{{.*}}, %{{.*}}] : !tt.tensordesc<tensor<1x32x32xf16>> -> tensor<32x32xf16>
+// CHECK-NOT: tt.load
+// CHECK: tt.return
+// TILE-LABEL: tt.func public @batched_matmul
+// TILE: tt.make_tensor_descriptor %arg0, [%{{.*}}, %arg3, %arg5]
+// TILE: tt.make_tensor_descriptor %arg1, [%{{.*}}, %arg5, %arg4]
+// TILE: tt.descriptor_load
+// TILE: tt.descriptor_load
+// TILE-NOT: tt.load
+// TILE: tt.return
+tt.func public @batched_matmul(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %stride_ab: i32 {tt.divisibility = 16 : i32}, %stride_am: i32 {tt.divisibility = 16 : i32}, %stride_bb: i32 {tt.divisibility = 16 : i32}, %stride_bk: i32 {tt.divisibility = 16 : i32}, %stride_cb: i32 {tt.divisibility = 16 : i32}, %stride_cm: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+  %cst = arith.constant dense<32> : tensor<32x32xi32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
+  %c0_i32 = arith.constant 0 : i32
+  %c31_i32 = arith.constant 31 : i32
+  %acc = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %pid_m = tt.get_program_id x : i32
+  %pid_n = tt.get_program_id y : i32
+  %batch = tt.get_program_id z : i32
+  %offs_m = arith.muli %pid_m, %c32_i32 : i32
+  %offs_m_1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %offs_m_2 = tt.splat %offs_m : i32 -> tensor<32xi32>
+  %offs_m_3 = arith.addi %offs_m_2, %offs_m_1 : tensor<32xi32>
+  %offs_m_4 = tt.splat %M : i32 -> tensor<32xi32>
+  %offs_m_5 = arith.remsi %offs_m_3, %offs_m_4 : tensor<32xi32>
+  %offs_n = arith.muli %pid_n, %c32_i32 : i32
+  %offs_n_6 = tt.splat %offs_n : i32 -> tensor<32xi32>
+  %offs_n_7 = arith.addi %offs_n_6, %offs_m_1 : tensor<32xi32>
+  %offs_n_8 = tt.splat %N : i32 -> tensor<32xi32>
+  %offs_n_9 = arith.remsi %offs_n_7, %offs_n_8 : tensor<32xi32>
+  %a_ptrs = arith.muli %batch, %stride_ab : i32
+  %a_ptrs_10 = tt.addptr %a_ptr, %a_ptrs : !tt.ptr<f16>, i32
+  %a_ptrs_11 = tt.expand_dims %offs_m_5 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %a_ptrs_12 = tt.splat %stride_am : i32 -> tensor<32x1xi32>
+  %a_ptrs_13 = arith.muli %a_ptrs_11, %a_ptrs_12 : tensor<32x1xi32>
+  %a_ptrs_14 = tt.splat %a_ptrs_10 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %a_ptrs_15 = tt.addptr %a_ptrs_14, %a_ptrs_13 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %a_ptrs_16 = tt.expand_dims %offs_m_1 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %a_ptrs_17 = tt.broadcast %a_ptrs_15 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %a_ptrs_18 = tt.broadcast %a_ptrs_16 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %a_ptrs_19 = tt.addptr %a_ptrs_17, %a_ptrs_18 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %b_ptrs = arith.muli %batch, %stride_bb : i32
+  %b_ptrs_20 = tt.addptr %b_ptr, %b_ptrs : !tt.ptr<f16>, i32
+  %b_ptrs_21 = tt.expand_dims %offs_m_1 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %b_ptrs_22 = tt.splat %stride_bk : i32 -> tensor<32x1xi32>
+  %b_ptrs_23 = arith.muli %b_ptrs_21, %b_ptrs_22 : tensor<32x1xi32>
+  %b_ptrs_24 = tt.splat %b_ptrs_20 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %b_ptrs_25 = tt.addptr %b_ptrs_24, %b_ptrs_23 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %b_ptrs_26 = tt.expand_dims %offs_n_9 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %b_ptrs_27 = tt.broadcast %b_ptrs_25 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %b_ptrs_28 = tt.broadcast %b_ptrs_26 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %b_ptrs_29 = tt.addptr %b_ptrs_27, %b_ptrs_28 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %0 = arith.addi %K, %c31_i32 : i32
+  %1 = arith.divsi %0, %c32_i32 : i32
+  %2:3 = scf.for %arg12 = %c0_i32 to %1 step %c1_i32 iter_args(%arg13 = %a_ptrs_19, %arg14 = %b_ptrs_29, %arg15 = %acc) -> (tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>)  : i32 {
+    %a = arith.muli %arg12, %c32_i32 : i32
+    %a_40 = arith.subi %K, %a : i32
+    %a_41 = tt.splat %a_40 : i32 -> tensor<1x32xi32>
+    %a_42 = arith.cmpi slt, %a_ptrs_16, %a_41 : tensor<1x32xi32>
+    %a_43 = tt.broadcast %a_42 : tensor<1x32xi1> -> tensor<32x32xi1>
+    %a_44 = tt.load %arg13, %a_43, %cst_0 : tensor<32x32x!tt.ptr<f16>>
+    %b = tt.splat %a_40 : i32 -> tensor<32x1xi32>
+    %b_45 = arith.cmpi slt, %b_ptrs_21, %b : tensor<32x1xi32>
+    %b_46 = tt.broadcast %b_45 : tensor<32x1xi1> -> tensor<32x32xi1>
+    %b_47 = tt.load %arg14, %b_46, %cst_0 : tensor<32x32x!tt.ptr<f16>>
+    %acc_48 = tt.dot %a_44, %b_47, %arg15, inputPrecision = tf32 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    %a_ptrs_49 = tt.addptr %arg13, %cst : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %b_ptrs_50 = arith.muli %stride_bk, %c32_i32 : i32
+    %b_ptrs_51 = tt.splat %b_ptrs_50 : i32 -> tensor<32x32xi32>
+    %b_ptrs_52 = tt.addptr %arg14, %b_ptrs_51 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    scf.yield %a_ptrs_49, %b_ptrs_52, %acc_48 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>
+  }
+  %c_ptrs = arith.muli %batch, %stride_cb : i32
+  %c_ptrs_30 = tt.addptr %c_ptr, %c_ptrs : !tt.ptr<f16>, i32
+  %c_ptrs_31 = tt.expand_dims %offs_m_3 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c_ptrs_32 = tt.splat %stride_cm : i32 -> tensor<32x1xi32>
+  %c_ptrs_33 = arith.muli %c_ptrs_31, %c_ptrs_32 : tensor<32x1xi32>
+  %c_ptrs_34 = tt.splat %c_ptrs_30 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %c_ptrs_35 = tt.addptr %c_ptrs_34, %c_ptrs_33 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %c_ptrs_36 = tt.expand_dims %offs_n_7 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %c_ptrs_37 = tt.broadcast %c_ptrs_35 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %c_ptrs_38 = tt.broadcast %c_ptrs_36 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %c_ptrs_39 = tt.addptr %c_ptrs_37, %c_ptrs_38 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %3 = arith.truncf %2#2 : tensor<32x32xf32> to tensor<32x32xf16>
+  %4 = tt.splat %M : i32 -> tensor<32x1xi32>
+  %5 = arith.cmpi slt, %c_ptrs_31, %4 : tensor<32x1xi32>
+  %6 = tt.splat %N : i32 -> tensor<1x32xi32>
+  %7 = arith.cmpi slt, %c_ptrs_36, %6 : tensor<1x32xi32>
+  %8 = tt.broadcast %5 : tensor<32x1xi1> -> tensor<32x32xi1>
+  %9 = tt.broadcast %7 : tensor<1x32xi1> -> tensor<32x32xi1>
+  %10 = arith.andi %8, %9 : tensor<32x32xi1>
+  tt.store %c_ptrs_39, %3, %10 : tensor<32x32x!tt.ptr<f16>>
+  tt.return
+}
+
+// -----
+
+// A's base moves by `(program_id(2) + 1) * stride`: not a program id times a stride, so no
+// descriptor dimension stands for it; both loads stay pointer loads.
+// CHECK-LABEL: tt.func public @batch_not_a_program_id
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
+// TILE-LABEL: tt.func public @batch_not_a_program_id
+// TILE-NOT: tt.make_tensor_descriptor
+// TILE: tt.return
+tt.func public @batch_not_a_program_id(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %stride_ab: i32 {tt.divisibility = 16 : i32}, %stride_am: i32 {tt.divisibility = 16 : i32}, %stride_bb: i32 {tt.divisibility = 16 : i32}, %stride_bk: i32 {tt.divisibility = 16 : i32}, %stride_cb: i32 {tt.divisibility = 16 : i32}, %stride_cm: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+  %cst = arith.constant dense<32> : tensor<32x32xi32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
+  %c0_i32 = arith.constant 0 : i32
+  %c31_i32 = arith.constant 31 : i32
+  %acc = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %pid_m = tt.get_program_id x : i32
+  %pid_n = tt.get_program_id y : i32
+  %batch = tt.get_program_id z : i32
+  %offs_m = arith.muli %pid_m, %c32_i32 : i32
+  %offs_m_1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %offs_m_2 = tt.splat %offs_m : i32 -> tensor<32xi32>
+  %offs_m_3 = arith.addi %offs_m_2, %offs_m_1 : tensor<32xi32>
+  %offs_m_4 = tt.splat %M : i32 -> tensor<32xi32>
+  %offs_m_5 = arith.remsi %offs_m_3, %offs_m_4 : tensor<32xi32>
+  %offs_n = arith.muli %pid_n, %c32_i32 : i32
+  %offs_n_6 = tt.splat %offs_n : i32 -> tensor<32xi32>
+  %offs_n_7 = arith.addi %offs_n_6, %offs_m_1 : tensor<32xi32>
+  %offs_n_8 = tt.splat %N : i32 -> tensor<32xi32>
+  %offs_n_9 = arith.remsi %offs_n_7, %offs_n_8 : tensor<32xi32>
+  %next = arith.addi %batch, %c1_i32 : i32
+  %a_ptrs = arith.muli %next, %stride_ab : i32
+  %a_ptrs_10 = tt.addptr %a_ptr, %a_ptrs : !tt.ptr<f16>, i32
+  %a_ptrs_11 = tt.expand_dims %offs_m_5 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %a_ptrs_12 = tt.splat %stride_am : i32 -> tensor<32x1xi32>
+  %a_ptrs_13 = arith.muli %a_ptrs_11, %a_ptrs_12 : tensor<32x1xi32>
+  %a_ptrs_14 = tt.splat %a_ptrs_10 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %a_ptrs_15 = tt.addptr %a_ptrs_14, %a_ptrs_13 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %a_ptrs_16 = tt.expand_dims %offs_m_1 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %a_ptrs_17 = tt.broadcast %a_ptrs_15 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %a_ptrs_18 = tt.broadcast %a_ptrs_16 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %a_ptrs_19 = tt.addptr %a_ptrs_17, %a_ptrs_18 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %b_ptrs = arith.muli %batch, %stride_bb : i32
+  %b_ptrs_20 = tt.addptr %b_ptr, %b_ptrs : !tt.ptr<f16>, i32
+  %b_ptrs_21 = tt.expand_dims %offs_m_1 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %b_ptrs_22 = tt.splat %stride_bk : i32 -> tensor<32x1xi32>
+  %b_ptrs_23 = arith.muli %b_ptrs_21, %b_ptrs_22 : tensor<32x1xi32>
+  %b_ptrs_24 = tt.splat %b_ptrs_20 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %b_ptrs_25 = tt.addptr %b_ptrs_24, %b_ptrs_23 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %b_ptrs_26 = tt.expand_dims %offs_n_9 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %b_ptrs_27 = tt.broadcast %b_ptrs_25 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %b_ptrs_28 = tt.broadcast %b_ptrs_26 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %b_ptrs_29 = tt.addptr %b_ptrs_27, %b_ptrs_28 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %0 = arith.addi %K, %c31_i32 : i32
+  %1 = arith.divsi %0, %c32_i32 : i32
+  %2:3 = scf.for %arg12 = %c0_i32 to %1 step %c1_i32 iter_args(%arg13 = %a_ptrs_19, %arg14 = %b_ptrs_29, %arg15 = %acc) -> (tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>)  : i32 {
+    %a = arith.muli %arg12, %c32_i32 : i32
+    %a_40 = arith.subi %K, %a : i32
+    %a_41 = tt.splat %a_40 : i32 -> tensor<1x32xi32>
+    %a_42 = arith.cmpi slt, %a_ptrs_16, %a_41 : tensor<1x32xi32>
+    %a_43 = tt.broadcast %a_42 : tensor<1x32xi1> -> tensor<32x32xi1>
+    %a_44 = tt.load %arg13, %a_43, %cst_0 : tensor<32x32x!tt.ptr<f16>>
+    %b = tt.splat %a_40 : i32 -> tensor<32x1xi32>
+    %b_45 = arith.cmpi slt, %b_ptrs_21, %b : tensor<32x1xi32>
+    %b_46 = tt.broadcast %b_45 : tensor<32x1xi1> -> tensor<32x32xi1>
+    %b_47 = tt.load %arg14, %b_46, %cst_0 : tensor<32x32x!tt.ptr<f16>>
+    %acc_48 = tt.dot %a_44, %b_47, %arg15, inputPrecision = tf32 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    %a_ptrs_49 = tt.addptr %arg13, %cst : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %b_ptrs_50 = arith.muli %stride_bk, %c32_i32 : i32
+    %b_ptrs_51 = tt.splat %b_ptrs_50 : i32 -> tensor<32x32xi32>
+    %b_ptrs_52 = tt.addptr %arg14, %b_ptrs_51 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    scf.yield %a_ptrs_49, %b_ptrs_52, %acc_48 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32x!tt.ptr<f16>>, tensor<32x32xf32>
+  }
+  %c_ptrs = arith.muli %batch, %stride_cb : i32
+  %c_ptrs_30 = tt.addptr %c_ptr, %c_ptrs : !tt.ptr<f16>, i32
+  %c_ptrs_31 = tt.expand_dims %offs_m_3 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c_ptrs_32 = tt.splat %stride_cm : i32 -> tensor<32x1xi32>
+  %c_ptrs_33 = arith.muli %c_ptrs_31, %c_ptrs_32 : tensor<32x1xi32>
+  %c_ptrs_34 = tt.splat %c_ptrs_30 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %c_ptrs_35 = tt.addptr %c_ptrs_34, %c_ptrs_33 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %c_ptrs_36 = tt.expand_dims %offs_n_7 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %c_ptrs_37 = tt.broadcast %c_ptrs_35 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x32x!tt.ptr<f16>>
+  %c_ptrs_38 = tt.broadcast %c_ptrs_36 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %c_ptrs_39 = tt.addptr %c_ptrs_37, %c_ptrs_38 : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+  %3 = arith.truncf %2#2 : tensor<32x32xf32> to tensor<32x32xf16>
+  %4 = tt.splat %M : i32 -> tensor<32x1xi32>
+  %5 = arith.cmpi slt, %c_ptrs_31, %4 : tensor<32x1xi32>
+  %6 = tt.splat %N : i32 -> tensor<1x32xi32>
+  %7 = arith.cmpi slt, %c_ptrs_36, %6 : tensor<1x32xi32>
+  %8 = tt.broadcast %5 : tensor<32x1xi1> -> tensor<32x32xi1>
+  %9 = tt.broadcast %7 : tensor<1x32xi1> -> tensor<32x32xi1>
+  %10 = arith.andi %8, %9 : tensor<32x32xi1>
+  tt.store %c_ptrs_39, %3, %10 : tensor<32x32x!tt.ptr<f16>>
+  tt.return
+}

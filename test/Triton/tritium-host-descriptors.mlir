@@ -4,7 +4,7 @@
 // stride) become parameters after every other, the program count included; two made alike
 // share one. Their uses read the parameter; the make ops are gone.
 // CHECK-LABEL: tt.func public @from_arguments
-// CHECK-SAME: %arg5: i32, %arg6: !tt.tensordesc<tensor<64x64xf16>> {tritium.host_descriptor = {base = 0 : i64, shape = array<i64: 2, 3>, strides = array<i64: 4, -2>}}, %arg7: !tt.tensordesc<tensor<32x64xf16>> {tritium.host_descriptor = {base = 1 : i64, shape = array<i64: 3, -65>, strides = array<i64: 4, -2>}})
+// CHECK-SAME: %arg5: i32, %arg6: !tt.tensordesc<tensor<64x64xf16>> {tritium.host_descriptor = {base = 0 : i64, shape = [{arg = 2 : i64}, {arg = 3 : i64}], strides = [{arg = 4 : i64}, {value = 1 : i64}]}}, %arg7: !tt.tensordesc<tensor<32x64xf16>> {tritium.host_descriptor = {base = 1 : i64, shape = [{arg = 3 : i64}, {value = 64 : i64}], strides = [{arg = 4 : i64}, {value = 1 : i64}]}})
 // CHECK-SAME: tritium.virtual_programs
 // CHECK-NOT: tt.make_tensor_descriptor
 // CHECK: tt.descriptor_load %arg6[
@@ -29,7 +29,7 @@ tt.func public @from_arguments(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b
 
 // A function without argument attributes gets them: empty ones for its own arguments.
 // CHECK-LABEL: tt.func public @no_argument_attributes
-// CHECK-SAME: (%arg0: !tt.ptr<f32>, %arg1: i64, %arg2: !tt.tensordesc<tensor<128xf32>> {tritium.host_descriptor = {base = 0 : i64, shape = array<i64: -1025>, strides = array<i64: -2>}})
+// CHECK-SAME: (%arg0: !tt.ptr<f32>, %arg1: i64, %arg2: !tt.tensordesc<tensor<128xf32>> {tritium.host_descriptor = {base = 0 : i64, shape = [{value = 1024 : i64}], strides = [{value = 1 : i64}]}})
 // CHECK: tt.descriptor_load %arg2[
 tt.func public @no_argument_attributes(%a: !tt.ptr<f32>, %unused: i64) {
   %c0 = arith.constant 0 : i32
@@ -37,6 +37,24 @@ tt.func public @no_argument_attributes(%a: !tt.ptr<f32>, %unused: i64) {
   %n = arith.constant 1024 : i32
   %d = tt.make_tensor_descriptor %a, [%n], [%one] : <f32>, <tensor<128xf32>>
   %x = tt.descriptor_load %d[%c0] : !tt.tensordesc<tensor<128xf32>> -> tensor<128xf32>
+  tt.return
+}
+
+// -----
+
+// A batch of tiles (-tritium-descriptor-loads' batched matmul): the leading extent is the
+// number of programs along z, which the launcher knows from the grid.
+// CHECK-LABEL: tt.func public @batch_of_programs
+// CHECK-SAME: %arg3: !tt.tensordesc<tensor<1x64x64xf16>> {tritium.host_descriptor = {base = 0 : i64, shape = [{programs = 2 : i64}, {arg = 1 : i64}, {arg = 1 : i64}], strides = [{arg = 2 : i64}, {arg = 1 : i64}, {value = 1 : i64}]}})
+// CHECK: tt.descriptor_load %arg3[
+tt.func public @batch_of_programs(%a: !tt.ptr<f16>, %n: i32, %sb: i64) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %z = tt.get_program_id z : i32
+  %nz = tt.get_num_programs z : i32
+  %sn = arith.extsi %n : i32 to i64
+  %d = tt.make_tensor_descriptor %a, [%nz, %n, %n], [%sb, %sn, %one] : <f16>, <tensor<1x64x64xf16>>
+  %x = tt.descriptor_load %d[%z, %c0, %c0] : !tt.tensordesc<tensor<1x64x64xf16>> -> tensor<64x64xf16>
   tt.return
 }
 

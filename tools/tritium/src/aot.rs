@@ -208,6 +208,10 @@ fn host_descriptor_code(
         let value = |v: &DescriptorValue| -> Result<String, AotError> {
             match *v {
                 DescriptorValue::Value(c) => Ok(format!("{c}ull")),
+                DescriptorValue::Programs(axis) => Ok(format!(
+                    "(unsigned long long)grid{}",
+                    ["X", "Y", "Z"][axis.min(2) as usize]
+                )),
                 DescriptorValue::Arg(index) => params
                     .get(index)
                     .filter(|p| p.integer)

@@ -354,3 +354,21 @@ fn c_launcher_encodes_the_kernels_descriptors() {
     assert!(header.contains("typedef struct CUtensorMap_st {"));
     build_strictly("matmul_persistent_kernel.c", dir.path());
 }
+
+/// A batched matmul's 3-D descriptors: the batch dimension's extent is the grid's z, which the
+/// launch function takes.
+#[test]
+fn c_launcher_counts_the_batch_from_the_grid() {
+    let input = "test/Inputs/kernels/dot/batched_matmul.ttir";
+    let dir = aot_of_with(input, None, None, &["--descriptor-loads"]);
+    let source = std::fs::read_to_string(dir.path().join("batched_matmul_kernel.c")).unwrap();
+    for wanted in [
+        "const unsigned long long dims[3] = {(unsigned long long)(int64_t)K, (unsigned long long)(int64_t)M, (unsigned long long)gridZ};",
+        "const unsigned long long strides[2] = {(unsigned long long)(int64_t)stride_am * 2, (unsigned long long)(int64_t)stride_ab * 2};",
+        "const unsigned int box[3] = {32, 64, 1};",
+        "result = cuTensorMapEncodeTiled(&host_descriptor1, 6, 3,",
+    ] {
+        assert!(source.contains(wanted), "{wanted}\n{source}");
+    }
+    build_strictly("batched_matmul_kernel.c", dir.path());
+}
