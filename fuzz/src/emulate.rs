@@ -252,19 +252,26 @@ fn check(
     // The launcher's TMA descriptors (`-tritium-host-descriptors`), described with the
     // launch's values.
     for desc in &compiled.host_descriptors {
-        let value = |v: &serde_json::Value| -> Option<i64> {
+        fn value(v: &serde_json::Value, args: &[Arg], grid: &[u32; 3]) -> Option<i64> {
             if let Some(arg) = v.get("arg").and_then(|a| a.as_u64()) {
-                match launch.args.get(arg as usize) {
+                match args.get(arg as usize) {
                     Some(Arg::Int(v)) => Some(*v),
                     _ => None,
                 }
             } else if let Some(axis) = v.get("programs").and_then(|a| a.as_u64()) {
                 // The grid asked for, as the runtime counts it.
-                launch.grid.get(axis as usize).map(|&g| g as i64)
+                grid.get(axis as usize).map(|&g| g as i64)
+            } else if let Some(factors) = v.get("product").and_then(|f| f.as_array()) {
+                // Computed in 32 bits by the kernel.
+                let product = factors
+                    .iter()
+                    .try_fold(1i64, |p, f| p.checked_mul(value(f, args, grid)?))?;
+                i32::try_from(product).ok().map(i64::from)
             } else {
                 v.get("value").and_then(|c| c.as_i64())
             }
-        };
+        }
+        let value = |v: &serde_json::Value| value(v, &launch.args, &launch.grid);
         let list = |key: &str| -> Option<Vec<i64>> {
             desc.get(key)?.as_array()?.iter().map(value).collect()
         };

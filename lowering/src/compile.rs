@@ -780,31 +780,13 @@ fn host_descriptors(func: MlirOperation) -> Result<Vec<serde_json::Value>, Strin
                 (!a.ptr.is_null() && mlirAttributeIsAInteger(a))
                     .then(|| mlirIntegerAttrGetValueInt(a))
             };
-            // `[{arg = i}, {value = c}, {programs = a}, ...]` as the metadata's JSON entries.
-            let list = |key: &str| -> Option<Vec<serde_json::Value>> {
-                let a = get(dict, key);
-                if a.ptr.is_null() || !mlirAttributeIsAArray(a) {
-                    return None;
-                }
-                (0..mlirArrayAttrGetNumElements(a))
-                    .map(|i| {
-                        let entry = mlirArrayAttrGetElement(a, i);
-                        if !mlirAttributeIsADictionary(entry) {
-                            return None;
-                        }
-                        let value = ["arg", "value", "programs"]
-                            .into_iter()
-                            .find_map(|k| Some((k, integer(get(entry, k))?)))?;
-                        (value.1 >= 0).then(|| serde_json::json!({ value.0: value.1 }))
-                    })
-                    .collect()
-            };
+            let list = |key: &str| descriptor_entries(get(dict, key));
             (integer(get(dict, "base")), list("shape"), list("strides"))
         };
         let (Some(base), Some(shape), Some(strides)) = (base, shape, strides) else {
             return Err(
                 "a tritium.host_descriptor argument attribute lacks base, shape or strides, or \
-                 has an entry other than {arg|value|programs = n} with n >= 0"
+                 has an entry other than {arg|value|programs = n} with n >= 0 or {product = [...]}"
                     .to_owned(),
             );
         };
@@ -820,6 +802,39 @@ fn host_descriptors(func: MlirOperation) -> Result<Vec<serde_json::Value>, Strin
         out.push(meta);
     }
     Ok(out)
+}
+
+/// A `tritium.host_descriptor` list, `[{arg = i}, {value = c}, {programs = a}, {product =
+/// [...]}, ...]`, as the metadata's JSON entries.
+fn descriptor_entries(array: MlirAttribute) -> Option<Vec<serde_json::Value>> {
+    // SAFETY: reads of a live attribute; each kind is checked before it is read.
+    unsafe {
+        if array.ptr.is_null() || !mlirAttributeIsAArray(array) {
+            return None;
+        }
+        let get = |dict: MlirAttribute, key: &str| {
+            mlirDictionaryAttrGetElementByName(dict, tritium_dialects::ffi::str_ref(key))
+        };
+        (0..mlirArrayAttrGetNumElements(array))
+            .map(|i| {
+                let entry = mlirArrayAttrGetElement(array, i);
+                if !mlirAttributeIsADictionary(entry) {
+                    return None;
+                }
+                let factors = get(entry, "product");
+                if !factors.ptr.is_null() {
+                    return Some(serde_json::json!({ "product": descriptor_entries(factors)? }));
+                }
+                ["arg", "value", "programs"].into_iter().find_map(|key| {
+                    let a = get(entry, key);
+                    (!a.ptr.is_null() && mlirAttributeIsAInteger(a))
+                        .then(|| mlirIntegerAttrGetValueInt(a))
+                        .filter(|&v| v >= 0)
+                        .map(|v| serde_json::json!({ key: v }))
+                })
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@
 //! with pointers; `bench/persistent-ab.py`).
 //!
 //! A descriptor is moved when its base is a pointer argument of the function's entry block and
-//! each shape and stride operand is an argument, a constant, or (strides) the sign extension of
-//! an `i32` argument, or (extents) `tt.get_num_programs` (a batch dimension indexed by the
+//! each shape and stride operand is an argument, a constant, a 32-bit product of arguments and
+//! constants (`M * K`), or (strides) the sign extension of either, or (extents)
+//! `tt.get_num_programs` (a batch dimension indexed by the
 //! program id: `-tritium-descriptor-loads`' batched tiles), and it pads with zeros (a
 //! NaN-padded one stays: the launcher's stand-in for an empty tensor reads zeros). Descriptors
 //! built the same way share one parameter. The new parameters follow every other (after
@@ -24,8 +25,9 @@
 //! ```
 //!
 //! where each entry `E` is `{arg = i : i64}` (argument `i`), `{value = c : i64}` (the constant
-//! `c`) or `{programs = a : i64}` (the number of programs along grid axis `a`), as the
-//! metadata's JSON writes them. The compiler leaves these
+//! `c`), `{programs = a : i64}` (the number of programs along grid axis `a`) or `{product = [E,
+//! ...]}` (the product of arguments and constants, which the launcher refuses when it leaves the
+//! 32 bits the kernel computed it in), as the metadata's JSON writes them. The compiler leaves these
 //! parameters out of the kernel's signature and describes them in its metadata
 //! (`host_descriptors`) for the runtime, which encodes them at each launch. Only public
 //! functions (kernels) are rewritten: their launcher is the one that passes the parameters.
@@ -68,23 +70,45 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 }
 
 /// Where one extent, stride or base comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Source {
     Argument(usize),
     Constant(i64),
     /// The number of programs along a grid axis.
     Programs(i64),
+    /// The product of arguments and constants, computed in 32 bits (`M * K`: a batch's stride).
+    Product(Vec<Source>),
 }
 
 impl Source {
-    /// The attribute's entry (see the module documentation): its key and value.
-    fn encoded(self) -> (&'static str, i64) {
-        match self {
-            Source::Argument(index) => ("arg", index as i64),
-            Source::Constant(value) => ("value", value),
-            Source::Programs(axis) => ("programs", axis),
+    /// The attribute's entry (see the module documentation).
+    fn attr(&self, ctx: MlirContext) -> MlirAttribute {
+        // SAFETY: attributes of the live context, built from vectors that outlive the calls
+        // copying them.
+        unsafe {
+            let (key, value) = match self {
+                Source::Argument(index) => ("arg", integer(ctx, *index as i64)),
+                Source::Constant(value) => ("value", integer(ctx, *value)),
+                Source::Programs(axis) => ("programs", integer(ctx, *axis)),
+                Source::Product(factors) => ("product", list(ctx, factors)),
+            };
+            let entry = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(key)), value);
+            mlirDictionaryAttrGet(ctx, 1, &entry)
         }
     }
+}
+
+/// An `i64` attribute.
+fn integer(ctx: MlirContext, value: i64) -> MlirAttribute {
+    // SAFETY: an integer attribute of the live context.
+    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value) }
+}
+
+/// The array of `sources`' entries.
+fn list(ctx: MlirContext, sources: &[Source]) -> MlirAttribute {
+    let entries: Vec<MlirAttribute> = sources.iter().map(|s| s.attr(ctx)).collect();
+    // SAFETY: an array attribute of the live context copied from `entries`.
+    unsafe { mlirArrayAttrGet(ctx, entries.len() as isize, entries.as_ptr()) }
 }
 
 /// What a descriptor is made of: base argument, extents, strides, and its type.
@@ -113,7 +137,14 @@ fn rewrite_function(func: MlirOperation) {
         }
         let op = defining_op(value)?;
         match op_name(op).as_str() {
-            "arith.extsi" => argument(operands(op)[0]).map(Source::Argument),
+            "arith.extsi" => {
+                let inner = operands(op)[0];
+                match argument(inner) {
+                    Some(index) => Some(Source::Argument(index)),
+                    None => product(inner, &argument).map(Source::Product),
+                }
+            }
+            "arith.muli" => product(value, &argument).map(Source::Product),
             "tt.get_num_programs" => int_attr(op, "axis").map(Source::Programs),
             _ => None,
         }
@@ -133,7 +164,7 @@ fn rewrite_function(func: MlirOperation) {
         let (Some(shape), Some(strides)) = (shape, strides) else {
             continue;
         };
-        // A stride is the sign extension of an argument, never a program count.
+        // A stride is an argument, a constant or a product of them, never a program count.
         if strides.iter().any(|s| matches!(s, Source::Programs(_))) {
             continue;
         }
@@ -175,30 +206,42 @@ fn rewrite_function(func: MlirOperation) {
     append_argument_attrs(func, args.len(), &new_attrs);
 }
 
+/// The factors of `value`, an `i32` product (`arith.muli`, nested) of arguments and
+/// non-negative constants.
+fn product(value: MlirValue, argument: &dyn Fn(MlirValue) -> Option<usize>) -> Option<Vec<Source>> {
+    let op = defining_op(value).filter(|op| op_name(*op) == "arith.muli")?;
+    // SAFETY: `value` is a live value; its type is read only as an integer type.
+    if unsafe {
+        let ty = mlirValueGetType(value);
+        !mlirTypeIsAInteger(ty) || mlirIntegerTypeGetWidth(ty) != 32
+    } {
+        return None;
+    }
+    let mut factors = Vec::new();
+    for operand in operands(op) {
+        if let Some(index) = argument(operand) {
+            factors.push(Source::Argument(index));
+        } else if let Some(c) = constant_int(operand) {
+            factors.push((c >= 0).then_some(Source::Constant(c))?);
+        } else {
+            factors.extend(product(operand, argument)?);
+        }
+    }
+    Some(factors)
+}
+
 /// The `tritium.host_descriptor` dictionary of `recipe`.
 fn recipe_attr(ctx: MlirContext, recipe: &Recipe) -> MlirAttribute {
     // SAFETY: attributes of the live context, built from vectors that outlive the calls copying
     // them.
     unsafe {
-        let i64_type = mlirIntegerTypeGet(ctx, 64);
         let named = |name: &str, value: MlirAttribute| {
             mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(name)), value)
         };
-        let list = |sources: &[Source]| {
-            let entries: Vec<MlirAttribute> = sources
-                .iter()
-                .map(|s| {
-                    let (key, value) = s.encoded();
-                    let entry = named(key, mlirIntegerAttrGet(i64_type, value));
-                    mlirDictionaryAttrGet(ctx, 1, &entry)
-                })
-                .collect();
-            mlirArrayAttrGet(ctx, entries.len() as isize, entries.as_ptr())
-        };
         let entries = [
-            named("base", mlirIntegerAttrGet(i64_type, recipe.base as i64)),
-            named("shape", list(&recipe.shape)),
-            named("strides", list(&recipe.strides)),
+            named("base", integer(ctx, recipe.base as i64)),
+            named("shape", list(ctx, &recipe.shape)),
+            named("strides", list(ctx, &recipe.strides)),
         ];
         mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
     }

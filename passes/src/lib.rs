@@ -302,11 +302,12 @@ pub static PASSES: &[PassEntry] = &[
     PassEntry {
         pass: &host_descriptors::PASS,
         description: "Tritium's own: a tt.make_tensor_descriptor of a public function whose base \
-            is a pointer argument and whose extents and strides are arguments, constants or \
-            sign-extended i32 arguments (extents also tt.get_num_programs; zero padding) \
-            becomes a new last parameter of the function, a !tt.tensordesc marked \
-            tritium.host_descriptor = {base, shape, strides} (entries {arg = i}, {value = c} \
-            or {programs = axis}); descriptors made alike share one. The compiler leaves these \
+            is a pointer argument and whose extents and strides are arguments, constants, i32 \
+            products of them or sign extensions of these (extents also tt.get_num_programs; \
+            zero padding) becomes a new last parameter of the function, a !tt.tensordesc \
+            marked tritium.host_descriptor = {base, shape, strides} (entries {arg = i}, \
+            {value = c}, {product = [...]} or {programs = axis}); descriptors made alike share \
+            one. The compiler leaves these \
             parameters out of the kernel's signature and lists them in its metadata \
             (host_descriptors); the runtime encodes each with \
             cuTensorMapEncodeTiled at launch and passes it by value, so no program builds a \

@@ -311,6 +311,19 @@ def test_batched_descriptor_matmul_kernel(defaults):
     assert len(wgmmas) == 4
     assert all(re.search(r"\}, %rd\d+, %rd\d+, ", line) for line in wgmmas)
     assert "ld.shared" not in ptx and "stmatrix" not in prologue + body
+    # With descriptor loads (the package's default) the three descriptors, strides `M * K`
+    # included, come from the launcher (arguments: B 3, M 4, N 5, K 6); without, every program
+    # builds them in its global scratch.
+    meta = json.loads(result.metadata_json)
+    if defaults:
+        a, b, c = meta["host_descriptors"]
+        assert a["shape"] == [{"arg": 3}, {"arg": 4}, {"arg": 6}]
+        assert a["strides"] == [{"product": [{"arg": 4}, {"arg": 6}]}, {"arg": 6}, {"value": 1}]
+        assert b["strides"][0] == {"product": [{"arg": 6}, {"arg": 5}]}
+        assert c["strides"][0] == {"product": [{"arg": 4}, {"arg": 5}]}
+        assert "tensormap.replace" not in ptx and meta["global_scratch_size"] == 0
+    else:
+        assert "host_descriptors" not in meta and "tensormap.replace" in ptx
 
 
 @pytest.mark.parametrize("aligned", ["True", "False"])

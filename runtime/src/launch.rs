@@ -421,24 +421,48 @@ impl Kernel {
                     self.metadata.name, desc.base
                 ))
             };
-            let value = |v: &DescriptorValue| -> Result<u64> {
-                match *v {
-                    DescriptorValue::Value(v) => Ok(v),
-                    DescriptorValue::Programs(axis) => Ok(u64::from(match axis {
-                        0 => grid.0,
-                        1 => grid.1,
-                        _ => grid.2,
-                    })),
-                    DescriptorValue::Arg(index) => {
-                        let integer = match args.get(index) {
-                            Some(KernelArg::I32(v)) => i64::from(*v),
-                            Some(KernelArg::I64(v)) => *v,
-                            _ => return Err(bad(format!("argument {index} is not an integer"))),
-                        };
-                        u64::try_from(integer)
-                            .map_err(|_| bad(format!("argument {index} is negative ({integer})")))
-                    }
+            let integer = |index: usize| -> Result<i64> {
+                match args.get(index) {
+                    Some(KernelArg::I32(v)) => Ok(i64::from(*v)),
+                    Some(KernelArg::I64(v)) => Ok(*v),
+                    _ => Err(bad(format!("argument {index} is not an integer"))),
                 }
+            };
+            let value = |v: &DescriptorValue| -> Result<u64> {
+                let signed = match v {
+                    DescriptorValue::Value(v) => return Ok(*v),
+                    DescriptorValue::Programs(axis) => {
+                        return Ok(u64::from(match axis {
+                            0 => grid.0,
+                            1 => grid.1,
+                            _ => grid.2,
+                        }));
+                    }
+                    DescriptorValue::Arg(index) => (integer(*index)?, format!("argument {index}")),
+                    DescriptorValue::Product(factors) => {
+                        // The kernel multiplied in 32 bits: a product past them wrapped there.
+                        let mut product: i64 = 1;
+                        for f in factors {
+                            let factor = match f {
+                                DescriptorValue::Arg(index) => integer(*index)?,
+                                DescriptorValue::Value(c) => *c as i64,
+                                _ => return Err(bad("a product of a program count".into())),
+                            };
+                            product = product
+                                .checked_mul(factor)
+                                .filter(|p| i32::try_from(*p).is_ok())
+                                .ok_or_else(|| {
+                                    bad(format!(
+                                        "the product {v:?} leaves the 32 bits the kernel \
+                                         computes it in"
+                                    ))
+                                })?;
+                        }
+                        (product, format!("the product {v:?}"))
+                    }
+                };
+                let (number, what) = signed;
+                u64::try_from(number).map_err(|_| bad(format!("{what} is negative ({number})")))
             };
             let base = match args.get(desc.base) {
                 Some(KernelArg::Buffer(b)) => b.device_ptr(),

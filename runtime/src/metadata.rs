@@ -436,9 +436,9 @@ pub struct HostDescriptor {
     pub meta: crate::TensorDescMeta,
 }
 
-/// An extent or stride of a [`HostDescriptor`]: `{"arg": index}`, `{"value": v}` or
-/// `{"programs": axis}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// An extent or stride of a [`HostDescriptor`]: `{"arg": index}`, `{"value": v}`,
+/// `{"programs": axis}` or `{"product": [...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DescriptorValue {
     /// The integer argument `index`.
@@ -448,6 +448,9 @@ pub enum DescriptorValue {
     /// The number of programs the launch's grid asks for along `axis` (0, 1 or 2): the extent
     /// of a batch dimension indexed by the program id (`tl.program_id(axis)`).
     Programs(u32),
+    /// The product of arguments and constants, which the kernel computed in 32 bits (`M * K`, a
+    /// batch's stride): refused when it does not fit there.
+    Product(Vec<DescriptorValue>),
 }
 
 fn one() -> u32 {
@@ -587,18 +590,30 @@ impl KernelMetadata {
                     desc.base
                 )));
             }
-            for value in desc.shape.iter().chain(&desc.strides) {
-                match *value {
+            let mut values: Vec<&DescriptorValue> =
+                desc.shape.iter().chain(&desc.strides).collect();
+            while let Some(value) = values.pop() {
+                match value {
                     DescriptorValue::Arg(index)
                         if !matches!(
-                            self.signature.get(index),
+                            self.signature.get(*index),
                             Some(ParamType::I32 | ParamType::I64)
                         ) =>
                     {
                         return Err(bad(format!("argument {index} is not an integer parameter")));
                     }
-                    DescriptorValue::Programs(axis) if axis > 2 => {
+                    DescriptorValue::Programs(axis) if *axis > 2 => {
                         return Err(bad(format!("grid axis {axis} (0, 1 or 2)")));
+                    }
+                    DescriptorValue::Product(factors) => {
+                        if factors.iter().any(|f| {
+                            !matches!(f, DescriptorValue::Arg(_) | DescriptorValue::Value(_))
+                        }) {
+                            return Err(bad(
+                                "a product of other than arguments and constants".into()
+                            ));
+                        }
+                        values.extend(factors);
                     }
                     _ => {}
                 }

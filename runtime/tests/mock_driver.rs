@@ -338,7 +338,8 @@ fn host_descriptors_against_mock_driver() {
         "host_descriptors":[
           {"base":0,"shape":[{"arg":1},{"arg":2}],"strides":[{"arg":3},{"value":1}],
            "swizzle":3,"elem_size":2,"elem_type":6,"block_size":[128,64]},
-          {"base":0,"shape":[{"programs":0},{"arg":1}],"strides":[{"arg":3},{"value":1}],
+          {"base":0,"shape":[{"programs":0},{"arg":1}],
+           "strides":[{"product":[{"arg":3},{"value":2}]},{"value":1}],
            "swizzle":1,"elem_size":2,"elem_type":10,"block_size":[16,16]}]}"#;
     let md = KernelMetadata::from_json(json).unwrap();
     let k = Kernel::new(&module, md.clone()).unwrap();
@@ -371,6 +372,8 @@ fn host_descriptors_against_mock_driver() {
     let second = &got[17..33];
     assert_eq!(second[..4], [base as i64, 2, 9, 1]);
     assert_eq!(second[6..8], [1000, 7]);
+    // Its row stride, the product of argument 3 and 2, in bytes.
+    assert_eq!(second[11], 208 * 2 * 2);
     // An empty tensor (K = 0): one element of zeros elsewhere, 16-byte rows.
     launch(1000, 0, 208).unwrap();
     stream.synchronize().unwrap();
@@ -381,6 +384,9 @@ fn host_descriptors_against_mock_driver() {
     assert_eq!(got[17], base as i64, "the other descriptor is not empty");
     let e = launch(-1, 200, 208).unwrap_err().to_string();
     assert!(e.contains("argument 1 is negative"), "{e}");
+    // A product the kernel's 32 bits would have wrapped.
+    let e = launch(1000, 200, 1 << 30).unwrap_err().to_string();
+    assert!(e.contains("leaves the 32 bits"), "{e}");
     // Metadata naming a non-pointer base or a non-integer extent is refused at load.
     let mut bad = md.clone();
     bad.host_descriptors[0].base = 1;

@@ -60,8 +60,31 @@ tt.func public @batch_of_programs(%a: !tt.ptr<f16>, %n: i32, %sb: i64) {
 
 // -----
 
-// Left alone: a base that is not an argument, an extent computed in the kernel, a stride that
-// is an i64 computed from an argument, NaN padding, and a private function's descriptor.
+// A user's batched descriptor (`strides=[M * K, K, 1]`): the batch stride is a 32-bit product
+// of arguments (nested products flattened, constants kept), sign-extended; an extent may be one
+// too.
+// CHECK-LABEL: tt.func public @products
+// CHECK-SAME: %arg4: !tt.tensordesc<tensor<1x64x64xf16>> {tritium.host_descriptor = {base = 0 : i64, shape = [{arg = 1 : i64}, {product = [{arg = 2 : i64}, {arg = 1 : i64}]}, {arg = 3 : i64}], strides = [{product = [{arg = 2 : i64}, {arg = 3 : i64}, {value = 2 : i64}]}, {arg = 3 : i64}, {value = 1 : i64}]}})
+// CHECK-NOT: tt.make_tensor_descriptor
+tt.func public @products(%a: !tt.ptr<f16>, %b: i32, %m: i32, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %one = arith.constant 1 : i64
+  %mk = arith.muli %m, %k : i32
+  %mk2 = arith.muli %mk, %c2 : i32
+  %batch_stride = arith.extsi %mk2 : i32 to i64
+  %row_stride = arith.extsi %k : i32 to i64
+  %rows = arith.muli %m, %b : i32
+  %d = tt.make_tensor_descriptor %a, [%b, %rows, %k], [%batch_stride, %row_stride, %one] : <f16>, <tensor<1x64x64xf16>>
+  %x = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<tensor<1x64x64xf16>> -> tensor<64x64xf16>
+  tt.return
+}
+
+// -----
+
+// Left alone: a base that is not an argument, an extent computed in the kernel (a sum), a
+// stride that is an i64 computed from an argument, NaN padding, and a private function's
+// descriptor.
 // CHECK-LABEL: tt.func public @computed_operands
 // CHECK-SAME: (%arg0: !tt.ptr<f16>, %arg1: i32, %arg2: i64)
 // CHECK-COUNT-4: tt.make_tensor_descriptor
@@ -71,7 +94,7 @@ tt.func public @computed_operands(%a: !tt.ptr<f16>, %m: i32, %s: i64) {
   %one = arith.constant 1 : i64
   %offset = tt.addptr %a, %m : !tt.ptr<f16>, i32
   %d0 = tt.make_tensor_descriptor %offset, [%m, %m], [%s, %one] : <f16>, <tensor<64x64xf16>>
-  %twice = arith.muli %m, %m : i32
+  %twice = arith.addi %m, %m : i32
   %d1 = tt.make_tensor_descriptor %a, [%twice, %m], [%s, %one] : <f16>, <tensor<64x64xf16>>
   %s2 = arith.addi %s, %s : i64
   %d2 = tt.make_tensor_descriptor %a, [%m, %m], [%s2, %one] : <f16>, <tensor<64x64xf16>>

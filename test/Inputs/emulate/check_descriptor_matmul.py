@@ -3,7 +3,8 @@ on the CPU (simt_emu) against a reference computed here:
 
     python3 check_descriptor_matmul.py DIR   (DIR: `tritium compile --emit ll` of
         python/tests/gpu/matmul_variants.py's batched_descriptor_matmul_kernel at 64x64x32
-        tiles and 4 warps)
+        tiles and 4 warps; with --descriptor-loads the descriptors are the launcher's, passed
+        as the runtime encodes them from the metadata's host_descriptors)
 
 The kernel loads 1 x BLOCK_M x BLOCK_K blocks of its batch and reshapes them to 2-D, which
 -triton-combine folds into rank-reduced descriptor loads (and the store's): on sm_90 pipelined
@@ -48,6 +49,24 @@ def main(d):
     params = [("buf", 0), ("buf", 1), ("buf", 2), ("i32", BATCHES), ("i32", M), ("i32", N), ("i32", K)]
     buffers = [struct.pack(f"<{len(a)}e", *a), struct.pack(f"<{len(b)}e", *b),
                struct.pack(f"<{c_words}H", *([POISON] * c_words))]
+    # Descriptors the launcher encodes (compiled with --descriptor-loads): their extents and
+    # strides from the arguments, as the runtime computes them.
+    values = {i: v for i, (kind, v) in enumerate(params) if kind == "i32"}
+
+    def value(entry):
+        if "product" in entry:
+            product = 1
+            for factor in entry["product"]:
+                product *= value(factor)
+            return product
+        if "programs" in entry:
+            return grid[entry["programs"]]
+        return values[entry["arg"]] if "arg" in entry else entry["value"]
+
+    for desc in meta.get("host_descriptors", []):
+        params.append(("tmap", (params[desc["base"]][1], {
+            "elem_type": desc["elem_type"], "swizzle": desc["swizzle"], "box": desc["block_size"],
+            "dims": [value(e) for e in desc["shape"]], "strides": [value(e) for e in desc["strides"]]})))
     if meta["global_scratch_size"]:
         # The TMA descriptors the programs write (sm_90): one zero-filled slice per program, the
         # kernel's last parameter, as the runtime allocates it.

@@ -206,21 +206,43 @@ fn host_descriptor_code(
         let (data_type, swizzle) = tritium_runtime::tensormap::driver_codes(&desc.meta)
             .map_err(|e| AotError::Metadata(e.to_string()))?;
         let value = |v: &DescriptorValue| -> Result<String, AotError> {
-            match *v {
-                DescriptorValue::Value(c) => Ok(format!("{c}ull")),
-                DescriptorValue::Programs(axis) => Ok(format!(
-                    "(unsigned long long)grid{}",
-                    ["X", "Y", "Z"][axis.min(2) as usize]
-                )),
-                DescriptorValue::Arg(index) => params
+            let argument = |index: usize| {
+                params
                     .get(index)
                     .filter(|p| p.integer)
-                    .map(|p| format!("(unsigned long long)(int64_t){}", p.name))
+                    .map(|p| format!("(int64_t){}", p.name))
                     .ok_or_else(|| {
                         AotError::Metadata(format!(
                             "host descriptor {i}: argument {index} is not an integer"
                         ))
-                    }),
+                    })
+            };
+            match v {
+                DescriptorValue::Value(c) => Ok(format!("{c}ull")),
+                DescriptorValue::Programs(axis) => Ok(format!(
+                    "(unsigned long long)grid{}",
+                    ["X", "Y", "Z"][(*axis).min(2) as usize]
+                )),
+                DescriptorValue::Arg(index) => {
+                    Ok(format!("(unsigned long long){}", argument(*index)?))
+                }
+                // The kernel's 32-bit product, as it computed it.
+                DescriptorValue::Product(factors) => {
+                    let factors = factors
+                        .iter()
+                        .map(|f| match f {
+                            DescriptorValue::Arg(index) => argument(*index),
+                            DescriptorValue::Value(c) => Ok(format!("(int64_t){c}")),
+                            _ => Err(AotError::Metadata(format!(
+                                "host descriptor {i}: a product of a program count"
+                            ))),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(format!(
+                        "(unsigned long long)(int64_t)(int32_t)(uint32_t)({})",
+                        factors.join(" * ")
+                    ))
+                }
             }
         };
         let base = params

@@ -355,6 +355,24 @@ fn c_launcher_encodes_the_kernels_descriptors() {
     build_strictly("matmul_persistent_kernel.c", dir.path());
 }
 
+/// A user's 3-D descriptors of strides `M * K`: the launcher computes the product as the kernel
+/// did, in 32 bits.
+#[test]
+fn c_launcher_multiplies_the_batch_stride() {
+    let input = "test/Inputs/kernels/dot/batched_descriptor_matmul.ttir";
+    let dir = aot_of_with(input, None, None, &["--descriptor-loads"]);
+    let source =
+        std::fs::read_to_string(dir.path().join("batched_descriptor_matmul_kernel.c")).unwrap();
+    for wanted in [
+        "const unsigned long long dims[3] = {(unsigned long long)(int64_t)K, (unsigned long long)(int64_t)M, (unsigned long long)(int64_t)B};",
+        "const unsigned long long strides[2] = {(unsigned long long)(int64_t)K * 2, (unsigned long long)(int64_t)(int32_t)(uint32_t)((int64_t)M * (int64_t)K) * 2};",
+        "result = cuTensorMapEncodeTiled(&host_descriptor2, 6, 3,",
+    ] {
+        assert!(source.contains(wanted), "{wanted}\n{source}");
+    }
+    build_strictly("batched_descriptor_matmul_kernel.c", dir.path());
+}
+
 /// A batched matmul's 3-D descriptors: the batch dimension's extent is the grid's z, which the
 /// launch function takes.
 #[test]
