@@ -308,8 +308,11 @@ impl FuncLowering<'_> {
         Ok(out)
     }
 
-    /// `ttng.async_tma_copy_global_to_local %desc[%coord] %buf, %bar, %pred`: thread 0 starts
-    /// one TMA load per box; each completes its bytes on the barrier.
+    /// `ttng.async_tma_copy_global_to_local %desc[%coord] %buf, %bar, %pred`: one TMA load per
+    /// box, box `i` started by lane 0 of warp `i % num_warps` (a tile of several boxes, B's
+    /// 64x256 in four, is issued by as many warps at once rather than one after another by one
+    /// thread, as Triton spreads them); each completes its bytes on the barrier, whose
+    /// transaction count may run ahead of the `expect_tx` arrival without completing the phase.
     pub fn lower_tma_load(&mut self, o: &OpLowering) -> LResult<()> {
         let op = o.op;
         let desc = o.ins[0];
@@ -333,8 +336,16 @@ impl FuncLowering<'_> {
         let tmap = self.descriptor_address(op, desc)?;
         let bar = self.barrier_address(op, bar_v)?;
         let pred = self.scalar(op, pred_v)?;
-        let first = self.is_thread0();
-        let pred = self.b.and(pred, first);
+        let warps = self.num_warps.max(1) as usize;
+        let issuers: Vec<Value> = (0..boxes.len().min(warps))
+            .map(|warp| {
+                let lane0 = self
+                    .b
+                    .const_i32((warp * self.threads_per_warp as usize) as i64);
+                let issuer = self.b.icmp(IntPredicate::Eq, self.tid, lane0);
+                self.b.and(pred, issuer)
+            })
+            .collect();
         let mut coord_regs = Vec::with_capacity(coords.len());
         for &c in coords {
             coord_regs.push(self.scalar(op, c)?);
@@ -349,9 +360,9 @@ impl FuncLowering<'_> {
             list.join(", ")
         );
         let constraints = format!("b,r,l,r{}", ",r".repeat(rank));
-        for (origin, offset) in boxes {
+        for (i, (origin, offset)) in boxes.into_iter().enumerate() {
             let dst = self.b.bin_imm(BinOp::Add, dst_base, offset as i64);
-            let mut operands = vec![pred, dst, tmap, bar];
+            let mut operands = vec![issuers[i % issuers.len()], dst, tmap, bar];
             for d in (0..rank).rev() {
                 let c = if origin[d] == 0 {
                     coord_regs[d]
