@@ -91,6 +91,28 @@ pub fn check_lowered_persistent(kernel: &Kernel, seed: u64, num_warps: u32, arch
     check(kernel, seed, num_warps, arch, |ir| ir, variant)
 }
 
+/// A host descriptor's extent or stride (`{"arg": i}`, `{"value": c}`, `{"programs": a}`,
+/// `{"product": [...]}`) for a launch, as the runtime computes it.
+fn descriptor_value(v: &serde_json::Value, args: &[Arg], grid: &[u32; 3]) -> Option<i64> {
+    if let Some(arg) = v.get("arg").and_then(|a| a.as_u64()) {
+        match args.get(arg as usize) {
+            Some(Arg::Int(v)) => Some(*v),
+            _ => None,
+        }
+    } else if let Some(axis) = v.get("programs").and_then(|a| a.as_u64()) {
+        // The grid asked for, as the runtime counts it.
+        grid.get(axis as usize).map(|&g| g as i64)
+    } else if let Some(factors) = v.get("product").and_then(|f| f.as_array()) {
+        // Computed in 32 bits by the kernel.
+        let product = factors
+            .iter()
+            .try_fold(1i64, |p, f| p.checked_mul(descriptor_value(f, args, grid)?))?;
+        i32::try_from(product).ok().map(i64::from)
+    } else {
+        v.get("value").and_then(|c| c.as_i64())
+    }
+}
+
 /// [`check_lowered`] of the kernel compiled with its dot loops' pointer tiles read through TMA
 /// descriptors (`-tritium-descriptor-loads`; `arch` sm_90a), with persistent programs (launched
 /// as [`check_lowered_persistent`] launches) or one program a tile. Skipped when the pass reads
@@ -252,26 +274,7 @@ fn check(
     // The launcher's TMA descriptors (`-tritium-host-descriptors`), described with the
     // launch's values.
     for desc in &compiled.host_descriptors {
-        fn value(v: &serde_json::Value, args: &[Arg], grid: &[u32; 3]) -> Option<i64> {
-            if let Some(arg) = v.get("arg").and_then(|a| a.as_u64()) {
-                match args.get(arg as usize) {
-                    Some(Arg::Int(v)) => Some(*v),
-                    _ => None,
-                }
-            } else if let Some(axis) = v.get("programs").and_then(|a| a.as_u64()) {
-                // The grid asked for, as the runtime counts it.
-                grid.get(axis as usize).map(|&g| g as i64)
-            } else if let Some(factors) = v.get("product").and_then(|f| f.as_array()) {
-                // Computed in 32 bits by the kernel.
-                let product = factors
-                    .iter()
-                    .try_fold(1i64, |p, f| p.checked_mul(value(f, args, grid)?))?;
-                i32::try_from(product).ok().map(i64::from)
-            } else {
-                v.get("value").and_then(|c| c.as_i64())
-            }
-        }
-        let value = |v: &serde_json::Value| value(v, &launch.args, &launch.grid);
+        let value = |v: &serde_json::Value| descriptor_value(v, &launch.args, &launch.grid);
         let list = |key: &str| -> Option<Vec<i64>> {
             desc.get(key)?.as_array()?.iter().map(value).collect()
         };

@@ -429,7 +429,7 @@ impl Kernel {
                 }
             };
             let value = |v: &DescriptorValue| -> Result<u64> {
-                let signed = match v {
+                let number = match v {
                     DescriptorValue::Value(v) => return Ok(*v),
                     DescriptorValue::Programs(axis) => {
                         return Ok(u64::from(match axis {
@@ -438,7 +438,7 @@ impl Kernel {
                             _ => grid.2,
                         }));
                     }
-                    DescriptorValue::Arg(index) => (integer(*index)?, format!("argument {index}")),
+                    DescriptorValue::Arg(index) => integer(*index)?,
                     DescriptorValue::Product(factors) => {
                         // The kernel multiplied in 32 bits: a product past them wrapped there.
                         let mut product: i64 = 1;
@@ -458,11 +458,17 @@ impl Kernel {
                                     ))
                                 })?;
                         }
-                        (product, format!("the product {v:?}"))
+                        product
                     }
                 };
-                let (number, what) = signed;
-                u64::try_from(number).map_err(|_| bad(format!("{what} is negative ({number})")))
+                u64::try_from(number).map_err(|_| {
+                    bad(match v {
+                        DescriptorValue::Arg(index) => {
+                            format!("argument {index} is negative ({number})")
+                        }
+                        _ => format!("the product {v:?} is negative ({number})"),
+                    })
+                })
             };
             let base = match args.get(desc.base) {
                 Some(KernelArg::Buffer(b)) => b.device_ptr(),
