@@ -249,10 +249,7 @@ fn reshape_for_reduction(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
 
 /// Whether `to` is `from` without some leading unit dims (at least one).
 fn drops_leading_units(from: &[i64], to: &[i64]) -> bool {
-    let Some(dropped) = from.len().checked_sub(to.len()) else {
-        return false;
-    };
-    dropped > 0 && from[..dropped].iter().all(|&d| d == 1) && from[dropped..] == *to
+    crate::tma::dropped_unit_dims(from, to).is_some_and(|dropped| dropped > 0)
 }
 
 /// `reshape(descriptor_load(d, i))`, dropping leading unit dims, → the rank-reduced
