@@ -941,13 +941,6 @@ impl Builder {
         let ty = self.i32();
         self.one(&format!("nvvm.read.ptx.sreg.{register}"), &[], ty, &[])
     }
-    /// `nvvm.elect.sync` over the whole warp: true in exactly one lane. ptxas knows the lane is
-    /// unique, so an instruction of the uniform datapath (a TMA copy) predicated on it is
-    /// issued once, without the loop over distinct predicate values a `tid` test costs.
-    pub fn elect_sync(&mut self) -> Value {
-        let ty = self.i1();
-        self.one("nvvm.elect.sync", &[], ty, &[])
-    }
     /// [`Builder::special_register`] in the prologue.
     pub fn prologue_special_register(&mut self, register: &str) -> Value {
         let ty = self.i32();

@@ -4,7 +4,7 @@
 // Triton's own TTGIR for device-side descriptors: the kernel takes Triton's global scratch
 // pointer after its arguments; each program writes its descriptors into its 256-byte slice
 // (tensormap.replace on a zeroed 128-byte template in shared memory, then
-// tensormap.cp_fenceproxy), an elected lane of warps 0 and 1 issues the TMA copies (a 64x64 f32 block is two
+// tensormap.cp_fenceproxy), lanes 0 of warps 0 and 1 issue the TMA copies (a 64x64 f32 block is two
 // 64x32 boxes of 128-byte rows, 8 KiB apart in the buffer) and all threads wait on the mbarrier.
 // CHECK: llvm.func @s_descriptor(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: i32, %[[SCRATCH:.*]]: !llvm.ptr<1>)
 // CHECK: llvm.getelementptr %[[SCRATCH]]
@@ -71,24 +71,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // A rank-reduced copy (a 1x64x128 block of a 3-D descriptor into a 64x128 buffer): three
 // coordinates, innermost first, and the block's boxes (64x64 of 128-byte rows: two, the second
-// 64 columns and 8 KiB on), into and out of the buffer. The loads' boxes are issued by the
-// elected lane of warps 0 and 1 (the warp index read back from lane 0), the stores' by thread 0.
+// 64 columns and 8 KiB on), into and out of the buffer. The loads' boxes are issued by lane 0
+// of warps 0 and 1 (threads 0 and 32), the stores' by thread 0.
 // HOST-LABEL: llvm.func @rank_reduced
 // HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
 // HOST-DAG: %[[C8K:.*]] = llvm.mlir.constant(8192 : i32) : i32
 // HOST-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
-// HOST-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// HOST-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
 // HOST: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // HOST: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %[[C0]] : i32
-// HOST: %[[WARP:.*]] = llvm.inline_asm has_side_effects "shfl.sync.idx.b32 $0, $1, $2, 0x1f, 0xffffffff;"
 // HOST: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 16384;"
-// HOST: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
-// HOST: %[[ISSUER:.*]] = llvm.and %{{.*}}, %[[ELECTED]] : i1
-// HOST: %[[IS_W0:.*]] = llvm.icmp "eq" %[[WARP]], %[[C0]] : i32
-// HOST: %[[W0:.*]] = llvm.and %[[ISSUER]], %[[IS_W0]] : i1
-// HOST: %[[IS_W1:.*]] = llvm.icmp "eq" %[[WARP]], %[[C1]] : i32
-// HOST: %[[W1:.*]] = llvm.and %[[ISSUER]], %[[IS_W1]] : i1
-// HOST: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %[[W0]], %[[DST:.*]], %{{.*}}, %{{.*}}, %[[K:.*]], %[[M:.*]], %[[Z:.*]] :
+// HOST: %[[T32:.*]] = llvm.icmp "eq" %[[TID]], %[[C32]] : i32
+// HOST: %[[W1:.*]] = llvm.and %{{.*}}, %[[T32]] : i1
+// HOST: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %{{.*}}, %[[DST:.*]], %{{.*}}, %{{.*}}, %[[K:.*]], %[[M:.*]], %[[Z:.*]] :
 // HOST: %[[DST2:.*]] = llvm.add %{{.*}}, %[[C8K]] : i32
 // HOST: %[[K2:.*]] = llvm.add %[[K]], %[[C64]] : i32
 // HOST: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %[[W1]], %[[DST2]], %{{.*}}, %{{.*}}, %[[K2]], %[[M]], %[[Z]] :

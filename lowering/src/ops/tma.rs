@@ -309,7 +309,7 @@ impl FuncLowering<'_> {
     }
 
     /// `ttng.async_tma_copy_global_to_local %desc[%coord] %buf, %bar, %pred`: one TMA load per
-    /// box, box `i` started by one elected lane of warp `i % num_warps` (a tile of several boxes, B's
+    /// box, box `i` started by lane 0 of warp `i % num_warps` (a tile of several boxes, B's
     /// 64x256 in four, is issued by as many warps at once rather than one after another by one
     /// thread, as Triton spreads them); each completes its bytes on the barrier, whose
     /// transaction count may run ahead of the `expect_tx` arrival without completing the phase.
@@ -336,16 +336,13 @@ impl FuncLowering<'_> {
         let tmap = self.descriptor_address(op, desc)?;
         let bar = self.barrier_address(op, bar_v)?;
         let pred = self.scalar(op, pred_v)?;
-        // Box i goes to one lane of warp i % num_warps: the warp index is uniform and the lane
-        // elected, so each copy is one instruction of the uniform datapath.
         let warps = self.num_warps.max(1) as usize;
-        let warp_index = self.warp();
-        let elected = self.b.elect_sync();
-        let pred = self.b.and(pred, elected);
         let issuers: Vec<Value> = (0..boxes.len().min(warps))
             .map(|warp| {
-                let index = self.b.const_i32(warp as i64);
-                let issuer = self.b.icmp(IntPredicate::Eq, warp_index, index);
+                let lane0 = self
+                    .b
+                    .const_i32((warp * self.threads_per_warp as usize) as i64);
+                let issuer = self.b.icmp(IntPredicate::Eq, self.tid, lane0);
                 self.b.and(pred, issuer)
             })
             .collect();

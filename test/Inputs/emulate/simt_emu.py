@@ -1,6 +1,6 @@
 """Runs a lowered Tritium kernel on the CPU: the LLVM IR of `tritium compile --emit ll`, retargeted
 to the host, each program's threads as pthreads. The NVPTX-specific parts become calls: `tid.x`,
-`ctaid.*` and `nctaid.*` read the emulated thread and grid, `elect.sync` elects lane 0, `bar.sync` is a barrier over the
+`ctaid.*` and `nctaid.*` read the emulated thread and grid, `bar.sync` is a barrier over the
 program's threads, `shfl.sync.{up,bfly,idx}`, `ldmatrix`, `stmatrix` and `mma.sync` (m16n8k16
 f16/bf16, m16n8k8 tf32, m16n8k32 s8) exchange fragments through per-warp buffers between
 barriers, `wgmma.mma_async` computes each thread's accumulator elements when issued (shared
@@ -1114,16 +1114,6 @@ def to_host_ir(text):
         declared[f"emu_shfl_{mode}"] = f"declare i32 @emu_shfl_{mode}(i32, i32)"
     text = re.sub(r"@llvm\.nvvm\.shfl\.sync\.([a-z]+)\.i32\(i32 -1, (i32 [^,]+), (i32 [^,]+), i32 [^)]+\)",
                   r"@emu_shfl_\1(\2, \3)", text)
-    # elect.sync over all lanes (the only mask the lowering passes) elects the lowest: lane 0.
-    if "@llvm.nvvm.elect.sync(" in text:
-        text = re.sub(r"^declare [^\n]*@llvm\.nvvm\.elect\.sync\([^\n]*$", "", text, flags=re.M)
-        text = text.replace("@llvm.nvvm.elect.sync(", "@emu_elect_sync(")
-        helpers["emu_elect_sync"] = (
-            "define { i32, i1 } @emu_elect_sync(i32 %mask) {\n"
-            "  %tid = call i32 @emu_tid_x()\n  %lane = and i32 %tid, 31\n"
-            "  %first = icmp eq i32 %lane, 0\n"
-            "  %r = insertvalue { i32, i1 } { i32 0, i1 false }, i1 %first, 1\n"
-            "  ret { i32, i1 } %r\n}")
     left = re.findall(r"@llvm\.nvvm\.[a-z0-9._]*", text)
     if left:
         raise SystemExit(f"unhandled intrinsics: {sorted(set(left))}")
