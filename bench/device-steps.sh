@@ -20,6 +20,8 @@
 #   pab         bench/persistent-ab.py (persistent programs and descriptor loads on and off,
 #               fp16/bf16/fp8, one process); pab:N1,N2 at the sizes N1³, N2³
 #   mm          the matmul tutorial tests of issue11 (all but attention), saved to $OUT/mm.txt
+#   wab:SCRIPT,ARG...  bench/SCRIPT ARG... twice under each wheel, alternating: .gpu's and
+#               .gpu/old's (a wheel of the compiler before a change; each its own compile cache)
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -57,6 +59,13 @@ for step in "$@"; do
     forms) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-forms.py 4096 8192 2>&1 | tail -18 ;;
     pab:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py $(echo ${step#pab:} | tr , " ") 2>&1 | tail -16 ;;
     pab) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py 2>&1 | tail -8 ;;
+    wab:*) setup_wheel; old_site=/tmp/tsite_old
+      if [ ! -d "$old_site" ]; then w=$(ls .gpu/old/tritium-*.whl.xz | head -1); mkdir -p /tmp/whl_old
+        xz -dc "$w" > "/tmp/whl_old/$(basename "${w%.xz}")"
+        python3 -m pip install -q --no-index --no-deps --target "$old_site" /tmp/whl_old/*.whl; fi
+      args=$(echo "${step#wab:}" | tr , " ")
+      for r in 1 2; do for s in "$site" "$old_site"; do echo "-- $s"
+        PYTHONPATH=$s TRITIUM_CACHE_DIR=$s.cache python3 bench/$args 2>&1 | tail -8; done; done ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
     fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;
