@@ -561,9 +561,14 @@ fn fuse(outer: MlirOperation, inner: MlirOperation, must_execute: bool) {
     yielded.extend_from_slice(&pv1);
     set_operands(fused_yield, &yielded);
 
-    // Rewire: the outer induction variable is i_next inside the prologue and i1 after it; the
-    // inner one is j1; prologue values are pv1 past the prologue; iter args become the fused
-    // loop's; the inner loop's results are the body's.
+    // Rewire: the inner loop's results are the body's, first, since what the inner loop
+    // yields may be the outer induction variable, an outer iter arg or a prologue value, which
+    // the rewiring below then replaces in the epilogue too; the outer induction variable is
+    // i_next inside the prologue and i1 after it; the inner one is j1; prologue values are pv1
+    // past the prologue; iter args become the fused loop's.
+    for (&from, &to) in results(inner).iter().zip(&k2) {
+        replace_uses_outside(from, to, None);
+    }
     let outer_iv = block_args(outer_body)[0];
     replace_uses_outside(outer_iv, i1, Some(pro_if));
     replace_uses_outside(outer_iv, i_next, None);
@@ -575,9 +580,6 @@ fn fuse(outer: MlirOperation, inner: MlirOperation, must_execute: bool) {
     }
     replace_uses_outside(block_args(inner_body)[0], j1, None);
     for (&from, &to) in inner_args.iter().zip(&k1) {
-        replace_uses_outside(from, to, None);
-    }
-    for (&from, &to) in results(inner).iter().zip(&k2) {
         replace_uses_outside(from, to, None);
     }
     for (k, &r) in results(outer).iter().enumerate() {

@@ -14,6 +14,15 @@
 // RUN: tritium run %t/fused_carried.mlir --interpret --arg out=buf:i32:16:zeros --arg n=6 --arg m=0 | FileCheck %s --check-prefix=C0
 // C3: out: i32 x 16 = [132, 16507, 2063382, 257922757, -2119393736, 1363755359, 20, 1363755359, ...]
 // C0: out: i32 x 16 = [1, 1, 1, 1, 1, 1, 20, 1, ...]
+// An inner loop that yields the outer induction variable, an outer iter arg and a prologue
+// value, which the epilogue reads (a fuzzing find: the epilogue was left reading the erased outer
+// loop's induction variable):
+// RUN: tritium run %t/yields_outer.mlir --interpret --arg out=buf:i32:16:zeros --arg n=5 --arg m=3 | FileCheck %s --check-prefix=Y3
+// RUN: triton-opt %t/yields_outer.mlir --tritongpu-fuse-nested-loops -o %t/fused_yields_outer.mlir && tritium run %t/fused_yields_outer.mlir --interpret --arg out=buf:i32:16:zeros --arg n=5 --arg m=3 | FileCheck %s --check-prefix=Y3
+// RUN: tritium run %t/yields_outer.mlir --interpret --arg out=buf:i32:16:zeros --arg n=5 --arg m=0 | FileCheck %s --check-prefix=Y0
+// RUN: tritium run %t/fused_yields_outer.mlir --interpret --arg out=buf:i32:16:zeros --arg n=5 --arg m=0 | FileCheck %s --check-prefix=Y0
+// Y3: out: i32 x 16 = [4, 35, 74, 133, 224, 0, 17, 16, ...]
+// Y0: out: i32 x 16 = [1, 1, 1, 1, 1, 0, 17, 1, ...]
 // The GPU pattern's persistent kernel compiles after fusion (its carried pointer's placeholder is a
 // ub.poison, lowered to llvm.mlir.poison):
 // RUN: triton-opt %S/../Inputs/gpu/fused_row_sums.ttir --tritongpu-fuse-nested-loops --mlir-print-debuginfo -o %t.fused.ttir
@@ -198,6 +207,39 @@ module {
     %q2 = arith.addi %c12, %c1 : i32
     %q3 = tt.addptr %out, %q2 : !tt.ptr<i32>, i32
     tt.store %q3, %r#0 : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+//--- yields_outer.mlir
+module {
+  tt.func public @yields_outer(%out: !tt.ptr<i32>, %n: i32, %m: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %c7 = arith.constant 7 : i32
+    %c6 = arith.constant 6 : i32
+    %c7o = arith.constant 7 : i32
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c1, %keep = %c7) -> (i32, i32) : i32 {
+      %pro = arith.muli %i, %c3 : i32
+      %s:4 = scf.for %j = %c0 to %m step %c1 iter_args(%a = %acc, %b = %c0, %c = %c0, %d = %c0) -> (i32, i32, i32, i32) : i32 {
+        %x = arith.addi %a, %j : i32
+        scf.yield %x, %i, %pro, %keep : i32, i32, i32, i32
+      }
+      %e = arith.addi %s#1, %s#2 : i32
+      %f = arith.muli %e, %s#3 : i32
+      %g = arith.addi %f, %s#0 : i32
+      %p = tt.addptr %out, %i : !tt.ptr<i32>, i32
+      tt.store %p, %g : !tt.ptr<i32>
+      %k = arith.addi %keep, %i : i32
+      scf.yield %s#0, %k : i32, i32
+    } {tt.flatten}
+    %q = tt.addptr %out, %c6 : !tt.ptr<i32>, i32
+    tt.store %q, %r#1 : !tt.ptr<i32>
+    %q2 = tt.addptr %out, %c7o : !tt.ptr<i32>, i32
+    tt.store %q2, %r#0 : !tt.ptr<i32>
     tt.return
   }
 }
