@@ -32,7 +32,6 @@ pub mod prefetch_loop_loads;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
-pub mod scan_layouts;
 pub mod schedule;
 pub mod test_passes;
 pub mod tma;
@@ -361,18 +360,6 @@ pub static PASSES: &[PassEntry] = &[
             a ttg.local_alloc of a tt.load moves to just after the load; a ttg.memdesc_trans \
             to just after its operand's definition. Values used by several ops (or outside the \
             block) stay.",
-    },
-    PassEntry {
-        pass: &scan_layouts::PASS,
-        description: "Tritium's own (Triton scans in the layout it is given): a tt.scan whose \
-            blocked layout gives each thread several short runs of the scan axis (sizePerThread \
-            along it below the axis length over the lanes and warps along it, by at least 4x) \
-            runs in the blocked layout with the same lanes, warps and order where each thread \
-            holds one contiguous run (sizePerThread[axis] = length / (lanes * warps along \
-            it)): ttg.convert_layout of each operand before the scan and of each result back \
-            after it. The thread scans its run in registers, and one warp scan and one \
-            cross-warp step serve it, instead of one of each per run. Operands over 32 KiB \
-            (the conversion's shared-memory scratch) keep their layout.",
     },
     PassEntry {
         pass: &fence_insertion::PASS,

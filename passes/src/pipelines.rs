@@ -94,7 +94,6 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-reduce-data-duplication"),
         PassSpec::new("tritongpu-reorder-instructions"),
         PassSpec::new("tritium-loop-pointer-offsets"),
-        PassSpec::new("tritium-scan-layouts"),
     ]);
     if options.capability >= 90 {
         passes.push(

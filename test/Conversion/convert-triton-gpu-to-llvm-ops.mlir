@@ -371,35 +371,78 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A scan over registers, lanes, warps and register chunks (two elements a thread, four chunks
-// of 256): the lane and warp steps work once per chunk (the two registers of a chunk share
-// their block totals): 4 x (5 shfl.up + 1 for the exclusive prefix) = 24 shuffles, where every
-// register used to shuffle its copy (56). What lanes, warps and earlier chunks prepend is
-// merged per chunk and applied to each element once, at the end: 52 adds (79 before).
+// A scan over registers, lanes, warps and register chunks (two elements a thread, two chunks
+// of 256; two chunks a thread are scanned in place, not regrouped): the lane and warp steps
+// work once per chunk (the two registers of a chunk share their block totals):
+// 2 x (5 shfl.up + 1 for the exclusive prefix) = 12 shuffles, not one per register (28). What
+// lanes, warps and the earlier chunk prepend is merged per chunk and applied to each element
+// once, at the end: 24 adds.
 // CHECK-LABEL: llvm.func @scan_chunks
-// CHECK-COUNT-24: llvm.nvvm.shfl.sync.up.i32
+// CHECK-NOT: bar.sync
+// CHECK-COUNT-12: llvm.nvvm.shfl.sync.up.i32
 // CHECK-NOT: shfl.sync
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @scan_chunks_adds
-// CHECK-COUNT-52: llvm.fadd
+// CHECK-COUNT-24: llvm.fadd
 // CHECK-NOT: llvm.fadd
 // CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scan_chunks(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
-    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
-    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
-    %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
-    %x = tt.load %pa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %x = tt.load %pa : tensor<512x!tt.ptr<f32>, #blocked>
     %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: f32, %b: f32):
       %m = arith.addf %a, %b : f32
       tt.scan.return %m : f32
-    }) : (tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
-    tt.store %pa, %s : tensor<1024x!tt.ptr<f32>, #blocked>
+    }) : (tensor<512xf32, #blocked>) -> tensor<512xf32, #blocked>
+    tt.store %pa, %s : tensor<512x!tt.ptr<f32>, #blocked>
     tt.return
   }
   tt.func public @scan_chunks_adds(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %pa = tt.addptr %ps, %r : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %x = tt.load %pa : tensor<512x!tt.ptr<f32>, #blocked>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.addf %a, %b : f32
+      tt.scan.return %m : f32
+    }) : (tensor<512xf32, #blocked>) -> tensor<512xf32, #blocked>
+    tt.store %pa, %s : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Four chunks a thread (1024 elements, two a thread in four runs): the scan regroups its
+// operand through shared memory into one run of 8 a thread (4 x 8-byte stores, a barrier,
+// 2 x 16-byte loads), scans it in registers, then one lane scan (5 shfl.up + 1) and one
+// cross-warp step (a barrier after the regrouping's reads, the warp's total stored, a barrier,
+// the 3 earlier warps' totals loaded) serve the whole run; the result goes back the same way
+// (a barrier after the totals' reads, 2 x 16-byte stores, a barrier, 4 x 8-byte loads).
+// CHECK-LABEL: llvm.func @scan_regrouped
+// CHECK-COUNT-4: llvm.store {{.*}} : vector<2xi32>, !llvm.ptr<3>
+// CHECK: bar.sync
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-COUNT-6: llvm.nvvm.shfl.sync.up.i32
+// CHECK-NOT: shfl.sync
+// CHECK: bar.sync
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: bar.sync
+// CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: bar.sync
+// CHECK-COUNT-2: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: bar.sync
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-NOT: ptr<3>
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_regrouped(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
     %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
     %pa = tt.addptr %ps, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>

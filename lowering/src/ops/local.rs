@@ -814,11 +814,21 @@ impl FuncLowering<'_> {
         buffer: &SharedBuffer,
         value: MlirValue,
     ) -> LResult<()> {
-        let ty = value_type(value);
+        let values = self.regs(op, value)?;
+        self.write_registers(op, buffer, value_type(value), &values)
+    }
+
+    /// Writes `values`, the registers of a tensor of type `ty`, into `buffer`.
+    pub(crate) fn write_registers(
+        &mut self,
+        op: MlirOperation,
+        buffer: &SharedBuffer,
+        ty: MlirType,
+        values: &[Value],
+    ) -> LResult<()> {
         let map = self.thread_map(op, ty)?;
         Self::check_rank(op, &map, buffer)?;
         let thread = self.thread_base(op, ty)?;
-        let values = self.regs(op, value)?;
         if values.len() < map.num_registers() {
             return err(
                 op,
@@ -831,7 +841,7 @@ impl FuncLowering<'_> {
         if self.capability >= 90
             && let Some(plan) = matrix_plan(&map, buffer)
         {
-            self.write_stmatrix(&map, buffer, &plan, &values);
+            self.write_stmatrix(&map, buffer, &plan, values);
             self.barrier_after_write();
             return Ok(());
         }

@@ -350,8 +350,22 @@ impl FuncLowering<'_> {
         source: MlirValue,
         dst_type: MlirType,
     ) -> LResult<Vec<Value>> {
+        self.reserve_scratch(movement_scratch(op)?);
+        let values = self.regs(op, source)?;
+        self.regroup_through_shared(op, &values, value_type(source), dst_type)
+    }
+
+    /// `values`, the registers of a tensor of type `src_type`, redistributed into those of
+    /// `dst_type` (the same shape and element type, another layout) through the op's scratch,
+    /// which the caller has reserved (the tensor's elements once).
+    pub(crate) fn regroup_through_shared(
+        &mut self,
+        op: MlirOperation,
+        values: &[Value],
+        src_type: MlirType,
+        dst_type: MlirType,
+    ) -> LResult<Vec<Value>> {
         use crate::ops::local::{Addressing, SharedBuffer};
-        let src_type = value_type(source);
         let elem = element_type(src_type);
         let src_map = self.thread_map(op, src_type)?;
         let dst_map = self.thread_map(op, dst_type)?;
@@ -361,7 +375,6 @@ impl FuncLowering<'_> {
         let bytes = smem_bytes(elem) as u32;
         let addressing =
             conflict_free_addressing(&src_map, &dst_map, bytes).unwrap_or(Addressing::Ordered);
-        self.reserve_scratch(movement_scratch(op)?);
         let base = self.smem_base();
         let buffer = SharedBuffer {
             base,
@@ -370,9 +383,13 @@ impl FuncLowering<'_> {
             elem,
             addressing,
         };
-        self.write_tensor(op, &buffer, source)?;
+        self.write_registers(op, &buffer, src_type, values)?;
         self.flush_barrier();
-        self.read_registers(op, &buffer, dst_type)
+        let regrouped = self.read_registers(op, &buffer, dst_type)?;
+        // The op may write its scratch again (a scan's cross-warp step, the next operand's
+        // regrouping): that write waits for these reads.
+        self.shared_read_since_barrier = true;
+        Ok(regrouped)
     }
 
     /// Destination registers of `dst_type` where coordinate `c` holds element `project(c)` of
