@@ -14,7 +14,6 @@
 //! combines per register); a run held by warp bits exchanges only block totals through shared
 //! memory (one per warp and distinct total: a total is the same in all registers and lanes that
 //! differ in scanned bits only), one barrier, then each thread combines the run's totals.
-
 //!
 //! A blocked layout that spreads the axis over a thread's registers in several short runs (a
 //! coalesced load's layout: 4096 elements over 4 warps, one a thread in 32 runs) would take a
@@ -46,7 +45,7 @@ const MAX_REGROUP_BYTES: u64 = 32 * 1024;
 /// thread holds one contiguous run of the axis (same lanes, warps and order,
 /// `sizePerThread[axis] = dims[axis] / (lanes · warps along it)`), when it differs from
 /// `blocked` by at least [`MIN_RUNS_PER_THREAD`] runs a thread.
-pub fn contiguous_run_layout(
+fn contiguous_run_layout(
     blocked: &BlockedEncoding,
     dims: &[i64],
     axis: usize,
