@@ -9,6 +9,7 @@ use crate::state::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_passes::ir_util::*;
+use tritium_passes::ttir::util::has_uses;
 
 /// `.sem.scope` of an atomic op (`atom.acq_rel.gpu`).
 fn atomic_qualifiers(op: MlirOperation) -> String {
@@ -35,12 +36,6 @@ fn atomic_register(bits: u32) -> (&'static str, u32) {
     }
 }
 
-/// Whether the op's first result has any use.
-fn result_used(value: MlirValue) -> bool {
-    // SAFETY: use-list query on a live value.
-    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
-}
-
 /// Whether some element of `map` is held by more than one lane or warp.
 fn has_broadcast(map: &ThreadMap) -> bool {
     map.lane_broadcast_mask() != 0 || map.warp_broadcast_mask() != 0
@@ -53,7 +48,7 @@ pub fn atomic_scratch(op: MlirOperation) -> LResult<u64> {
     let (Some(&ptr), Some(&out)) = (operands(op).first(), results(op).first()) else {
         return err(op, "an atomic op needs a pointer operand and a result");
     };
-    if !result_used(out) {
+    if !has_uses(out) {
         return Ok(0);
     }
     let ptr_type = value_type(ptr);
@@ -201,7 +196,7 @@ impl FuncLowering<'_> {
             }
         }
         // Copies in other lanes/warps (or every thread, for a scalar) read the old values back.
-        if result_used(out) && first_copy.is_some() {
+        if has_uses(out) && first_copy.is_some() {
             values = match &map {
                 Some(map) => self.share_duplicates(op, result_type, map, &values, elem)?,
                 None => vec![self.broadcast_from_thread0(op, values[0], elem)?],

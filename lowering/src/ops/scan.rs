@@ -29,6 +29,7 @@ use crate::state::*;
 use mlir_sys::*;
 use tritium_layout::encoding::{BlockedEncoding, Encoding};
 use tritium_passes::ir_util::*;
+use tritium_passes::ttir::util::has_uses;
 
 /// The fewest runs a thread for which the two shared-memory round trips are paid: at 4, 8 and
 /// 32 runs (linear_scan, cumsum_rows, cummax_rows) measured level to 1% faster on the H100; at
@@ -94,10 +95,12 @@ fn regrouped_encoding(op: MlirOperation) -> Option<MlirAttribute> {
     ))
 }
 
-/// Whether `value` has a use.
-fn is_used(value: MlirValue) -> bool {
-    // SAFETY: use-list query on a live value.
-    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
+/// `ty` in the encoding a scan is computed in (`regrouped`, see [`regrouped_encoding`]).
+fn scan_type(ty: MlirType, regrouped: Option<MlirAttribute>) -> MlirType {
+    match regrouped {
+        Some(attr) => with_encoding(ty, attr),
+        None => ty,
+    }
 }
 
 /// Where axis bit `t` of a layout lives.
@@ -238,11 +241,7 @@ pub fn scan_scratch(op: MlirOperation) -> LResult<u64> {
         return err(op, "tt.scan needs an operand");
     };
     let regrouped = regrouped_encoding(op);
-    let scan_type = match regrouped {
-        Some(attr) => with_encoding(value_type(first), attr),
-        None => value_type(first),
-    };
-    let map = thread_map_of(op, scan_type)?;
+    let map = thread_map_of(op, scan_type(value_type(first), regrouped))?;
     let regroup_bytes = match regrouped {
         Some(_) => ins
             .iter()
@@ -279,10 +278,7 @@ impl FuncLowering<'_> {
             unsafe { mlirAttributeIsABool(attr) && mlirBoolAttrGetValue(attr) }
         });
         let regrouped = regrouped_encoding(op);
-        let scan_type_of = |v: MlirValue| match regrouped {
-            Some(attr) => with_encoding(value_type(v), attr),
-            None => value_type(v),
-        };
+        let scan_type_of = |v: MlirValue| scan_type(value_type(v), regrouped);
         let map = self.thread_map(op, scan_type_of(first))?;
         let axis = scan_axis(op, map.shape.len())?;
         let count = map.num_registers();
@@ -453,7 +449,7 @@ impl FuncLowering<'_> {
             }
             if regrouped.is_some() {
                 // An unused result is never read: no round trip for it.
-                if !is_used(*out) {
+                if !has_uses(*out) {
                     continue;
                 }
                 regs =
