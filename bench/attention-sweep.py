@@ -6,7 +6,8 @@ compiler (the GPU machine, with `import tritium` on PYTHONPATH for `tritium`):
 
 Each config is checked against PyTorch's attention (float32, on the same fresh random inputs) and
 timed with the backend's do_bench (median, µs). One line per config:
-`N D causal BLOCK_MxBLOCK_N warps stages µs max-abs-error`.
+`N D causal BLOCK_MxBLOCK_N warps stages µs max-abs-error regs/spills` (registers a thread and
+spilled registers of the kernel that ran, as the driver reports them).
 """
 import os
 import sys
@@ -16,6 +17,23 @@ sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
 from run_one import load  # noqa: E402
 
 import torch  # noqa: E402
+
+
+def jit_function(kernel):
+    while not hasattr(kernel, "device_caches"):  # autotuned or heuristics-wrapped
+        kernel = kernel.fn
+    return kernel
+
+
+def registers(jit):
+    """`regs/spills` of every kernel in the JIT function's caches (Triton keeps a tuple a
+    device, its first entry the kernels; Tritium a dict of kernels)."""
+    found = set()
+    for cache in jit.device_caches.values():
+        kernels = cache[0] if isinstance(cache, tuple) else cache
+        for compiled in kernels.values():
+            found.add(f"{compiled.n_regs}/{compiled.n_spills}")
+    return ",".join(sorted(found)) or "?"
 
 
 def main():
@@ -37,12 +55,13 @@ def main():
         for config in every_config:
             kernel.configs = [config]
             kernel.cache = {}
+            jit_function(kernel).device_caches.clear()
             out = tutorial.attention(q, k, v, bool(causal), sm_scale)
             err = (out.float() - ref.float()).abs().max().item()
             ms = tutorial.triton.testing.do_bench(lambda: tutorial.attention(q, k, v, bool(causal), sm_scale))
             kw = config.kwargs
             print(f"{n_ctx} {head_dim} {causal} {kw['BLOCK_M']}x{kw['BLOCK_N']} w{config.num_warps} "
-                  f"s{config.num_stages} {ms * 1e3:.1f} {err:.1e}", flush=True)
+                  f"s{config.num_stages} {ms * 1e3:.1f} {err:.1e} {registers(jit_function(kernel))}", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ config the tutorial's autotuner may pick is checked on its own against PyTorch (
 the same fresh random inputs), causal and not, head dims 64 and 128.
 
 Names: attn06_d{HEAD_DIM}_{BLOCK_M}x{BLOCK_N}_{c|n} (causal or not), 4 warps, 3 stages; N_CTX
-1024, Z=1, H=4 (small: a correctness case first, timed too).
+1024, Z=1, H=4 (small: a correctness case first, timed too), or ATTN_SHAPE=Z,H,N_CTX (the PTX
+must be compiled for that N_CTX, a constexpr: `bench/attention-ptx.sh`).
 """
 import os
 import sys
@@ -23,7 +24,7 @@ for _dir in sys.path[:2]:
         _tutorial = load(_path, "triton")
         break
 KERNEL = _tutorial._attn_fwd.fn  # the autotuned kernel's own JIT function
-N_CTX, Z, H = 1024, 1, 4
+Z, H, N_CTX = (int(x) for x in os.environ.get("ATTN_SHAPE", "1,4,1024").split(","))
 
 
 def _attention(head_dim, block_m, block_n, causal):

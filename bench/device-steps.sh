@@ -22,6 +22,8 @@
 #   mm          the matmul tutorial tests of issue11 (all but attention), saved to $OUT/mm.txt
 #   wab:SCRIPT,ARG...  bench/SCRIPT ARG... twice under each wheel, alternating: .gpu's and
 #               .gpu/old's (a wheel of the compiler before a change; each its own compile cache)
+#   occ:SCRIPT,ARG...  bench/SCRIPT ARG... under .gpu's wheel twice with the runtime's occupancy
+#               rebuild (Kernel::from_ptx) on and twice off (TRITIUM_OCCUPANCY_RETRY=0), alternating
 #   pvar        bench/persistent-variants.py;  fixed / fixed4: bench/matmul-fixed-cost.py
 #               (fixed4: 1024 and 4096 with STAGES=4)
 set -u
@@ -66,6 +68,9 @@ for step in "$@"; do
       args=$(echo "${step#wab:}" | tr , " ")
       for r in 1 2; do for s in "$site" "$old_site"; do echo "-- $s"
         PYTHONPATH=$s TRITIUM_CACHE_DIR=$s.cache python3 bench/$args 2>&1 | tail -8; done; done ;;
+    occ:*) setup_wheel; args=$(echo "${step#occ:}" | tr , " ")
+      for r in 1 2; do for retry in 1 0; do echo "-- TRITIUM_OCCUPANCY_RETRY=$retry"
+        TRITIUM_OCCUPANCY_RETRY=$retry PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/$args 2>&1 | tail -12; done; done ;;
     pvar) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-variants.py 2>&1 | tail -12 ;;
     fixed4) setup_wheel; STAGES=4 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 1024 4096 2>&1 | tail -12 ;;
     fixed) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-fixed-cost.py 2>&1 | tail -12 ;;

@@ -50,7 +50,7 @@ open(out + ".ll", "w").write(kernel.asm["llir"])
 open(out + ".ttgir", "w").write(kernel.asm["ttgir"])
 open(out + ".cubin", "wb").write(kernel.asm["cubin"])
 bin_dir = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
-print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps)))
+print(json.dumps(dict(bin=bin_dir, num_warps=kernel.metadata.num_warps, shared=kernel.metadata.shared)))
 """
 
 TRITON_PYTHON_SIDE = r"""
@@ -181,14 +181,28 @@ def compare(name, outdir, triton_python):
     bin_dir, warps = info["bin"], info["num_warps"]
     stages = ["--num-stages", os.environ["NUM_STAGES"]] if os.environ.get("NUM_STAGES") else []
     return tritium_side(outdir, name, bin_dir,
-                        [os.path.join(d, name + ".ttir"), "--num-warps", str(warps), *stages, "--arch", "sm_90a"])
+                        [os.path.join(d, name + ".ttir"), "--num-warps", str(warps), *stages, "--arch", "sm_90a"],
+                        info)
 
 
-def tritium_side(outdir, name, bin_dir, compile_args):
+def ctas_per_sm(regs, dynamic_shared, warps):
+    """Programs an sm_90 SM holds at once, from registers (65,536 a SM, allocated per warp in
+    units of 256 after rounding each thread's count up to 8), shared memory (233,472 bytes a SM,
+    1 KiB of it reserved per program) and warps (64 a SM)."""
+    per_warp = -(-((regs + 7) // 8 * 8 * 32) // 256) * 256
+    by_regs = (65536 // per_warp) // warps
+    by_shared = 233472 // (dynamic_shared + 1024)
+    return min(by_regs, by_shared, 64 // warps, 32)
+
+
+def tritium_side(outdir, name, bin_dir, compile_args, triton_info):
     """Compiles with `tritium compile COMPILE_ARGS` and assembles with Triton's ptxas; writes both
-    SASS listings; returns Triton's and Tritium's resources (Triton's cubin is already there)."""
+    SASS listings; returns Triton's and Tritium's resources (Triton's cubin is already there), each
+    with its dynamic shared memory and the programs an SM holds."""
     base = os.path.join(outdir, name)
     triton, triton_sass = resources(bin_dir, base + ".triton.cubin")
+    triton["dynamic_shared"] = triton_info["shared"]
+    triton["ctas_per_sm"] = ctas_per_sm(triton["regs"], triton_info["shared"], triton_info["num_warps"])
     tdir = os.path.join(outdir, name + ".tritium")
     os.makedirs(tdir, exist_ok=True)
     env = dict(os.environ, TRITIUM_CACHE_DIR=os.path.join(outdir, ".cache"))
@@ -196,6 +210,10 @@ def tritium_side(outdir, name, bin_dir, compile_args):
     run([os.path.join(bin_dir, "ptxas"), "-arch=sm_90a", os.path.join(tdir, name + ".ptx"), "-o",
          base + ".tritium.cubin"])
     ours, ours_sass = resources(bin_dir, base + ".tritium.cubin")
+    with open(os.path.join(tdir, name + ".json")) as f:
+        metadata = json.load(f)
+    ours["dynamic_shared"] = metadata["shared"]
+    ours["ctas_per_sm"] = ctas_per_sm(ours["regs"], metadata["shared"], metadata["num_warps"])
     with open(base + ".triton.sass", "w") as f:
         f.write(triton_sass)
     with open(base + ".tritium.sass", "w") as f:
@@ -218,7 +236,7 @@ def compare_python(outdir, source, kernel, signature, warps, stages, name, trito
                            base + ".triton"]))
     return tritium_side(outdir, name, info["bin"],
                         [source, "-n", kernel, "-s", signature, "-w", warps, "--num-stages", stages,
-                         "--arch", "sm_90a"])
+                         "--arch", "sm_90a"], info)
 
 
 def main(argv):
@@ -233,10 +251,11 @@ def main(argv):
             t, o = compare_python(outdir, *argv[2:8], os.environ.get("TRITON_PYTHON", "python3"))
         except (RuntimeError, json.JSONDecodeError) as e:
             sys.exit(f"{argv[7]}: {e}")
-        print(f"{'':12} {'regs':>5} {'spilled':>8} {'SASS':>6} {'MMA loop':>9} {'R2UR':>5}")
+        print(f"{'':12} {'regs':>5} {'spilled':>8} {'SASS':>6} {'smem':>7} {'CTAs/SM':>8} {'MMA loop':>9} {'R2UR':>5}")
         for side, r in (("Triton", t), ("Tritium", o)):
             loop = "" if r["loop"] is None else f"{r['loop']:9} {r['loop_r2ur']:5}"
-            print(f"{side:12} {r['regs']:5} {r['stack'] + r['local']:8} {r['sass']:6} {loop}")
+            print(f"{side:12} {r['regs']:5} {r['stack'] + r['local']:8} {r['sass']:6} {r['dynamic_shared']:7} "
+                  f"{r['ctas_per_sm']:8} {loop}")
         return 0
     outdir, only = argv[0], argv[1:]
     os.makedirs(outdir, exist_ok=True)

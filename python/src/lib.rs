@@ -276,9 +276,21 @@ impl Device {
         self.inner.sm_count()
     }
 
-    /// The cubin the driver's JIT makes of `ptx` for this GPU (Triton's `asm["cubin"]`).
-    fn link_cubin<'py>(&self, py: Python<'py>, ptx: &str) -> PyResult<Bound<'py, PyBytes>> {
-        let cubin = self.inner.link_cubin(ptx).map_err(runtime_err)?;
+    /// The cubin the driver's JIT makes of `ptx` for this GPU (Triton's `asm["cubin"]`); with
+    /// `threads` and `blocks_per_sm`, planned for that many blocks an SM (a loaded kernel's
+    /// `occupancy_hint`).
+    #[pyo3(signature = (ptx, threads=None, blocks_per_sm=None))]
+    fn link_cubin<'py>(
+        &self,
+        py: Python<'py>,
+        ptx: &str,
+        threads: Option<u32>,
+        blocks_per_sm: Option<u32>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let cubin = self
+            .inner
+            .link_cubin(ptx, threads.zip(blocks_per_sm))
+            .map_err(runtime_err)?;
         Ok(PyBytes::new(py, &cubin))
     }
 }
@@ -393,6 +405,13 @@ impl Kernel {
     #[getter]
     fn n_spills(&self) -> u32 {
         self.inner.attributes().local_bytes / 4
+    }
+
+    /// The blocks an SM ptxas was asked to fit when the runtime built the kernel a second time
+    /// for occupancy (`None`: built once).
+    #[getter]
+    fn occupancy_hint(&self) -> Option<u32> {
+        self.inner.attributes().occupancy_hint
     }
 
     #[getter]

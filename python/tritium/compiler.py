@@ -133,11 +133,15 @@ class _Asm(dict):
     """``CompiledKernel.asm``: the compiler's texts by stage, and ``cubin``, which the driver's
     JIT makes of the PTX for the current GPU the first time it is read (``NoGpuError`` without
     one)."""
+    kernel = None  # the CompiledKernel whose texts these are
 
     def __missing__(self, key):
         if key == "cubin" and "ptx" in self:
             device = _driver.get_device(_driver.driver.active.get_current_device())
-            cubin = self["cubin"] = device.link_cubin(self["ptx"])
+            # The cubin of the kernel that runs: built as the launcher built it.
+            hint = self.kernel._init_handles().occupancy_hint if self.kernel else None
+            threads = 32 * self.kernel.metadata.num_warps if hint else None
+            cubin = self["cubin"] = device.link_cubin(self["ptx"], threads, hint)
             return cubin
         raise KeyError(key)
 
@@ -156,6 +160,7 @@ class CompiledKernel:
                                                           ("llir", compiled.llir),
                                                           ("ptx", compiled.ptx))
                          if text is not None})
+        self.asm.kernel = self
         self.metadata_json = compiled.metadata_json
         self.metadata = _metadata(json.loads(compiled.metadata_json))
         self.cache_hit = compiled.cached

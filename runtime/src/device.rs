@@ -204,7 +204,41 @@ struct DeviceInner {
     sm_count: u32,
     total_mem: usize,
     max_shared_optin: u32,
+    sm_limits: SmLimits,
     driver_version: i32,
+}
+
+/// What one SM holds at once, as the driver reports it (each 0 where it reports nothing): the
+/// limits a kernel's occupancy is computed from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SmLimits {
+    /// 32-bit registers an SM has.
+    pub registers: u32,
+    /// Shared memory an SM has, bytes.
+    pub shared_bytes: u32,
+    /// Shared memory the system reserves for each resident block, bytes.
+    pub reserved_shared_per_block: u32,
+    /// Threads resident at once.
+    pub threads: u32,
+    /// Blocks resident at once.
+    pub blocks: u32,
+}
+
+impl SmLimits {
+    /// The blocks of `threads` threads using `shared` bytes of shared memory an SM could hold
+    /// if registers were no limit; `None` when the driver did not report the limits.
+    pub fn blocks_without_registers(&self, threads: u32, shared: u32) -> Option<u32> {
+        if self.threads == 0 || self.blocks == 0 || self.shared_bytes == 0 || threads == 0 {
+            return None;
+        }
+        let by_threads = self.threads / threads;
+        let by_shared = if shared == 0 {
+            u32::MAX
+        } else {
+            self.shared_bytes / (shared + self.reserved_shared_per_block)
+        };
+        Some(by_threads.min(by_shared).min(self.blocks))
+    }
 }
 
 // SAFETY: the driver API is thread-safe; the context handle is only used after making it
@@ -273,6 +307,17 @@ impl Device {
         let minor = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
         let sm_count = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
         let max_shared_optin = attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
+        // Only tuning reads these: a driver that does not report one leaves it 0.
+        let limit = |a| attr(a).map_or(0, |v| v.max(0) as u32);
+        let sm_limits = SmLimits {
+            registers: limit(A::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR),
+            shared_bytes: limit(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+            reserved_shared_per_block: limit(
+                A::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+            ),
+            threads: limit(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+            blocks: limit(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
+        };
         let mut name_buf = [0 as std::ffi::c_char; 256];
         let mut total_mem = 0usize;
         let mut ctx: sys::CUcontext = std::ptr::null_mut();
@@ -305,6 +350,7 @@ impl Device {
                 sm_count: sm_count.max(0) as u32,
                 total_mem,
                 max_shared_optin: max_shared_optin.max(0) as u32,
+                sm_limits,
                 driver_version,
             }),
         };
@@ -352,6 +398,11 @@ impl Device {
         self.inner.sm_count
     }
 
+    /// What one SM holds at once (registers, shared memory, threads, blocks).
+    pub fn sm_limits(&self) -> SmLimits {
+        self.inner.sm_limits
+    }
+
     /// Device memory in bytes.
     pub fn total_memory(&self) -> usize {
         self.inner.total_mem
@@ -368,8 +419,10 @@ impl Device {
     }
 
     /// The cubin the driver's JIT makes of `ptx` for this device (what `cuModuleLoadData`
-    /// would load): Triton's `asm["cubin"]`, without a CUDA toolkit.
-    pub fn link_cubin(&self, ptx: &str) -> Result<Vec<u8>> {
+    /// would load): Triton's `asm["cubin"]`, without a CUDA toolkit. `occupancy`: (threads a
+    /// block, blocks an SM) asked of ptxas, as [`crate::Module::load_ptx_for_occupancy`] does
+    /// (a kernel's [`crate::KernelAttributes::occupancy_hint`]).
+    pub fn link_cubin(&self, ptx: &str, occupancy: Option<(u32, u32)>) -> Result<Vec<u8>> {
         const LOG_BYTES: usize = 16 * 1024;
         // Not among the symbols a launch needs: checked here, so a driver without them still
         // runs kernels.
@@ -388,15 +441,25 @@ impl Device {
         let mut source = ptx.as_bytes().to_vec();
         source.push(0);
         let mut err_log = vec![0u8; LOG_BYTES];
-        let mut opts = [
+        let mut opts = vec![
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
         ];
-        // Option values are passed in pointer-sized slots; sizes go in by value.
-        let mut vals: [*mut c_void; 2] = [
+        // Option values are passed in pointer-sized slots; sizes and counts go in by value.
+        let mut vals: Vec<*mut c_void> = vec![
             err_log.as_mut_ptr() as *mut c_void,
             LOG_BYTES as *mut c_void,
         ];
+        if let Some((threads, blocks)) = occupancy {
+            opts.extend([
+                sys::CUjit_option::CU_JIT_MIN_CTA_PER_SM,
+                sys::CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK,
+            ]);
+            vals.extend([
+                blocks as usize as *mut c_void,
+                threads as usize as *mut c_void,
+            ]);
+        }
         let failed = |res: sys::CUresult, log: &[u8]| {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
             RuntimeError::ModuleLoad {

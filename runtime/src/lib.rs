@@ -53,8 +53,8 @@ pub mod tensormap;
 
 pub use cache::{Cache, CacheEntry};
 pub use device::{
-    Device, DeviceBuffer, Element, Event, L2Flush, Stream, device_count, driver_version, median,
-    time_launches,
+    Device, DeviceBuffer, Element, Event, L2Flush, SmLimits, Stream, device_count, driver_version,
+    median, time_launches,
 };
 pub use error::{Result, RuntimeError};
 pub use launch::{Kernel, KernelArg, KernelAttributes, LaunchFlags, Module};

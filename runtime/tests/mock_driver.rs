@@ -407,6 +407,95 @@ fn host_descriptors_against_mock_driver() {
     assert!(e.contains("a stride is a program count"), "{e}");
 }
 
+/// `Kernel::from_ptx` builds a kernel a second time where registers keep fewer of its blocks on
+/// an SM than its shared memory allows (the mock's sm_90 occupancy), and keeps that build only
+/// when it holds more blocks without spilling more; it does not try past a sixth of the
+/// registers, where shared memory is not what binds, or when switched off.
+#[test]
+fn occupancy_retry_against_mock_driver() {
+    if !in_child("occupancy_retry_against_mock_driver", &[]) {
+        return;
+    }
+    let dev = Device::new(0).unwrap();
+    let limits = dev.sm_limits();
+    assert_eq!(limits.blocks_without_registers(128, 57344), Some(4));
+    assert_eq!(limits.blocks_without_registers(128, 0), Some(16));
+    let md = |shared| {
+        let mut md = KernelMetadata::new("attn_kernel", 4);
+        md.shared = shared;
+        md
+    };
+    let ptx = |marks: &str| format!("// {marks}\n{}", ptx_for("attn_kernel", 1));
+    let built = |marks: &str, shared| {
+        let k = Kernel::from_ptx(&dev, &ptx(marks), md(shared)).unwrap();
+        let a = k.attributes();
+        (
+            a.num_regs,
+            a.local_bytes,
+            a.occupancy_hint,
+            k.blocks_per_sm().unwrap(),
+        )
+    };
+    // 149 registers hold three blocks where 56 KiB of shared memory allows four.
+    let module = Module::load_ptx(&dev, &ptx("MOCK_REGS 149 MOCK_HINTED_REGS 128")).unwrap();
+    assert_eq!(
+        Kernel::new(&module, md(57344))
+            .unwrap()
+            .blocks_per_sm()
+            .unwrap(),
+        3
+    );
+    assert_eq!(
+        built("MOCK_REGS 149 MOCK_HINTED_REGS 128", 57344),
+        (128, 0, Some(4), 4)
+    );
+    // The second build spills: the first stays.
+    assert_eq!(
+        built(
+            "MOCK_REGS 149 MOCK_HINTED_REGS 128 MOCK_HINTED_LOCAL 64",
+            57344
+        ),
+        (149, 0, None, 3)
+    );
+    // Four blocks would cost 200 registers more than a sixth: no second build.
+    assert_eq!(
+        built("MOCK_REGS 200 MOCK_HINTED_REGS 128", 57344),
+        (200, 0, None, 2)
+    );
+    // Without shared memory, threads bind before it: no second build.
+    assert_eq!(
+        built("MOCK_REGS 40 MOCK_HINTED_REGS 32", 0),
+        (40, 0, None, 12)
+    );
+    // Registers already allow what shared memory does.
+    assert_eq!(
+        built("MOCK_REGS 120 MOCK_HINTED_REGS 96", 57344),
+        (120, 0, None, 4)
+    );
+}
+
+#[test]
+fn occupancy_retry_off_against_mock_driver() {
+    if !in_child(
+        "occupancy_retry_off_against_mock_driver",
+        &[("TRITIUM_OCCUPANCY_RETRY", "0")],
+    ) {
+        return;
+    }
+    let dev = Device::new(0).unwrap();
+    let mut md = KernelMetadata::new("attn_kernel", 4);
+    md.shared = 57344;
+    let ptx = format!(
+        "// MOCK_REGS 149 MOCK_HINTED_REGS 128\n{}",
+        ptx_for("attn_kernel", 1)
+    );
+    let k = Kernel::from_ptx(&dev, &ptx, md).unwrap();
+    assert_eq!(
+        (k.attributes().num_regs, k.attributes().occupancy_hint),
+        (149, None)
+    );
+}
+
 #[test]
 fn no_device_from_mock_driver() {
     if !in_child(

@@ -14,6 +14,10 @@
  *   MOCK_CUDA_LOG=PATH      append one line per launch: "NAME grid=X,Y,Z block=X,Y,Z shared=S"
  *                           (then " prefer_shared" if the function asked for that carveout)
  * A PTX text containing MOCK_JIT_ERROR fails to load with CUDA_ERROR_INVALID_PTX and a log.
+ * A PTX text containing "MOCK_REGS R" compiles to R registers a thread, or with the JIT's
+ * minimum-blocks-an-SM option (which must come with the block size) to "MOCK_HINTED_REGS R2"
+ * registers and "MOCK_HINTED_LOCAL B" bytes of local memory; the occupancy of such a kernel is
+ * an sm_90's (registers, shared memory, threads, blocks an SM).
  */
 #include <math.h>
 #include <stdint.h>
@@ -26,8 +30,9 @@ typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 
-typedef struct { char *text; } Module;
-typedef struct { char name[256]; int max_dyn_shared; int cache_config; } Function;
+/* regs 0: the kernel's registers were not set by its text (40, the legacy occupancy). */
+typedef struct { char *text; int regs, local; } Module;
+typedef struct { char name[256]; int max_dyn_shared; int cache_config; int regs, local; } Function;
 typedef struct { double ms; } Event;
 
 enum {
@@ -78,6 +83,11 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     case 76: *v = 0; break;       /* minor */
     case 16: *v = 132; break;     /* SMs */
     case 97: *v = 232448; break;  /* max shared per block, opt-in */
+    case 39: *v = 2048; break;    /* threads per SM */
+    case 81: *v = 233472; break;  /* shared memory per SM */
+    case 82: *v = 65536; break;   /* registers per SM */
+    case 106: *v = 32; break;     /* blocks per SM */
+    case 111: *v = 1024; break;   /* shared memory reserved per block */
     default: *v = 0; break;
     }
     return OK;
@@ -100,8 +110,20 @@ CUresult cuModuleLoadDataEx(Module **m, const void *image, unsigned n, int *opts
         if (log && size) snprintf(log, size, "ptxas mock: syntax error at line 3");
         return INVALID_PTX;
     }
+    int min_ctas = 0, max_threads = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (opts[i] == 31) min_ctas = (int)(uintptr_t)vals[i];  /* CU_JIT_MIN_CTA_PER_SM */
+        if (opts[i] == 32) max_threads = (int)(uintptr_t)vals[i];  /* CU_JIT_MAX_THREADS_PER_BLOCK */
+    }
+    if (min_ctas && !max_threads) return INVALID_VALUE;
     Module *mod = calloc(1, sizeof *mod);
     mod->text = strdup(text);
+    const char *regs = strstr(text, "MOCK_REGS ");
+    if (regs) mod->regs = atoi(regs + strlen("MOCK_REGS "));
+    const char *hinted = strstr(text, "MOCK_HINTED_REGS ");
+    if (min_ctas && hinted) mod->regs = atoi(hinted + strlen("MOCK_HINTED_REGS "));
+    const char *local = strstr(text, "MOCK_HINTED_LOCAL ");
+    if (min_ctas && local) mod->local = atoi(local + strlen("MOCK_HINTED_LOCAL "));
     *m = mod;
     return OK;
 }
@@ -113,13 +135,16 @@ CUresult cuModuleGetFunction(Function **f, Module *m, const char *name) {
     Function *fn = calloc(1, sizeof *fn);
     snprintf(fn->name, sizeof fn->name, "%s", name);
     fn->max_dyn_shared = 48 * 1024;
+    fn->regs = m->regs;
+    fn->local = m->local;
     *f = fn; /* leaked: functions live as long as their module in the real driver */
     return OK;
 }
 CUresult cuFuncGetAttribute(int *v, int attr, Function *f) {
     switch (attr) {
     case 0: *v = 1024; break;
-    case 4: *v = 40; break;
+    case 4: *v = f->regs ? f->regs : 40; break;
+    case 3: *v = f->local; break;  /* local bytes a thread */
     case 8: *v = f->max_dyn_shared; break;
     default: *v = 0; break;
     }
@@ -131,11 +156,19 @@ CUresult cuFuncSetAttribute(Function *f, int attr, int value) {
     return OK;
 }
 
-/* Two blocks an SM up to 100 KiB of dynamic shared memory, one past it. */
+/* Kernels with registers from their text: an sm_90's occupancy. Others: two blocks an SM up to
+ * 100 KiB of dynamic shared memory, one past it. */
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, Function *f, int block, size_t shared) {
-    (void)f;
     if (block <= 0 || block > 1024) return INVALID_VALUE;
-    *n = shared > 100 * 1024 ? 1 : 2;
+    if (!f->regs) {
+        *n = shared > 100 * 1024 ? 1 : 2;
+        return OK;
+    }
+    int warps = (block + 31) / 32, by_regs = 65536 / ((f->regs + 7) / 8 * 8 * 32 * warps);
+    int by_shared = (int)(233472 / (shared + 1024)), by_threads = 2048 / block;
+    int best = by_regs < by_shared ? by_regs : by_shared;
+    best = best < by_threads ? best : by_threads;
+    *n = best < 32 ? best : 32;
     return OK;
 }
 
