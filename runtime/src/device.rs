@@ -208,6 +208,24 @@ struct DeviceInner {
     driver_version: i32,
 }
 
+/// The JIT options asking ptxas to fit `blocks` blocks of `threads` threads on an SM at once
+/// (`CU_JIT_MIN_CTA_PER_SM`, the JIT's `.minnctapersm`; it takes effect only with the block size
+/// beside it), values in the pointer-sized slots the driver reads them from.
+pub(crate) fn occupancy_jit_options(
+    (threads, blocks): (u32, u32),
+) -> [(sys::CUjit_option, *mut c_void); 2] {
+    [
+        (
+            sys::CUjit_option::CU_JIT_MIN_CTA_PER_SM,
+            blocks as usize as *mut c_void,
+        ),
+        (
+            sys::CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK,
+            threads as usize as *mut c_void,
+        ),
+    ]
+}
+
 /// What one SM holds at once, as the driver reports it (each 0 where it reports nothing): the
 /// limits a kernel's occupancy is computed from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -450,15 +468,9 @@ impl Device {
             err_log.as_mut_ptr() as *mut c_void,
             LOG_BYTES as *mut c_void,
         ];
-        if let Some((threads, blocks)) = occupancy {
-            opts.extend([
-                sys::CUjit_option::CU_JIT_MIN_CTA_PER_SM,
-                sys::CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK,
-            ]);
-            vals.extend([
-                blocks as usize as *mut c_void,
-                threads as usize as *mut c_void,
-            ]);
+        for (opt, val) in occupancy.map(occupancy_jit_options).into_iter().flatten() {
+            opts.push(opt);
+            vals.push(val);
         }
         let failed = |res: sys::CUresult, log: &[u8]| {
             let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());

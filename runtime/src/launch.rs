@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys;
 
-use crate::device::{Device, DeviceBuffer, Stream, check, error_text};
+use crate::device::{Device, DeviceBuffer, Stream, check, error_text, occupancy_jit_options};
 use crate::error::{Result, RuntimeError};
 use crate::metadata::{ArgKind, DescriptorValue, KernelMetadata};
 use crate::tensormap::TensorMap;
@@ -50,6 +50,13 @@ impl std::fmt::Debug for Module {
     }
 }
 
+/// The PTX text at `path`.
+fn read_ptx(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| RuntimeError::io(path, e))?;
+    String::from_utf8(bytes)
+        .map_err(|_| RuntimeError::InvalidArgument(format!("{} is not UTF-8", path.display())))
+}
+
 const LOG_BYTES: usize = 64 * 1024;
 /// The zeros a host descriptor of an empty tensor reads.
 const ZEROS_BYTES: usize = 128;
@@ -58,9 +65,7 @@ impl Module {
     /// JIT-compiles PTX text for `device` and loads it. A JIT failure comes back as
     /// [`RuntimeError::ModuleLoad`] with ptxas's error log.
     pub fn load_ptx(device: &Device, ptx: &str) -> Result<Module> {
-        let text = CString::new(ptx)
-            .map_err(|_| RuntimeError::InvalidArgument("PTX text contains a NUL byte".into()))?;
-        Self::load_image(device, text.as_ptr() as *const c_void, None)
+        Self::load_ptx_text(device, ptx, None)
     }
 
     /// As [`Module::load_ptx`], asking ptxas to fit `blocks_per_sm` blocks of `threads` threads
@@ -72,13 +77,13 @@ impl Module {
         threads: u32,
         blocks_per_sm: u32,
     ) -> Result<Module> {
+        Self::load_ptx_text(device, ptx, Some((threads, blocks_per_sm)))
+    }
+
+    fn load_ptx_text(device: &Device, ptx: &str, occupancy: Option<(u32, u32)>) -> Result<Module> {
         let text = CString::new(ptx)
             .map_err(|_| RuntimeError::InvalidArgument("PTX text contains a NUL byte".into()))?;
-        Self::load_image(
-            device,
-            text.as_ptr() as *const c_void,
-            Some((threads, blocks_per_sm)),
-        )
+        Self::load_image(device, text.as_ptr() as *const c_void, occupancy)
     }
 
     /// Loads a cubin (or fatbin) image for `device`.
@@ -105,13 +110,10 @@ impl Module {
     /// Reads and loads `path`: PTX when it ends in `.ptx`, otherwise a cubin/fatbin.
     pub fn load_file(device: &Device, path: impl AsRef<Path>) -> Result<Module> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| RuntimeError::io(path, e))?;
         if path.extension().is_some_and(|e| e == "ptx") {
-            let text = String::from_utf8(bytes).map_err(|_| {
-                RuntimeError::InvalidArgument(format!("{} is not UTF-8", path.display()))
-            })?;
-            Self::load_ptx(device, &text)
+            Self::load_ptx(device, &read_ptx(path)?)
         } else {
+            let bytes = std::fs::read(path).map_err(|e| RuntimeError::io(path, e))?;
             Self::load_cubin(device, &bytes)
         }
     }
@@ -139,13 +141,9 @@ impl Module {
             info_log.as_mut_ptr() as *mut c_void,
             LOG_BYTES as *mut c_void,
         ];
-        if let Some((threads, blocks)) = occupancy {
-            // The block-count hint takes effect only with the block size beside it.
-            opts.extend([O::CU_JIT_MIN_CTA_PER_SM, O::CU_JIT_MAX_THREADS_PER_BLOCK]);
-            vals.extend([
-                blocks as usize as *mut c_void,
-                threads as usize as *mut c_void,
-            ]);
+        for (opt, val) in occupancy.map(occupancy_jit_options).into_iter().flatten() {
+            opts.push(opt);
+            vals.push(val);
         }
         let mut raw: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: `image` points to a NUL-terminated PTX string or an aligned cubin; the log
@@ -263,8 +261,8 @@ pub struct KernelAttributes {
     pub occupancy_hint: Option<u32>,
 }
 
-/// A second build asking for more blocks an SM may take each thread at most this fraction of
-/// its registers away (one part in six): the one kernel measured, tutorial 06's causal
+/// The most of a thread's registers (one part in six) a second build for more blocks an SM may
+/// take away: the one kernel measured, tutorial 06's causal
 /// attention at head dim 64 (64x64 tiles, 4 warps), went from 149 to 128 registers and three
 /// blocks an SM to four, 2.7% faster on an H100; larger cuts were not measured.
 const OCCUPANCY_MAX_REGISTER_CUT: (u32, u32) = (1, 6);
@@ -411,7 +409,7 @@ impl Kernel {
         if std::env::var("TRITIUM_OCCUPANCY_RETRY").is_ok_and(|v| v == "0") {
             return Ok(first);
         }
-        let Some(target) = first.shared_memory_occupancy_target()? else {
+        let Some((target, blocks)) = first.shared_memory_occupancy_target()? else {
             return Ok(first);
         };
         let threads = first.metadata.threads_per_block();
@@ -421,7 +419,7 @@ impl Kernel {
         };
         let mut second = Kernel::new(&module, metadata)?;
         if second.attributes.local_bytes <= first.attributes.local_bytes
-            && second.blocks_per_sm()? > first.blocks_per_sm()?
+            && second.blocks_per_sm()? > blocks
         {
             second.attributes.occupancy_hint = Some(target);
             return Ok(second);
@@ -449,10 +447,11 @@ impl Kernel {
         Ok(per_sm.max(0) as u32)
     }
 
-    /// The blocks an SM the kernel's shared memory allows, when that is the SM's binding limit
-    /// apart from registers, registers keep the kernel below it, and reaching it costs each
-    /// thread at most [`OCCUPANCY_MAX_REGISTER_CUT`] of its registers; else `None`.
-    fn shared_memory_occupancy_target(&self) -> Result<Option<u32>> {
+    /// The blocks an SM the kernel's shared memory allows and the blocks it holds now, when
+    /// shared memory is the SM's binding limit apart from registers, registers keep the kernel
+    /// below it, and reaching it costs each thread at most [`OCCUPANCY_MAX_REGISTER_CUT`] of its
+    /// registers; else `None`.
+    fn shared_memory_occupancy_target(&self) -> Result<Option<(u32, u32)>> {
         let limits = self.module.device().sm_limits();
         let threads = self.metadata.threads_per_block();
         let shared = self.metadata.shared + self.attributes.static_shared_bytes;
@@ -466,7 +465,8 @@ impl Kernel {
             return Ok(None);
         };
         // Shared memory binds (not threads or the block count), and registers bind below it.
-        if target == 0 || target >= unlimited || self.blocks_per_sm()? >= target {
+        let blocks = self.blocks_per_sm()?;
+        if target == 0 || target >= unlimited || blocks >= target {
             return Ok(None);
         }
         // Registers are allocated per warp in units of 256, so a thread's count rounds to 8.
@@ -475,18 +475,14 @@ impl Kernel {
         if registers_at_target * of < self.attributes.num_regs * (of - cut) {
             return Ok(None);
         }
-        Ok(Some(target))
+        Ok(Some((target, blocks)))
     }
 
     /// Loads `DIR/NAME.ptx` with `DIR/NAME.json` (as [`Kernel::from_ptx`]).
     pub fn load(device: &Device, dir: impl AsRef<Path>, name: &str) -> Result<Kernel> {
         let dir = dir.as_ref();
         let metadata = KernelMetadata::load(dir, name)?;
-        let path = dir.join(format!("{name}.ptx"));
-        let bytes = std::fs::read(&path).map_err(|e| RuntimeError::io(&path, e))?;
-        let ptx = String::from_utf8(bytes).map_err(|_| {
-            RuntimeError::InvalidArgument(format!("{} is not UTF-8", path.display()))
-        })?;
+        let ptx = read_ptx(&dir.join(format!("{name}.ptx")))?;
         Kernel::from_ptx(device, &ptx, metadata)
     }
 
