@@ -7,7 +7,9 @@ compiler (the GPU machine, with `import tritium` on PYTHONPATH for `tritium`):
 Each config is checked against PyTorch's attention (float32, on the same fresh random inputs) and
 timed with the backend's do_bench (median, µs). One line per config:
 `N D causal BLOCK_MxBLOCK_N warps stages µs max-abs-error regs/spills` (registers a thread and
-spilled registers of the kernel that ran, as the driver reports them).
+spilled registers of its first build, as the driver reports them; under Tritium `+R@B` when
+the runtime kept a second build of R registers for B blocks an SM, which this grid runs if it
+suits it).
 """
 import os
 import sys
@@ -15,28 +17,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
 from run_one import load  # noqa: E402
+from kernel_registers import jit_function, registers  # noqa: E402
 
 import torch  # noqa: E402
-
-
-def jit_function(kernel):
-    while not hasattr(kernel, "device_caches"):  # autotuned or heuristics-wrapped
-        kernel = kernel.fn
-    return kernel
-
-
-def registers(jit):
-    """`regs/spills` of every kernel in the JIT function's caches (Triton keeps a tuple a
-    device, its first entry the kernels; Tritium a dict of kernels)."""
-    found = set()
-    try:
-        for cache in jit.device_caches.values():
-            kernels = cache[0] if isinstance(cache, tuple) else cache
-            for compiled in kernels.values():
-                found.add(f"{compiled.n_regs}/{compiled.n_spills}")
-    except (AttributeError, TypeError, IndexError):  # another version's cache layout
-        return "?"
-    return ",".join(sorted(found)) or "?"
 
 
 def main():

@@ -8,8 +8,9 @@ PYTHONPATH for `tritium`):
 Each config first runs a 1000x1000x1000 product (edges masked) checked against a float64 product
 of the same inputs with the output poisoned (NaN), then SIZE^3, checked the same way and timed
 with the backend's do_bench (median, µs). One line per config and size:
-`type SIZE BLOCK_MxBLOCK_NxBLOCK_K warps stages µs TFLOP/s max-abs-error` (µs `fail` when the
-check fails, `error` when the config does not compile or launch).
+`type SIZE BLOCK_MxBLOCK_NxBLOCK_K warps stages µs TFLOP/s max-abs-error regs/spills` (µs `fail`
+when the check fails, `error` when the config does not compile or launch; registers as
+`bench/attention-sweep.py` prints them).
 """
 import os
 import sys
@@ -17,6 +18,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python", "tests", "gpu"))
 from run_one import load  # noqa: E402
+from kernel_registers import jit_function, registers  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -33,6 +35,7 @@ def main():
     for config in every_config:
         kernel.configs = [config]
         kernel.cache = {}
+        jit_function(kernel).device_caches.clear()  # only this config's kernels in it
         kw = config.kwargs
         name = (f"{kw['BLOCK_SIZE_M']}x{kw['BLOCK_SIZE_N']}x{kw['BLOCK_SIZE_K']} "
                 f"w{config.num_warps} s{config.num_stages}")
@@ -53,7 +56,8 @@ def main():
                 continue
             ms = module.triton.testing.do_bench(lambda: module.matmul(a, b, c))
             tflops = 2 * size**3 * 1e-12 / (ms * 1e-3)
-            print(f"{kind} {size} {name} {ms * 1e3:.1f} {tflops:.0f} {err:.1e}", flush=True)
+            print(f"{kind} {size} {name} {ms * 1e3:.1f} {tflops:.0f} {err:.1e} "
+                  f"{registers(jit_function(kernel))}", flush=True)
 
 
 if __name__ == "__main__":

@@ -395,7 +395,7 @@ impl Kernel {
         })
     }
 
-    /// Registers per thread.
+    /// Registers per thread (of the first build, see `occupancy_n_regs`).
     #[getter]
     fn n_regs(&self) -> u32 {
         self.inner.attributes().num_regs
@@ -407,11 +407,22 @@ impl Kernel {
         self.inner.attributes().local_bytes / 4
     }
 
-    /// The blocks an SM ptxas was asked to fit when the runtime built the kernel a second time
-    /// for occupancy (`None`: built once).
+    /// The blocks an SM ptxas was asked to fit when the runtime kept a second build of the
+    /// kernel for occupancy (`None`: built once), which launches over grids it suits run.
     #[getter]
     fn occupancy_hint(&self) -> Option<u32> {
-        self.inner.attributes().occupancy_hint
+        self.inner.occupancy_build().and_then(|a| a.occupancy_hint)
+    }
+
+    /// Registers per thread of that second build (`None`: built once).
+    #[getter]
+    fn occupancy_n_regs(&self) -> Option<u32> {
+        self.inner.occupancy_build().map(|a| a.num_regs)
+    }
+
+    /// Registers per thread of the build a launch over the grid `(gx, gy, gz)` runs.
+    fn n_regs_for_grid(&self, gx: u32, gy: u32, gz: u32) -> u32 {
+        self.inner.attributes_for_grid((gx, gy, gz)).num_regs
     }
 
     #[getter]

@@ -138,10 +138,9 @@ class _Asm(dict):
     def __missing__(self, key):
         if key == "cubin" and "ptx" in self:
             device = _driver.get_device(_driver.driver.active.get_current_device())
-            # The cubin of the kernel that runs: built as the launcher built it.
-            hint = self.kernel._init_handles().occupancy_hint if self.kernel else None
-            threads = 32 * self.kernel.metadata.num_warps if hint else None
-            cubin = self["cubin"] = device.link_cubin(self["ptx"], threads, hint)
+            # The launcher's first build (a second, for occupancy, runs only the grids it suits:
+            # `device.link_cubin(ptx, threads, kernel._init_handles().occupancy_hint)`).
+            cubin = self["cubin"] = device.link_cubin(self["ptx"])
             return cubin
         raise KeyError(key)
 

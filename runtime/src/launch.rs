@@ -256,16 +256,52 @@ pub struct KernelAttributes {
     pub static_shared_bytes: u32,
     /// Local memory per thread (register spills), bytes.
     pub local_bytes: u32,
-    /// The blocks an SM ptxas was asked to fit ([`Kernel::from_ptx`]'s second build), if it
-    /// was.
+    /// The blocks an SM ptxas was asked to fit: set for [`Kernel::from_ptx`]'s second build
+    /// ([`Kernel::occupancy_build`]), `None` for a kernel's first.
     pub occupancy_hint: Option<u32>,
 }
 
 /// The most of a thread's registers (one part in six) a second build for more blocks an SM may
 /// take away: the one kernel measured, tutorial 06's causal
-/// attention at head dim 64 (64x64 tiles, 4 warps), went from 149 to 128 registers and three
-/// blocks an SM to four, 2.7% faster on an H100; larger cuts were not measured.
+/// attention at head dim 64 (64x64 tiles, 4 warps), went from 146–149 to 127–128 registers and
+/// three blocks an SM to four, 2.7–6% faster on an H100; larger cuts were not measured.
 const OCCUPANCY_MAX_REGISTER_CUT: (u32, u32) = (1, 6);
+
+/// What one block an SM more is taken to gain, in percent of a wave's time, when a launch
+/// weighs the second build's fuller SMs against its emptier last wave. Measured on an H100
+/// (session 32): attention's 3 → 4 blocks 6% faster at 8192 programs; a 128x128 matmul tile's 2
+/// → 3 blocks lost 5.5% at 1024 programs, which waves of 264 and 396 programs predict if the
+/// third block gains 6.6%. Half the measured gain, so a close call keeps the first build.
+const OCCUPANCY_BLOCK_GAIN_PERCENT: u64 = 3;
+
+/// Whether a launch of `programs` programs on `sms` SMs should run the build that holds `more`
+/// blocks an SM rather than the one holding `fewer`. A launch takes about (waves) × (blocks an SM)
+/// block-times on each SM, so the emptier last wave of the fuller build can cost more than its
+/// extra block gains ([`OCCUPANCY_BLOCK_GAIN_PERCENT`]); a grid of about one program an SM (a
+/// persistent kernel) never gains.
+fn prefers_more_blocks(programs: u64, sms: u64, fewer: u32, more: u32) -> bool {
+    let cost = |blocks: u32| {
+        let blocks = u64::from(blocks.max(1));
+        programs.div_ceil(sms.max(1) * blocks) * blocks
+    };
+    more > fewer && cost(more) * 100 <= cost(fewer) * (100 + OCCUPANCY_BLOCK_GAIN_PERCENT)
+}
+
+/// The programs a grid asks for.
+fn grid_programs(grid: (u32, u32, u32)) -> u64 {
+    u64::from(grid.0) * u64::from(grid.1) * u64::from(grid.2)
+}
+
+/// [`Kernel::from_ptx`]'s second build of a kernel, planned for more blocks an SM.
+struct OccupancyBuild {
+    /// Keeps `func` loaded.
+    _module: Module,
+    func: sys::CUfunction,
+    attributes: KernelAttributes,
+    /// Blocks an SM of this build and of the first.
+    blocks_per_sm: u32,
+    first_blocks_per_sm: u32,
+}
 
 /// A kernel: a function in a loaded module plus its launch metadata.
 pub struct Kernel {
@@ -281,6 +317,8 @@ pub struct Kernel {
     /// For a kernel with `virtual_programs`: how many of its programs the GPU holds at once
     /// (SMs times the occupancy at its block size and shared memory).
     resident_programs: u32,
+    /// A second build for more blocks an SM, run by the launches whose grids it suits.
+    occupancy_build: Option<OccupancyBuild>,
 }
 
 // SAFETY: function handles are usable from any thread once their context is current; the
@@ -386,6 +424,7 @@ impl Kernel {
             global_scratch: std::sync::Mutex::new(None),
             zeros: std::sync::Mutex::new(None),
             resident_programs: u32::MAX,
+            occupancy_build: None,
         };
         if kernel.metadata.virtual_programs {
             kernel.resident_programs = device
@@ -401,11 +440,12 @@ impl Kernel {
     /// (ptxas does not know a kernel's dynamic shared memory, so it cannot plan for it), the PTX
     /// is compiled once more asking for as many blocks an SM as the shared memory allows, if
     /// that takes each thread at most a sixth of its registers; the second build is kept when
-    /// the SM then holds more blocks and it spills no more. `TRITIUM_OCCUPANCY_RETRY=0` turns
-    /// the second build off.
+    /// the SM then holds more blocks and it spills no more ([`Kernel::occupancy_build`]). Each
+    /// launch then runs the build its grid suits: the second where its fuller SMs gain more
+    /// than its emptier last wave costs. `TRITIUM_OCCUPANCY_RETRY=0` turns the second build off.
     pub fn from_ptx(device: &Device, ptx: &str, metadata: KernelMetadata) -> Result<Kernel> {
         let module = Module::load_ptx(device, ptx)?;
-        let first = Kernel::new(&module, metadata.clone())?;
+        let mut first = Kernel::new(&module, metadata.clone())?;
         if std::env::var("TRITIUM_OCCUPANCY_RETRY").is_ok_and(|v| v == "0") {
             return Ok(first);
         }
@@ -417,18 +457,61 @@ impl Kernel {
         let Ok(module) = Module::load_ptx_for_occupancy(device, ptx, threads, target) else {
             return Ok(first);
         };
-        let mut second = Kernel::new(&module, metadata)?;
-        if second.attributes.local_bytes <= first.attributes.local_bytes
-            && second.blocks_per_sm()? > blocks
-        {
-            second.attributes.occupancy_hint = Some(target);
-            return Ok(second);
+        let second = Kernel::new(&module, metadata)?;
+        let second_blocks = second.blocks_per_sm()?;
+        if second.attributes.local_bytes <= first.attributes.local_bytes && second_blocks > blocks {
+            first.occupancy_build = Some(OccupancyBuild {
+                _module: second.module,
+                func: second.func,
+                attributes: KernelAttributes {
+                    occupancy_hint: Some(target),
+                    ..second.attributes
+                },
+                blocks_per_sm: second_blocks,
+                first_blocks_per_sm: blocks,
+            });
         }
         Ok(first)
     }
 
-    /// Blocks of this kernel an SM holds at once at its block size and dynamic shared memory
-    /// (the driver's occupancy calculator).
+    /// The attributes of the second build [`Kernel::from_ptx`] kept, if it kept one (its
+    /// `occupancy_hint` the blocks an SM it was planned for).
+    pub fn occupancy_build(&self) -> Option<KernelAttributes> {
+        self.occupancy_build.as_ref().map(|build| build.attributes)
+    }
+
+    /// The function a launch of `programs` programs runs, and the blocks an SM it holds when
+    /// that is known (the second build's choice was made by it).
+    fn function_for(&self, programs: u64) -> (sys::CUfunction, Option<u32>) {
+        match &self.occupancy_build {
+            Some(build)
+                if prefers_more_blocks(
+                    programs,
+                    u64::from(self.module.device().sm_count()),
+                    build.first_blocks_per_sm,
+                    build.blocks_per_sm,
+                ) =>
+            {
+                (build.func, Some(build.blocks_per_sm))
+            }
+            Some(build) => (self.func, Some(build.first_blocks_per_sm)),
+            None => (self.func, None),
+        }
+    }
+
+    /// The attributes of the build a launch over `grid` runs ([`Kernel::attributes`] or
+    /// [`Kernel::occupancy_build`]'s).
+    pub fn attributes_for_grid(&self, grid: (u32, u32, u32)) -> KernelAttributes {
+        match &self.occupancy_build {
+            Some(build) if self.function_for(grid_programs(grid)).0 == build.func => {
+                build.attributes
+            }
+            _ => self.attributes,
+        }
+    }
+
+    /// Blocks of this kernel (its first build) an SM holds at once at its block size and
+    /// dynamic shared memory (the driver's occupancy calculator).
     pub fn blocks_per_sm(&self) -> Result<u32> {
         let mut per_sm = 0;
         // SAFETY: valid out pointer and function; the block size and dynamic shared memory are
@@ -693,13 +776,20 @@ impl Kernel {
         // The launcher's descriptors count the programs asked for, as `tt.get_num_programs`
         // does (a persistent kernel's program count included).
         let host_maps = self.host_descriptor_maps(args, grid)?;
+        let (func, blocks_per_sm) = self.function_for(grid_programs(grid));
+        let resident_programs = match blocks_per_sm {
+            Some(blocks) if self.metadata.virtual_programs => {
+                device.sm_count().saturating_mul(blocks.max(1))
+            }
+            _ => self.resident_programs,
+        };
         let grid = if self.metadata.virtual_programs {
             // The requested count follows the arguments; along axis 0 only as many programs
             // start as the GPU holds at once (a grid with more than one row of programs keeps
             // its size: each runs its own virtual program).
             slots.push(KernelArg::I32(grid.0.min(i32::MAX as u32) as i32).slot());
             if grid.1 == 1 && grid.2 == 1 {
-                (grid.0.min(self.resident_programs), 1, 1)
+                (grid.0.min(resident_programs), 1, 1)
             } else {
                 grid
             }
@@ -790,9 +880,8 @@ impl Kernel {
             };
             // SAFETY: as for cuLaunchKernel below; `config` and its attributes outlive the
             // call, and the symbol exists (checked above).
-            let res = unsafe {
-                sys::cuLaunchKernelEx(&config, self.func, params_ptr, std::ptr::null_mut())
-            };
+            let res =
+                unsafe { sys::cuLaunchKernelEx(&config, func, params_ptr, std::ptr::null_mut()) };
             return check(res, "cuLaunchKernelEx");
         }
         // SAFETY: the function is loaded; every parameter pointer points to an 8-byte slot (or a
@@ -802,7 +891,7 @@ impl Kernel {
         // synchronization).
         let res = unsafe {
             sys::cuLaunchKernel(
-                self.func,
+                func,
                 grid.0,
                 grid.1,
                 grid.2,
@@ -816,5 +905,27 @@ impl Kernel {
             )
         };
         check(res, "cuLaunchKernel")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefers_more_blocks;
+
+    /// The grids measured on an H100 (132 SMs): tutorial 06's causal attention (64 x 128
+    /// programs, 3 → 4 blocks an SM, faster) and a 4096³ matmul in 128x128 tiles (1024
+    /// programs, 2 → 3 blocks, slower).
+    #[test]
+    fn fuller_sms_against_the_last_wave() {
+        assert!(prefers_more_blocks(8192, 132, 3, 4));
+        assert!(!prefers_more_blocks(1024, 132, 2, 3));
+        // A persistent grid gains nothing from room for more blocks.
+        assert!(!prefers_more_blocks(132, 132, 1, 2));
+        assert!(!prefers_more_blocks(264, 132, 2, 3));
+        // Fewer programs than one wave of either: the same time.
+        assert!(!prefers_more_blocks(100, 132, 3, 4));
+        // Where the fuller SMs take a wave fewer.
+        assert!(prefers_more_blocks(500, 132, 3, 4));
+        assert!(!prefers_more_blocks(8192, 132, 4, 4));
     }
 }

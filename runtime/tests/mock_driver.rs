@@ -410,12 +410,21 @@ fn host_descriptors_against_mock_driver() {
 /// `Kernel::from_ptx` builds a kernel a second time where registers keep fewer of its blocks on
 /// an SM than its shared memory allows (the mock's sm_90 occupancy), and keeps that build only
 /// when it holds more blocks without spilling more; it does not try past a sixth of the
-/// registers, where shared memory is not what binds, or when switched off.
+/// registers, where shared memory is not what binds, or when switched off. A launch runs the
+/// second build only where its grid fills the fuller SMs' waves well enough.
 #[test]
 fn occupancy_retry_against_mock_driver() {
-    if !in_child("occupancy_retry_against_mock_driver", &[]) {
+    let log = std::env::temp_dir().join(format!("tritium-mock-occ-{}", std::process::id()));
+    let log_s = log.to_string_lossy().into_owned();
+    if !in_child(
+        "occupancy_retry_against_mock_driver",
+        &[("MOCK_CUDA_LOG", &log_s)],
+    ) {
+        let _ = std::fs::remove_file(&log);
         return;
     }
+    let log = PathBuf::from(std::env::var("MOCK_CUDA_LOG").unwrap());
+    let _ = std::fs::remove_file(&log);
     let dev = Device::new(0).unwrap();
     let limits = dev.sm_limits();
     assert_eq!(limits.blocks_without_registers(128, 57344), Some(4));
@@ -426,14 +435,14 @@ fn occupancy_retry_against_mock_driver() {
         md
     };
     let ptx = |marks: &str| format!("// {marks}\n{}", ptx_for("attn_kernel", 1));
+    // (first build's registers, blocks an SM; the second's registers, local bytes, hint)
     let built = |marks: &str, shared| {
         let k = Kernel::from_ptx(&dev, &ptx(marks), md(shared)).unwrap();
-        let a = k.attributes();
+        let second = k.occupancy_build();
         (
-            a.num_regs,
-            a.local_bytes,
-            a.occupancy_hint,
+            k.attributes().num_regs,
             k.blocks_per_sm().unwrap(),
+            second.map(|a| (a.num_regs, a.local_bytes, a.occupancy_hint)),
         )
     };
     // 149 registers hold three blocks where 56 KiB of shared memory allows four.
@@ -447,31 +456,54 @@ fn occupancy_retry_against_mock_driver() {
     );
     assert_eq!(
         built("MOCK_REGS 149 MOCK_HINTED_REGS 128", 57344),
-        (128, 0, Some(4), 4)
+        (149, 3, Some((128, 0, Some(4))))
     );
-    // The second build spills: the first stays.
+    // The second build spills: only the first is kept.
     assert_eq!(
         built(
             "MOCK_REGS 149 MOCK_HINTED_REGS 128 MOCK_HINTED_LOCAL 64",
             57344
         ),
-        (149, 0, None, 3)
+        (149, 3, None)
     );
     // Four blocks would cost 200 registers more than a sixth: no second build.
     assert_eq!(
         built("MOCK_REGS 200 MOCK_HINTED_REGS 128", 57344),
-        (200, 0, None, 2)
+        (200, 2, None)
     );
     // Without shared memory, threads bind before it: no second build.
-    assert_eq!(
-        built("MOCK_REGS 40 MOCK_HINTED_REGS 32", 0),
-        (40, 0, None, 12)
-    );
+    assert_eq!(built("MOCK_REGS 40 MOCK_HINTED_REGS 32", 0), (40, 12, None));
     // Registers already allow what shared memory does.
     assert_eq!(
         built("MOCK_REGS 120 MOCK_HINTED_REGS 96", 57344),
-        (120, 0, None, 4)
+        (120, 4, None)
     );
+
+    // Which build each grid runs on the mock's 132 SMs (3 blocks an SM, or 4).
+    let k = Kernel::from_ptx(&dev, &ptx("MOCK_REGS 149 MOCK_HINTED_REGS 128"), md(57344)).unwrap();
+    let stream = dev.create_stream().unwrap();
+    let out = dev.alloc(64).unwrap();
+    for (grid, regs) in [
+        // Many waves: the fuller SMs win (21 waves of 396 against 16 of 528).
+        ((64, 128, 1), 128),
+        // 1024 programs: 3 waves of 396 against 2 of 528.
+        ((1024, 1, 1), 128),
+        // 600 programs: two waves either way, the fuller SMs' second one emptier: the first.
+        ((600, 1, 1), 149),
+        // One program an SM (a persistent grid): never the second.
+        ((132, 1, 1), 149),
+    ] {
+        k.launch(&stream, grid, &[KernelArg::Buffer(&out)]).unwrap();
+        assert_eq!(k.attributes_for_grid(grid).num_regs, regs, "{grid:?}");
+        let launches = std::fs::read_to_string(&log).unwrap();
+        let last = launches.lines().last().unwrap();
+        let want = format!(
+            "attn_kernel grid={},{},{} block=128,1,1 shared=57344 prefer_shared regs={regs}",
+            grid.0, grid.1, grid.2
+        );
+        assert_eq!(last, want);
+    }
+    stream.synchronize().unwrap();
 }
 
 #[test]
@@ -490,10 +522,9 @@ fn occupancy_retry_off_against_mock_driver() {
         ptx_for("attn_kernel", 1)
     );
     let k = Kernel::from_ptx(&dev, &ptx, md).unwrap();
-    assert_eq!(
-        (k.attributes().num_regs, k.attributes().occupancy_hint),
-        (149, None)
-    );
+    assert_eq!(k.attributes().num_regs, 149);
+    assert!(k.occupancy_build().is_none());
+    assert_eq!(k.attributes_for_grid((8192, 1, 1)).num_regs, 149);
 }
 
 #[test]

@@ -12,7 +12,8 @@
  *   MOCK_CUDA_BUG=NAME      the kernel NAME (add, softmax, rmsnorm, matmul) leaves its last
  *                           output element unwritten
  *   MOCK_CUDA_LOG=PATH      append one line per launch: "NAME grid=X,Y,Z block=X,Y,Z shared=S"
- *                           (then " prefer_shared" if the function asked for that carveout)
+ *                           (then " prefer_shared" if the function asked for that carveout,
+ *                           and " regs=R" if its PTX set its registers)
  * A PTX text containing MOCK_JIT_ERROR fails to load with CUDA_ERROR_INVALID_PTX and a log.
  * A PTX text containing "MOCK_REGS R" compiles to R registers a thread, or with the JIT's
  * minimum-blocks-an-SM option (which must come with the block size) to "MOCK_HINTED_REGS R2"
@@ -337,8 +338,10 @@ CUresult cuLaunchKernel(Function *f, unsigned gx, unsigned gy, unsigned gz, unsi
     if (log) {
         FILE *fp = fopen(log, "a");
         if (fp) {
-            fprintf(fp, "%s grid=%u,%u,%u block=%u,%u,%u shared=%u%s\n", f->name, gx, gy, gz, bx,
-                    by, bz, shared, f->cache_config == 1 ? " prefer_shared" : "");
+            fprintf(fp, "%s grid=%u,%u,%u block=%u,%u,%u shared=%u%s", f->name, gx, gy, gz, bx, by,
+                    bz, shared, f->cache_config == 1 ? " prefer_shared" : "");
+            if (f->regs) fprintf(fp, " regs=%d", f->regs);
+            fputc('\n', fp);
             fclose(fp);
         }
     }
