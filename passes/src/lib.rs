@@ -26,6 +26,7 @@ pub mod optimize_thread_locality;
 pub mod persistent_programs;
 pub mod pipeline;
 pub mod pipeline_tma;
+pub mod pipeline_tma_stores;
 pub mod pipelines;
 pub mod prefetch;
 pub mod prefetch_loop_loads;
@@ -224,7 +225,13 @@ pub static PASSES: &[PassEntry] = &[
             nonzero other are left alone. Stages per loop: a schedule's \
             (tt.scheduled_max_stage + 1, staging only the loads with a tt.latency; the \
             schedule's attributes are then removed), else the loop's tt.num_stages, else \
-            num-stages; below 2 the loop is left alone.",
+            num-stages; below 2 the loop is left alone. On sm_90, tt.descriptor_load of a \
+            loop-invariant TMA descriptor staged for wgmma becomes ttng.async_tma_copy_global_to_local \
+            into a ring, one mbarrier a stage (ttng.barrier_expect, ttng.wait_barrier), and \
+            tt.descriptor_store / tt.descriptor_reduce in a pipelined loop (under its scf.ifs too) \
+            goes through one buffer allocated before the loop: ttng.async_tma_store_wait \
+            {pendings = 0} for the previous store, ttg.local_store, ttng.fence_async_shared and \
+            the TMA store, left in flight until the next one or the wait after the loop.",
     },
     PassEntry {
         pass: &remove_layout_conversions::PASS,

@@ -66,7 +66,7 @@ use tritium_layout::encoding::Encoding;
 
 pub static PASS: PassDef = PassDef {
     argument: "tritongpu-pipeline",
-    summary: "Software-pipeline the loads feeding tensor-core dots (cp.async into a ring of buffers)",
+    summary: "Software-pipeline the loads feeding tensor-core dots (cp.async or TMA into rings of buffers) and TMA stores in loops",
     anchor: Some("builtin.module"),
     options: &[PassOption {
         name: "num-stages",
@@ -74,7 +74,14 @@ pub static PASS: PassDef = PassDef {
         kind: OptionKind::Int,
         default: "3",
     }],
-    dependent_dialects: || vec![dialects::ttg(), dialects::arith(), dialects::tt()],
+    dependent_dialects: || {
+        vec![
+            dialects::ttg(),
+            dialects::ttng(),
+            dialects::arith(),
+            dialects::tt(),
+        ]
+    },
     run,
 };
 
@@ -1675,6 +1682,8 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
     let module = module.to_raw();
     // sm_90: loads from tensor descriptors become multi-buffered TMA copies (pipeline_tma.rs).
     crate::pipeline_tma::run(module, default);
+    // sm_90: stores through tensor descriptors in loops wait for the previous one, not their own.
+    crate::pipeline_tma_stores::run(module, default);
     // Innermost loops only: a loop containing another loop is left alone.
     let loops = crate::schedule::innermost_loops(module);
     let axis = AxisInfoAnalysis::run(module);

@@ -33,7 +33,9 @@
 
 use crate::ir_util::*;
 use crate::tma::dropped_unit_dims;
-use crate::tma_lowering::{At, block_of, erase, memdesc_dims, tma_layout, users};
+use crate::tma_lowering::{
+    At, block_of, erase, memdesc_dims, only_block_accesses, tma_layout, users,
+};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::build::{build, clone_with};
@@ -98,8 +100,23 @@ pub(crate) fn stageable_loads(for_op: MlirOperation) -> Vec<MlirOperation> {
         .collect()
 }
 
+/// Whether `-triton-nvidia-tma-lowering` makes `desc` (of blocks `block`) a TMA descriptor: a
+/// block argument (a kernel's descriptor parameter), or a `tt.make_tensor_descriptor` of unit
+/// last stride it writes on the device, which takes every use being a block access.
+pub(crate) fn lowered_to_tma(desc: MlirValue, block: MlirType) -> bool {
+    match defining_op(desc) {
+        Some(def) if op_name(def) == "tt.make_tensor_descriptor" => {
+            let d = operands(def);
+            let rank = d.len().saturating_sub(1) / 2;
+            rank != 0 && constant_int(d[2 * rank]) == Some(1) && only_block_accesses(desc, block)
+        }
+        Some(_) => false,
+        None => true,
+    }
+}
+
 /// Whether `value` is defined outside `for_op` (so it is loop-invariant).
-fn outside(value: MlirValue, for_op: MlirOperation) -> bool {
+pub(crate) fn outside(value: MlirValue, for_op: MlirOperation) -> bool {
     // SAFETY: queries on a live value, its owner block and their parent ops.
     unsafe {
         let parent = if mlirValueIsABlockArgument(value) {
@@ -284,17 +301,8 @@ fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Optio
         return None;
     }
     let encoding = tma_layout(value_type(desc))?;
-    // A descriptor -triton-nvidia-tma-lowering will write on the device, or a kernel argument.
-    match defining_op(desc) {
-        Some(def) if op_name(def) == "tt.make_tensor_descriptor" => {
-            let d = operands(def);
-            let rank = d.len().saturating_sub(1) / 2;
-            if rank == 0 || constant_int(d[2 * rank]) != Some(1) {
-                return None;
-            }
-        }
-        Some(_) => return None,
-        None => {}
+    if !lowered_to_tma(desc, block_of(value_type(desc))?) {
+        return None;
     }
     if !ins[1..].iter().all(|&v| recomputable(v, iv, for_op, 0)) {
         // Coordinates from loop-carried state (a fused loop's tile offsets) are computed

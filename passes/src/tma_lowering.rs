@@ -240,7 +240,9 @@ pub(crate) fn only_block_accesses(desc: MlirValue, block: MlirType) -> bool {
                         })
                     }
                     // Copies the pipeliner made (-tritongpu-pipeline on sm_90).
-                    "ttng.async_tma_copy_global_to_local" => true,
+                    "ttng.async_tma_copy_global_to_local"
+                    | "ttng.async_tma_copy_local_to_global"
+                    | "ttng.async_tma_reduce" => true,
                     _ => false,
                 };
             if !ok {
@@ -527,7 +529,7 @@ pub(crate) fn erase(op: MlirOperation) {
 }
 
 /// An attribute of `op` by name, if present.
-fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+pub(crate) fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.
     let attr = unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)

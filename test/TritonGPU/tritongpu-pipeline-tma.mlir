@@ -104,7 +104,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.nu
 // FUSED:   arith.divsi
 // FUSED: ttng.async_tma_copy_global_to_local %arg0[%[[TILE]]#0, %{{.*}}] {{.*}}, %[[P]]
 // FUSED: ttng.async_tma_copy_global_to_local %arg5[%{{.*}}, %[[TILE]]#1] {{.*}}, %[[P]]
-// FUSED: scf.for
+// FUSED: %[[CBUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<128x256xf16, #shared, #smem, mutable>
+// FUSED-NEXT: scf.for
 // FUSED:   ttng.wait_barrier
 // FUSED:   %[[DOT:.*]] = ttng.warp_group_dot {{.*}}isAsync = true
 // FUSED:   ttng.warp_group_dot_wait %[[DOT]] {pendings = 1 : i32}
@@ -116,8 +117,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-stages" = 3 : i32, "ttg.nu
 // FUSED:   ttng.async_tma_copy_global_to_local %arg5[%{{.*}}, %[[AHEAD]]#1] {{.*}}, %[[AP]]
 // FUSED:   scf.if
 // FUSED:     %[[DONE:.*]] = ttng.warp_group_dot_wait %[[DOT]] {pendings = 0 : i32}
-// FUSED:     arith.truncf %[[DONE]]
-// FUSED:     tt.descriptor_store
+// FUSED:     %[[C:.*]] = arith.truncf %[[DONE]]
+// FUSED-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// FUSED-NEXT: ttg.local_store %[[C]], %[[CBUF]]
+// FUSED-NEXT: ttng.fence_async_shared
+// FUSED-NEXT: ttng.async_tma_copy_local_to_global %arg10[{{.*}}] %[[CBUF]]
+// FUSED-NOT: ttng.async_tma_store_wait
+// FUSED: scf.yield
+// FUSED: ttng.async_tma_store_wait {pendings = 0 : i32}
+// FUSED-NEXT: ttg.local_dealloc %[[CBUF]]
 // FUSED: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // FUSED-COUNT-3: ttng.inval_barrier
 
