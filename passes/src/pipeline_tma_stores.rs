@@ -33,8 +33,10 @@ pub(crate) fn run(module: MlirOperation, default: i64) {
     }
     for op in collect_ops(module) {
         let name = op_name(op);
-        if matches!(name.as_str(), "tt.descriptor_store" | "tt.descriptor_reduce")
-            && let Some(for_op) = enclosing_loop(op)
+        if matches!(
+            name.as_str(),
+            "tt.descriptor_store" | "tt.descriptor_reduce"
+        ) && let Some(for_op) = enclosing_loop(op)
             && crate::schedule::loop_stages(for_op, default).is_some()
         {
             pipeline_store(op, for_op, name == "tt.descriptor_reduce");
@@ -96,13 +98,7 @@ fn pipeline_store(op: MlirOperation, for_op: MlirOperation, reduce: bool) {
 
     let at = At::new(op);
     wait(&at);
-    at.insert_op(build(
-        "ttg.local_store",
-        at.loc,
-        &[value, buffer],
-        &[],
-        &[],
-    ));
+    at.insert_op(build("ttg.local_store", at.loc, &[value, buffer], &[], &[]));
     at.insert_op(build(
         "ttng.fence_async_shared",
         at.loc,
