@@ -480,34 +480,24 @@ impl Kernel {
         self.occupancy_build.as_ref().map(|build| build.attributes)
     }
 
-    /// The function a launch of `programs` programs runs, and the blocks an SM it holds when
-    /// that is known (the second build's choice was made by it).
-    fn function_for(&self, programs: u64) -> (sys::CUfunction, Option<u32>) {
-        match &self.occupancy_build {
-            Some(build)
-                if prefers_more_blocks(
-                    programs,
-                    u64::from(self.module.device().sm_count()),
-                    build.first_blocks_per_sm,
-                    build.blocks_per_sm,
-                ) =>
-            {
-                (build.func, Some(build.blocks_per_sm))
-            }
-            Some(build) => (self.func, Some(build.first_blocks_per_sm)),
-            None => (self.func, None),
-        }
+    /// The second build, when a launch of `programs` programs should run it.
+    fn occupancy_build_for(&self, programs: u64) -> Option<&OccupancyBuild> {
+        let sms = u64::from(self.module.device().sm_count());
+        self.occupancy_build.as_ref().filter(|build| {
+            prefers_more_blocks(
+                programs,
+                sms,
+                build.first_blocks_per_sm,
+                build.blocks_per_sm,
+            )
+        })
     }
 
     /// The attributes of the build a launch over `grid` runs ([`Kernel::attributes`] or
     /// [`Kernel::occupancy_build`]'s).
     pub fn attributes_for_grid(&self, grid: (u32, u32, u32)) -> KernelAttributes {
-        match &self.occupancy_build {
-            Some(build) if self.function_for(grid_programs(grid)).0 == build.func => {
-                build.attributes
-            }
-            _ => self.attributes,
-        }
+        self.occupancy_build_for(grid_programs(grid))
+            .map_or(self.attributes, |build| build.attributes)
     }
 
     /// Blocks of this kernel (its first build) an SM holds at once at its block size and
@@ -776,13 +766,11 @@ impl Kernel {
         // The launcher's descriptors count the programs asked for, as `tt.get_num_programs`
         // does (a persistent kernel's program count included).
         let host_maps = self.host_descriptor_maps(args, grid)?;
-        let (func, blocks_per_sm) = self.function_for(grid_programs(grid));
-        let resident_programs = match blocks_per_sm {
-            Some(blocks) if self.metadata.virtual_programs => {
-                device.sm_count().saturating_mul(blocks.max(1))
-            }
-            _ => self.resident_programs,
-        };
+        let second = self.occupancy_build_for(grid_programs(grid));
+        let func = second.map_or(self.func, |build| build.func);
+        let resident_programs = second.map_or(self.resident_programs, |build| {
+            device.sm_count().saturating_mul(build.blocks_per_sm.max(1))
+        });
         let grid = if self.metadata.virtual_programs {
             // The requested count follows the arguments; along axis 0 only as many programs
             // start as the GPU holds at once (a grid with more than one row of programs keeps
