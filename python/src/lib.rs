@@ -420,11 +420,6 @@ impl Kernel {
         self.inner.occupancy_build().map(|a| a.num_regs)
     }
 
-    /// Registers per thread of the build a launch over the grid `(gx, gy, gz)` runs.
-    fn n_regs_for_grid(&self, gx: u32, gy: u32, gz: u32) -> u32 {
-        self.inner.attributes_for_grid((gx, gy, gz)).num_regs
-    }
-
     #[getter]
     fn max_threads(&self) -> u32 {
         self.inner.attributes().max_threads_per_block
