@@ -20,7 +20,7 @@
 use crate::ir_util::*;
 use crate::pipeline_tma::{enabled, lowered_to_tma, outside};
 use crate::tma::dropped_unit_dims;
-use crate::tma_lowering::{At, attribute_of, block_of, erase, tma_layout};
+use crate::tma_lowering::{At, block_of, erase, fence_and_store, store_wait, tma_layout};
 use mlir_sys::*;
 use tritium_dialects::build::build;
 
@@ -39,7 +39,7 @@ pub(crate) fn run(module: MlirOperation, default: i64) {
         ) && let Some(for_op) = enclosing_loop(op)
             && crate::schedule::loop_stages(for_op, default).is_some()
         {
-            pipeline_store(op, for_op, name == "tt.descriptor_reduce");
+            pipeline_store(op, for_op);
         }
     }
 }
@@ -60,7 +60,7 @@ fn enclosing_loop(op: MlirOperation) -> Option<MlirOperation> {
     None
 }
 
-fn pipeline_store(op: MlirOperation, for_op: MlirOperation, reduce: bool) {
+fn pipeline_store(op: MlirOperation, for_op: MlirOperation) {
     let ins = operands(op);
     let [desc, value, ..] = ins[..] else {
         return;
@@ -76,16 +76,6 @@ fn pipeline_store(op: MlirOperation, for_op: MlirOperation, reduce: bool) {
     {
         return;
     }
-    let wait = |at: &At| {
-        at.insert_op(build(
-            "ttng.async_tma_store_wait",
-            at.loc,
-            &[],
-            &[],
-            &[("pendings", at.int_attr(32, 0))],
-        ));
-    };
-
     let before_loop = At::new(for_op);
     let buffer_type = before_loop.memdesc(&tile, element_type(block), &encoding, true);
     let buffer = before_loop.insert(build(
@@ -97,34 +87,15 @@ fn pipeline_store(op: MlirOperation, for_op: MlirOperation, reduce: bool) {
     ));
 
     let at = At::new(op);
-    wait(&at);
+    store_wait(&at);
     at.insert_op(build("ttg.local_store", at.loc, &[value, buffer], &[], &[]));
-    at.insert_op(build(
-        "ttng.fence_async_shared",
-        at.loc,
-        &[],
-        &[],
-        &[("bCluster", at.bool_attr(false))],
-    ));
-    let mut copy_operands = vec![desc];
-    copy_operands.extend_from_slice(&ins[2..]);
-    copy_operands.push(buffer);
-    let (copy, attributes) = if reduce {
-        let kind = attribute_of(op, "kind");
-        (
-            "ttng.async_tma_reduce",
-            kind.map(|k| vec![("kind", k)]).unwrap_or_default(),
-        )
-    } else {
-        ("ttng.async_tma_copy_local_to_global", Vec::new())
-    };
-    at.insert_op(build(copy, at.loc, &copy_operands, &[], &attributes));
+    fence_and_store(&at, op, buffer);
     erase(op);
 
     // SAFETY: an scf.for is never its block's last op (the terminator follows it).
     let after = unsafe { mlirOperationGetNextInBlock(for_op) };
     let after_loop = At::new(after);
-    wait(&after_loop);
+    store_wait(&after_loop);
     after_loop.insert_op(build(
         "ttg.local_dealloc",
         after_loop.loc,

@@ -157,7 +157,7 @@ fn run(module: OperationRef, options: &Options) -> PassResult {
         }
         match name.as_str() {
             "tt.descriptor_load" => lower_load(op),
-            _ => lower_store(op, name == "tt.descriptor_reduce"),
+            _ => lower_store(op),
         }
     }
     Ok(())
@@ -461,7 +461,7 @@ fn lower_load(op: MlirOperation) {
 /// `tt.descriptor_store` / `tt.descriptor_reduce` → the value staged in shared memory (a buffer
 /// of its shape: the block's, or rank-reduced), then a TMA store (or reduction) waited for before
 /// the buffer can be reused.
-fn lower_store(op: MlirOperation, reduce: bool) {
+fn lower_store(op: MlirOperation) {
     let ins = operands(op);
     let (desc, value) = (ins[0], ins[1]);
     let (Some(block), Some(encoding)) = (block_of(value_type(desc)), tma_layout(value_type(desc)))
@@ -481,6 +481,16 @@ fn lower_store(op: MlirOperation, reduce: bool) {
         &[buffer_type],
         &[],
     ));
+    fence_and_store(&at, op, buffer);
+    store_wait(&at);
+    erase(op);
+}
+
+/// What a `tt.descriptor_store` / `tt.descriptor_reduce` `op` becomes once its value is in
+/// `buffer`: `ttng.fence_async_shared` (the writes reach the async proxy), then
+/// `ttng.async_tma_copy_local_to_global` (or `ttng.async_tma_reduce` of the op's kind) of the
+/// buffer through the op's descriptor at its coordinates.
+pub(crate) fn fence_and_store(at: &At, op: MlirOperation, buffer: MlirValue) {
     at.insert_op(build(
         "ttng.fence_async_shared",
         at.loc,
@@ -488,27 +498,25 @@ fn lower_store(op: MlirOperation, reduce: bool) {
         &[],
         &[("bCluster", at.bool_attr(false))],
     ));
-    let mut copy_operands = vec![desc];
+    let ins = operands(op);
+    let mut copy_operands = vec![ins[0]];
     copy_operands.extend_from_slice(&ins[2..]);
     copy_operands.push(buffer);
-    if reduce {
+    let (copy, attributes) = if op_name(op) == "tt.descriptor_reduce" {
         let kind = attribute_of(op, "kind");
-        at.insert_op(build(
+        (
             "ttng.async_tma_reduce",
-            at.loc,
-            &copy_operands,
-            &[],
-            &kind.map(|k| vec![("kind", k)]).unwrap_or_default(),
-        ));
+            kind.map(|k| vec![("kind", k)]).unwrap_or_default(),
+        )
     } else {
-        at.insert_op(build(
-            "ttng.async_tma_copy_local_to_global",
-            at.loc,
-            &copy_operands,
-            &[],
-            &[],
-        ));
-    }
+        ("ttng.async_tma_copy_local_to_global", Vec::new())
+    };
+    at.insert_op(build(copy, at.loc, &copy_operands, &[], &attributes));
+}
+
+/// `ttng.async_tma_store_wait {pendings = 0}`: the TMA stores issued so far have read their
+/// buffers.
+pub(crate) fn store_wait(at: &At) {
     at.insert_op(build(
         "ttng.async_tma_store_wait",
         at.loc,
@@ -516,7 +524,6 @@ fn lower_store(op: MlirOperation, reduce: bool) {
         &[],
         &[("pendings", at.int_attr(32, 0))],
     ));
-    erase(op);
 }
 
 /// Removes an op without uses from its block and destroys it.
@@ -529,7 +536,7 @@ pub(crate) fn erase(op: MlirOperation) {
 }
 
 /// An attribute of `op` by name, if present.
-pub(crate) fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.
     let attr = unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
