@@ -85,12 +85,18 @@ def main(d):
                 at = (z * M + i) * N + j
                 if got[at] != want:
                     wrong.append(f"c[{z}][{i}][{j}] = {got[at]} (bits {words[at]:#06x}), expected {want}")
-    touched = sum(1 for w in words[BATCHES * M * N:] if w != POISON)
+    return report(KERNEL, wrong, words[BATCHES * M * N:], programs)
+
+
+def report(kernel, wrong, guard, programs):
+    """Prints the verdict line (the wrong elements, the guard words written) and returns the
+    exit status."""
+    touched = sum(1 for w in guard if w != POISON)
     if wrong or touched:
-        print(f"{KERNEL}: {len(wrong)} wrong elements, {touched} guard elements written; "
+        print(f"{kernel}: {len(wrong)} wrong elements, {touched} guard elements written; "
               + "; ".join(wrong[:5]))
         return 1
-    print(f"{KERNEL}: ok ({programs} programs)")
+    print(f"{kernel}: ok ({programs} programs)")
     return 0
 
 

@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simt_emu  # noqa: E402
-from check_descriptor_matmul import GUARD, POISON, f16  # noqa: E402
+from check_descriptor_matmul import GUARD, POISON, f16, report  # noqa: E402
 
 KERNEL = "matmul_descriptor_persistent_kernel"
 M, N, K = 96, 144, 160
@@ -57,13 +57,7 @@ def main(d):
             want = f16(sum(row[k] * b[k * N + j] for k in range(K)))
             if got[i * N + j] != want:
                 wrong.append(f"c[{i}][{j}] = {got[i * N + j]} (bits {words[i * N + j]:#06x}), expected {want}")
-    touched = sum(1 for w in words[M * N:] if w != POISON)
-    if wrong or touched:
-        print(f"{KERNEL}: {len(wrong)} wrong elements, {touched} guard elements written; "
-              + "; ".join(wrong[:5]))
-        return 1
-    print(f"{KERNEL}: ok ({PROGRAMS} programs)")
-    return 0
+    return report(KERNEL, wrong, words[M * N:], PROGRAMS)
 
 
 if __name__ == "__main__":
