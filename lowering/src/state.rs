@@ -354,6 +354,13 @@ impl FuncLowering<'_> {
             return Ok(base.clone());
         }
         let map = self.thread_map(op, ty)?;
+        let base = self.thread_base_of_map(&map);
+        self.bases.insert(ty.ptr as usize, base.clone());
+        Ok(base)
+    }
+
+    /// [`Self::thread_base`] of a map that no tensor type names (not cached).
+    pub fn thread_base_of_map(&mut self, map: &ThreadMap) -> Vec<Value> {
         let rank = map.shape.len();
         let mut base = Vec::new();
         // Every lane and warp basis has one entry per dim (the layout's outputs are the dims).
@@ -363,8 +370,7 @@ impl FuncLowering<'_> {
             let zero = self.b.prologue_i32(0);
             base.push(self.prologue_thread_xor(zero, &lane_terms, &warp_terms));
         }
-        self.bases.insert(ty.ptr as usize, base.clone());
-        Ok(base)
+        base
     }
 
     /// `acc ^ Σ (lane bit i · lane_terms[i]) ^ Σ (warp bit j · warp_terms[j])`, in the prologue:

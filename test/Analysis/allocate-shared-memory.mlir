@@ -85,3 +85,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A conversion in a kernel whose shared memory is conversion scratch alone takes at most 2 KiB
+// a warp: this 64x128 f16 tile (16 KiB) at 4 warps goes through in two rounds (row bit 5, a
+// register bit of both layouts), so the scratch is 8 KiB.
+// CHECK: ttg.shared = 8192 : i32
+// CHECK: ttg.convert_layout
+// CHECK-SAME: allocation.offset = 0 : i32
+#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @conversion_in_rounds(%x: tensor<64x128xf16, #rows>, %p: tensor<64x128x!tt.ptr<f16>, #cols>) {
+    %y = ttg.convert_layout %x : tensor<64x128xf16, #rows> -> tensor<64x128xf16, #cols>
+    tt.store %p, %y : tensor<64x128x!tt.ptr<f16>, #cols>
+    tt.return
+  }
+}
+
+// -----
+
+// The same conversion beside a shared buffer goes through in one round (16 KiB, where the
+// buffer, dead by then, was): buffers, not scratch, set how many programs an SM holds.
+// CHECK: ttg.shared = 16384 : i32
+// CHECK: ttg.convert_layout
+// CHECK-SAME: allocation.offset = 0 : i32
+#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @conversion_beside_a_buffer(%x: tensor<64x128xf16, #rows>, %p: tensor<64x128x!tt.ptr<f16>, #cols>) {
+    %buf = ttg.local_alloc %x : (tensor<64x128xf16, #rows>) -> !ttg.memdesc<64x128xf16, #shared, #smem>
+    %z = ttg.local_load %buf : !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<64x128xf16, #rows>
+    %y = ttg.convert_layout %z : tensor<64x128xf16, #rows> -> tensor<64x128xf16, #cols>
+    tt.store %p, %y : tensor<64x128x!tt.ptr<f16>, #cols>
+    tt.return
+  }
+}

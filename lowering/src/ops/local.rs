@@ -827,8 +827,21 @@ impl FuncLowering<'_> {
         values: &[Value],
     ) -> LResult<()> {
         let map = self.thread_map(op, ty)?;
-        Self::check_rank(op, &map, buffer)?;
         let thread = self.thread_base(op, ty)?;
+        self.write_map_registers(op, buffer, &map, &thread, values)
+    }
+
+    /// Writes `values`, the registers of `map` (whose lanes and warps add `thread` to each
+    /// register's coordinates), into `buffer`.
+    pub(crate) fn write_map_registers(
+        &mut self,
+        op: MlirOperation,
+        buffer: &SharedBuffer,
+        map: &crate::layout_map::ThreadMap,
+        thread: &[Value],
+        values: &[Value],
+    ) -> LResult<()> {
+        Self::check_rank(op, map, buffer)?;
         if values.len() < map.num_registers() {
             return err(
                 op,
@@ -839,13 +852,13 @@ impl FuncLowering<'_> {
         // stmatrix (sm_90) writes what ldmatrix would read; duplicated registers hold equal
         // values, so writing them again is harmless.
         if self.capability >= 90
-            && let Some(plan) = matrix_plan(&map, buffer)
+            && let Some(plan) = matrix_plan(map, buffer)
         {
-            self.write_stmatrix(&map, buffer, &plan, values);
+            self.write_stmatrix(map, buffer, &plan, values);
             self.barrier_after_write();
             return Ok(());
         }
-        let plan = vector_plan(&map, buffer, true);
+        let plan = vector_plan(map, buffer, true);
         let vec = plan.width;
         let mut offsets = OffsetCache::default();
         // `register_duplicate` has one entry per register, and `values` at least as many.
@@ -853,7 +866,7 @@ impl FuncLowering<'_> {
             if map.register_duplicate[r] {
                 continue;
             }
-            let index = self.element_offset(&map, buffer, &thread, &map.registers[r], &mut offsets);
+            let index = self.element_offset(map, buffer, thread, &map.registers[r], &mut offsets);
             if vec == 1 {
                 self.smem_store(buffer.base, index, values[r], buffer.elem);
             } else {
@@ -888,18 +901,30 @@ impl FuncLowering<'_> {
         ty: MlirType,
     ) -> LResult<Vec<Value>> {
         let map = self.thread_map(op, ty)?;
-        Self::check_rank(op, &map, buffer)?;
-        if let Some(plan) = matrix_plan(&map, buffer) {
-            return Ok(self.read_ldmatrix(&map, buffer, &plan));
+        self.read_map_registers(op, buffer, &map, |this| this.thread_base(op, ty))
+    }
+
+    /// The registers of `map` read from `buffer`; `thread_of` gives what its lanes and warps add
+    /// to each register's coordinates (asked for only where `ldmatrix` does not read them).
+    pub(crate) fn read_map_registers(
+        &mut self,
+        op: MlirOperation,
+        buffer: &SharedBuffer,
+        map: &crate::layout_map::ThreadMap,
+        thread_of: impl FnOnce(&mut Self) -> LResult<Vec<Value>>,
+    ) -> LResult<Vec<Value>> {
+        Self::check_rank(op, map, buffer)?;
+        if let Some(plan) = matrix_plan(map, buffer) {
+            return Ok(self.read_ldmatrix(map, buffer, &plan));
         }
-        let thread = self.thread_base(op, ty)?;
+        let thread = thread_of(self)?;
         let count = map.num_registers();
         let mut regs: Vec<Option<Value>> = vec![None; count];
-        let plan = vector_plan(&map, buffer, false);
+        let plan = vector_plan(map, buffer, false);
         let vec = plan.width;
         let mut offsets = OffsetCache::default();
         for r in plan.bases(count) {
-            let index = self.element_offset(&map, buffer, &thread, &map.registers[r], &mut offsets);
+            let index = self.element_offset(map, buffer, &thread, &map.registers[r], &mut offsets);
             if vec == 1 {
                 regs[r] = Some(self.smem_load(buffer.base, index, buffer.elem));
             } else {

@@ -301,8 +301,14 @@ pub fn movement_scratch(op: MlirOperation) -> LResult<u64> {
         };
         let dst_map = thread_map_of(op, value_type(out))?;
         if register_route(op, ins.len(), &src_map, &dst_map, &*m.project)?.is_none() {
-            bytes =
-                bytes.max(src_map.numel() * smem_bytes(element_type(src_type)) * ins.len() as u64);
+            let elem_bytes = smem_bytes(element_type(src_type));
+            let tile = src_map.numel() * elem_bytes * ins.len() as u64;
+            let rounds = if name == "ttg.convert_layout" && ins.len() == 1 {
+                conversion_rounds(op, &src_map, &dst_map, elem_bytes).len()
+            } else {
+                0
+            };
+            bytes = bytes.max(tile >> rounds);
         }
     }
     Ok(bytes)
@@ -343,7 +349,8 @@ impl FuncLowering<'_> {
     /// A layout conversion through shared memory, written and read with the buffer accesses
     /// of `ttg.local_alloc`/`local_load` (vectorized up to 16 bytes). Power-of-two tensors go
     /// through a buffer swizzled for both sides ([`conflict_free_addressing`]); others
-    /// row-major.
+    /// row-major. Where [`conversion_rounds`] splits it, the tile goes through in rounds, each
+    /// a part of it that every thread writes and reads its share of.
     fn convert_through_shared(
         &mut self,
         op: MlirOperation,
@@ -352,7 +359,58 @@ impl FuncLowering<'_> {
     ) -> LResult<Vec<Value>> {
         self.reserve_scratch(movement_scratch(op)?);
         let values = self.regs(op, source)?;
-        self.regroup_through_shared(op, &values, value_type(source), dst_type)
+        let src_type = value_type(source);
+        let src_map = self.thread_map(op, src_type)?;
+        let dst_map = self.thread_map(op, dst_type)?;
+        let elem = element_type(src_type);
+        let bytes = smem_bytes(elem);
+        let rounds = conversion_rounds(op, &src_map, &dst_map, bytes);
+        if rounds.is_empty() {
+            return self.regroup_through_shared(op, &values, src_type, dst_type);
+        }
+        if values.len() < src_map.num_registers() {
+            return err(
+                op,
+                "internal error: the converted tensor has too few registers",
+            );
+        }
+        let src_part = RoundPart::new(&src_map, &rounds, |r| r.src_register);
+        let dst_part = RoundPart::new(&dst_map, &rounds, |r| r.dst_register);
+        let addressing = conflict_free_addressing(&src_part.map, &dst_part.map, bytes as u32)
+            .unwrap_or(crate::ops::local::Addressing::Ordered);
+        let rank = src_part.map.shape.len();
+        let buffer = crate::ops::local::SharedBuffer {
+            base: self.smem_base(),
+            shape: src_part.map.shape.clone(),
+            order: (0..rank as u32).rev().collect(),
+            elem,
+            addressing,
+        };
+        let src_thread = self.thread_base_of_map(&src_part.map);
+        let dst_thread = self.thread_base_of_map(&dst_part.map);
+        let mut converted: Vec<Option<Value>> = vec![None; dst_map.num_registers()];
+        for round in 0..1usize << rounds.len() {
+            let part: Vec<Value> = (0..src_part.map.num_registers())
+                .map(|j| values[src_part.register(j, round)])
+                .collect();
+            self.write_map_registers(op, &buffer, &src_part.map, &src_thread, &part)?;
+            self.flush_barrier();
+            let read =
+                self.read_map_registers(op, &buffer, &dst_part.map, |_| Ok(dst_thread.clone()))?;
+            // The next round's write, or the next op's, waits for these reads.
+            self.shared_read_since_barrier = true;
+            for (j, value) in read.into_iter().enumerate() {
+                converted[dst_part.register(j, round)] = Some(value);
+            }
+        }
+        let mut registers = Vec::with_capacity(converted.len());
+        for value in converted {
+            let Some(value) = value else {
+                return err(op, "internal error: a register that no round read");
+            };
+            registers.push(value);
+        }
+        Ok(registers)
     }
 
     /// `values`, the registers of a tensor of type `src_type`, redistributed into those of
@@ -496,6 +554,185 @@ impl FuncLowering<'_> {
             regs.push(self.smem_load(base, index, elem));
         }
         Ok(regs)
+    }
+}
+
+/// The most shared memory a layout conversion takes, per warp of the program, in a kernel
+/// whose shared memory is conversion scratch alone (no buffers, no dots): there the scratch
+/// sets how many programs an SM holds, and 2 KiB a warp (8 KiB for 4 warps) keeps an SM at
+/// its 64 warps on sm_80 (164 KiB) and sm_90 (228 KiB), with the 1 KiB the driver reserves a
+/// program. (A 4-warp permute of a 16 KiB tile in one round holds 13 programs an SM on an
+/// sm_90, where Triton's two rounds of 8 KiB hold 16.)
+const CONVERSION_SCRATCH_BYTES_PER_WARP: u64 = 2048;
+
+/// A coordinate bit that both layouts of a conversion hold in one register bit each and in no
+/// other register, lane or warp bit: the elements with that bit 0 and those with it 1 are two
+/// halves of the tile that each thread holds and needs in equal shares, so they can go through
+/// shared memory one after the other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RoundBit {
+    dim: usize,
+    bit: u32,
+    src_register: usize,
+    dst_register: usize,
+}
+
+/// The coordinate bits over which a `ttg.convert_layout` from `src` to `dst` (elements of
+/// `bytes` bytes in shared memory) goes through shared memory in rounds: none unless the
+/// function's shared memory is conversion scratch alone ([`shared_memory_is_scratch_only`])
+/// and the tile exceeds [`CONVERSION_SCRATCH_BYTES_PER_WARP`]; then the slowest dims' highest
+/// [`RoundBit`]s until it fits, never a bit inside a 16-byte vector of the last dim.
+fn conversion_rounds(
+    op: MlirOperation,
+    src: &ThreadMap,
+    dst: &ThreadMap,
+    bytes: u64,
+) -> Vec<RoundBit> {
+    let warps = 1u64 << src.warp_bases.len();
+    let budget = CONVERSION_SCRATCH_BYTES_PER_WARP * warps;
+    let mut scratch = src.numel() * bytes;
+    let mut rounds = Vec::new();
+    if scratch <= budget
+        || !src.shape.iter().all(|d| d.is_power_of_two())
+        || !shared_memory_is_scratch_only(op)
+    {
+        return rounds;
+    }
+    let rank = src.shape.len();
+    for dim in 0..rank {
+        for bit in (0..src.shape[dim].trailing_zeros()).rev() {
+            if scratch <= budget {
+                return rounds;
+            }
+            if dim + 1 == rank && (bytes << bit) < 16 {
+                continue;
+            }
+            if let (Some(src_register), Some(dst_register)) = (
+                lone_register_bit(src, dim, bit),
+                lone_register_bit(dst, dim, bit),
+            ) {
+                rounds.push(RoundBit {
+                    dim,
+                    bit,
+                    src_register,
+                    dst_register,
+                });
+                scratch /= 2;
+            }
+        }
+    }
+    rounds
+}
+
+/// The register bit of `map` whose basis is coordinate bit `bit` of `dim` and nothing else,
+/// where no other register, lane or warp basis touches that coordinate bit.
+fn lone_register_bit(map: &ThreadMap, dim: usize, bit: u32) -> Option<usize> {
+    let mask = 1u32 << bit;
+    if map
+        .lane_bases
+        .iter()
+        .chain(&map.warp_bases)
+        .any(|basis| basis[dim] & mask != 0)
+    {
+        return None;
+    }
+    let register_bits = map.num_registers().trailing_zeros() as usize;
+    let mut found = None;
+    for i in 0..register_bits {
+        let basis = &map.registers[1 << i];
+        if basis[dim] & mask == 0 {
+            continue;
+        }
+        let alone = basis
+            .iter()
+            .enumerate()
+            .all(|(d, &c)| c == if d == dim { mask } else { 0 });
+        if found.is_some() || !alone {
+            return None;
+        }
+        found = Some(i);
+    }
+    found
+}
+
+/// Whether the function around `op` allocates no shared buffers and has no dot, so that its
+/// shared memory is the scratch of ops like `op`.
+fn shared_memory_is_scratch_only(op: MlirOperation) -> bool {
+    // SAFETY: parent queries on a live op.
+    let mut function = unsafe { mlirOperationGetParentOperation(op) };
+    while !function.ptr.is_null()
+        && !matches!(op_name(function).as_str(), "tt.func" | "builtin.module")
+    {
+        // SAFETY: as above.
+        function = unsafe { mlirOperationGetParentOperation(function) };
+    }
+    if function.ptr.is_null() {
+        return false;
+    }
+    !collect_ops(function).into_iter().any(|inner| {
+        matches!(
+            op_name(inner).as_str(),
+            "ttg.local_alloc" | "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot"
+        )
+    })
+}
+
+/// One side of a conversion in rounds: its map with the round bits taken out (the part of the
+/// tile one round moves, coordinates closed up over the removed bits) and where each of the
+/// part's registers sits among the whole map's in a given round.
+struct RoundPart {
+    map: ThreadMap,
+    /// The whole map's register bits that the part keeps, in order.
+    kept: Vec<usize>,
+    /// The whole map's register bit of each round bit.
+    round_registers: Vec<usize>,
+}
+
+impl RoundPart {
+    fn new(whole: &ThreadMap, rounds: &[RoundBit], register_of: fn(&RoundBit) -> usize) -> Self {
+        let round_registers: Vec<usize> = rounds.iter().map(register_of).collect();
+        let register_bits = whole.num_registers().trailing_zeros() as usize;
+        let kept: Vec<usize> = (0..register_bits)
+            .filter(|i| !round_registers.contains(i))
+            .collect();
+        // Rounds list a dim's bits from the highest, so removing them in order leaves the lower
+        // ones where they are.
+        let close_up = |coord: &Vec<u32>| -> Vec<u32> {
+            let mut c = coord.clone();
+            for r in rounds {
+                let low = c[r.dim] & ((1 << r.bit) - 1);
+                c[r.dim] = low | (c[r.dim] >> (r.bit + 1) << r.bit);
+            }
+            c
+        };
+        let registers: Vec<Vec<u32>> = kept
+            .iter()
+            .map(|&i| close_up(&whole.registers[1 << i]))
+            .collect();
+        let lanes: Vec<Vec<u32>> = whole.lane_bases.iter().map(close_up).collect();
+        let warps: Vec<Vec<u32>> = whole.warp_bases.iter().map(close_up).collect();
+        let mut shape = whole.shape.clone();
+        for r in rounds {
+            shape[r.dim] /= 2;
+        }
+        RoundPart {
+            map: ThreadMap::from_bases(&registers, &lanes, &warps, &shape),
+            kept,
+            round_registers,
+        }
+    }
+
+    /// The whole map's register that the part's register `j` is in round `round` (bit k of
+    /// `round`: the value of round bit k).
+    fn register(&self, j: usize, round: usize) -> usize {
+        let mut whole = 0;
+        for (t, &i) in self.kept.iter().enumerate() {
+            whole |= (j >> t & 1) << i;
+        }
+        for (k, &i) in self.round_registers.iter().enumerate() {
+            whole |= (round >> k & 1) << i;
+        }
+        whole
     }
 }
 
