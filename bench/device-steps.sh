@@ -3,6 +3,7 @@
 #   make gpu-wheel gpu-bundle && bench/device-bundle.sh
 # here). Usage there: bench/device-steps.sh STEP...
 #   info        the GPU's name, clocks, memory
+#   bw          bench/copy-bandwidth.py (torch's copy bandwidth, the corpus' yardstick)
 #   check       tritium-gpu-check over .gpu/ptx (every lowering pattern, timed)
 #   corpus      harness.py ours over the corpus (Triton / Tritium per kernel), saved to $OUT
 #   ce          three rounds of the corpus kernels that were weakest on the H200
@@ -41,6 +42,7 @@ for step in "$@"; do
   echo "=== $step ($(date +%T))"
   case "$step" in
     info) nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem,memory.total --format=csv ;;
+    bw) python3 bench/copy-bandwidth.py ;;
     check) .gpu/tritium-gpu-check .gpu/ptx --bench 2>&1 | tail -70 ;;
     corpus) (cd .device/bench && CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tee "$OUT/corpus.txt" | tail -60 ;;
     ce) for r in 1 2 3; do (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16,argmin_rows_f16,dropout,cummax_rows,cumsum_rows CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../ptx_corpus) 2>&1 | tail -8; done ;;
