@@ -349,8 +349,7 @@ impl FuncLowering<'_> {
     /// A layout conversion through shared memory, written and read with the buffer accesses
     /// of `ttg.local_alloc`/`local_load` (vectorized up to 16 bytes). Power-of-two tensors go
     /// through a buffer swizzled for both sides ([`conflict_free_addressing`]); others
-    /// row-major. Where [`conversion_rounds`] splits it, the tile goes through in rounds, each
-    /// a part of it that every thread writes and reads its share of.
+    /// row-major. Where [`conversion_rounds`] splits it, the tile goes through in rounds.
     fn convert_through_shared(
         &mut self,
         op: MlirOperation,
@@ -362,55 +361,8 @@ impl FuncLowering<'_> {
         let src_type = value_type(source);
         let src_map = self.thread_map(op, src_type)?;
         let dst_map = self.thread_map(op, dst_type)?;
-        let elem = element_type(src_type);
-        let bytes = smem_bytes(elem);
-        let rounds = conversion_rounds(op, &src_map, &dst_map, bytes);
-        if rounds.is_empty() {
-            return self.regroup_through_shared(op, &values, src_type, dst_type);
-        }
-        if values.len() < src_map.num_registers() {
-            return err(
-                op,
-                "internal error: the converted tensor has too few registers",
-            );
-        }
-        let src_part = RoundPart::new(&src_map, &rounds, |r| r.src_register);
-        let dst_part = RoundPart::new(&dst_map, &rounds, |r| r.dst_register);
-        let addressing = conflict_free_addressing(&src_part.map, &dst_part.map, bytes as u32)
-            .unwrap_or(crate::ops::local::Addressing::Ordered);
-        let rank = src_part.map.shape.len();
-        let buffer = crate::ops::local::SharedBuffer {
-            base: self.smem_base(),
-            shape: src_part.map.shape.clone(),
-            order: (0..rank as u32).rev().collect(),
-            elem,
-            addressing,
-        };
-        let src_thread = self.thread_base_of_map(&src_part.map);
-        let dst_thread = self.thread_base_of_map(&dst_part.map);
-        let mut converted: Vec<Option<Value>> = vec![None; dst_map.num_registers()];
-        for round in 0..1usize << rounds.len() {
-            let part: Vec<Value> = (0..src_part.map.num_registers())
-                .map(|j| values[src_part.register(j, round)])
-                .collect();
-            self.write_map_registers(op, &buffer, &src_part.map, &src_thread, &part)?;
-            self.flush_barrier();
-            let read =
-                self.read_map_registers(op, &buffer, &dst_part.map, |_| Ok(dst_thread.clone()))?;
-            // The next round's write, or the next op's, waits for these reads.
-            self.shared_read_since_barrier = true;
-            for (j, value) in read.into_iter().enumerate() {
-                converted[dst_part.register(j, round)] = Some(value);
-            }
-        }
-        let mut registers = Vec::with_capacity(converted.len());
-        for value in converted {
-            let Some(value) = value else {
-                return err(op, "internal error: a register that no round read");
-            };
-            registers.push(value);
-        }
-        Ok(registers)
+        let rounds = conversion_rounds(op, &src_map, &dst_map, smem_bytes(element_type(src_type)));
+        self.regroup_in_rounds(op, &values, src_type, dst_type, &rounds)
     }
 
     /// `values`, the registers of a tensor of type `src_type`, redistributed into those of
@@ -423,31 +375,84 @@ impl FuncLowering<'_> {
         src_type: MlirType,
         dst_type: MlirType,
     ) -> LResult<Vec<Value>> {
+        self.regroup_in_rounds(op, values, src_type, dst_type, &[])
+    }
+
+    /// [`Self::regroup_through_shared`] in rounds over the [`RoundBit`]s `rounds` (none: the
+    /// whole tile at once): each round a part of the tile that every thread writes its share
+    /// of and reads its share of, the next round's write waiting for those reads.
+    fn regroup_in_rounds(
+        &mut self,
+        op: MlirOperation,
+        values: &[Value],
+        src_type: MlirType,
+        dst_type: MlirType,
+        rounds: &[RoundBit],
+    ) -> LResult<Vec<Value>> {
         use crate::ops::local::{Addressing, SharedBuffer};
         let elem = element_type(src_type);
         let src_map = self.thread_map(op, src_type)?;
         let dst_map = self.thread_map(op, dst_type)?;
-        let shape: Vec<u32> = src_map.shape.clone();
-        let rank = shape.len();
-        let order: Vec<u32> = (0..rank as u32).rev().collect();
-        let bytes = smem_bytes(elem) as u32;
+        if values.len() < src_map.num_registers() {
+            return err(
+                op,
+                "internal error: the regrouped tensor has too few registers",
+            );
+        }
+        let src_part = RoundPart::new(&src_map, rounds, |r| r.src_register);
+        let dst_part = RoundPart::new(&dst_map, rounds, |r| r.dst_register);
+        let rank = src_part.map.shape.len();
         let addressing =
-            conflict_free_addressing(&src_map, &dst_map, bytes).unwrap_or(Addressing::Ordered);
-        let base = self.smem_base();
+            conflict_free_addressing(&src_part.map, &dst_part.map, smem_bytes(elem) as u32)
+                .unwrap_or(Addressing::Ordered);
         let buffer = SharedBuffer {
-            base,
-            shape,
-            order,
+            base: self.smem_base(),
+            shape: src_part.map.shape.clone(),
+            order: (0..rank as u32).rev().collect(),
             elem,
             addressing,
         };
-        self.write_registers(op, &buffer, src_type, values)?;
-        self.flush_barrier();
-        let regrouped = self.read_registers(op, &buffer, dst_type)?;
-        // The op may write its scratch again (a scan's cross-warp step, the next operand's
-        // regrouping): that write waits for these reads.
-        self.shared_read_since_barrier = true;
-        Ok(regrouped)
+        // A whole tile's lanes and warps add what its type's do (computed once per type).
+        let src_thread = if rounds.is_empty() {
+            self.thread_base(op, src_type)?
+        } else {
+            self.thread_base_of_map(&src_part.map)
+        };
+        let mut dst_thread: Option<Vec<Value>> = None;
+        let mut regrouped: Vec<Option<Value>> = vec![None; dst_map.num_registers()];
+        for round in 0..1usize << rounds.len() {
+            let part: Vec<Value> = (0..src_part.map.num_registers())
+                .map(|j| values[src_part.register(j, round)])
+                .collect();
+            self.write_map_registers(op, &buffer, &src_part.map, &src_thread, &part)?;
+            self.flush_barrier();
+            let read = self.read_map_registers(op, &buffer, &dst_part.map, |this| {
+                if let Some(thread) = &dst_thread {
+                    return Ok(thread.clone());
+                }
+                let thread = if rounds.is_empty() {
+                    this.thread_base(op, dst_type)?
+                } else {
+                    this.thread_base_of_map(&dst_part.map)
+                };
+                dst_thread = Some(thread.clone());
+                Ok(thread)
+            })?;
+            // The next round's write, or the op's own next write (a scan's cross-warp step,
+            // the next operand's regrouping), waits for these reads.
+            self.shared_read_since_barrier = true;
+            for (j, value) in read.into_iter().enumerate() {
+                regrouped[dst_part.register(j, round)] = Some(value);
+            }
+        }
+        let mut registers = Vec::with_capacity(regrouped.len());
+        for value in regrouped {
+            let Some(value) = value else {
+                return err(op, "internal error: a register that no round read");
+            };
+            registers.push(value);
+        }
+        Ok(registers)
     }
 
     /// Destination registers of `dst_type` where coordinate `c` holds element `project(c)` of
