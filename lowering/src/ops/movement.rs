@@ -412,13 +412,14 @@ impl FuncLowering<'_> {
             elem,
             addressing,
         };
-        // A whole tile's lanes and warps add what its type's do (computed once per type).
+        // A whole tile's lanes and warps add what its type's do (computed once per type); a
+        // part's, once for all rounds.
         let src_thread = if rounds.is_empty() {
             self.thread_base(op, src_type)?
         } else {
             self.thread_base_of_map(&src_part.map)
         };
-        let mut dst_thread: Option<Vec<Value>> = None;
+        let dst_thread = (!rounds.is_empty()).then(|| self.thread_base_of_map(&dst_part.map));
         let mut regrouped: Vec<Option<Value>> = vec![None; dst_map.num_registers()];
         for round in 0..1usize << rounds.len() {
             let part: Vec<Value> = (0..src_part.map.num_registers())
@@ -426,18 +427,11 @@ impl FuncLowering<'_> {
                 .collect();
             self.write_map_registers(op, &buffer, &src_part.map, &src_thread, &part)?;
             self.flush_barrier();
-            let read = self.read_map_registers(op, &buffer, &dst_part.map, |this| {
-                if let Some(thread) = &dst_thread {
-                    return Ok(thread.clone());
-                }
-                let thread = if rounds.is_empty() {
-                    this.thread_base(op, dst_type)?
-                } else {
-                    this.thread_base_of_map(&dst_part.map)
-                };
-                dst_thread = Some(thread.clone());
-                Ok(thread)
-            })?;
+            let read =
+                self.read_map_registers(op, &buffer, &dst_part.map, |this| match &dst_thread {
+                    Some(thread) => Ok(thread.clone()),
+                    None => this.thread_base(op, dst_type),
+                })?;
             // The next round's write, or the op's own next write (a scan's cross-warp step,
             // the next operand's regrouping), waits for these reads.
             self.shared_read_since_barrier = true;
@@ -574,7 +568,7 @@ const CONVERSION_SCRATCH_BYTES_PER_WARP: u64 = 2048;
 /// other register, lane or warp bit: the elements with that bit 0 and those with it 1 are two
 /// halves of the tile that each thread holds and needs in equal shares, so they can go through
 /// shared memory one after the other.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy)]
 struct RoundBit {
     dim: usize,
     bit: u32,
