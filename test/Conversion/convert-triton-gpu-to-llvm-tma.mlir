@@ -6,7 +6,13 @@
 // (tensormap.replace on a zeroed 128-byte template in shared memory, then
 // tensormap.cp_fenceproxy), lanes 0 of warps 0 and 1 issue the TMA copies (a 64x64 f32 block is two
 // 64x32 boxes of 128-byte rows, 8 KiB apart in the buffer) and all threads wait on the mbarrier.
+// The two boxes are one copy instruction: each warp's box is its warp index's (read back from
+// lane 0, uniform), 8 KiB and 32 columns a box, issued where the warp index is below two.
 // CHECK: llvm.func @s_descriptor(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: i32, %[[SCRATCH:.*]]: !llvm.ptr<1>)
+// CHECK-DAG: %[[BOX_BYTES:.*]] = llvm.mlir.constant(8192 : i32) : i32
+// CHECK-DAG: %[[BOXES:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[BOX_COLUMNS:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK: %[[WARP:.*]] = llvm.inline_asm has_side_effects "shfl.sync.idx.b32
 // CHECK: llvm.getelementptr %[[SCRATCH]]
 // CHECK: "@$0 st.shared.b32 [$1], $2;"
 // CHECK-NEXT: "bar.warp.sync -1;"
@@ -20,9 +26,14 @@
 // CHECK: "@$0 mbarrier.init.shared::cta.b64 [$1], 1;"
 // CHECK: "bar.sync 0;"
 // CHECK: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 16384;"
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5}], [$3];
-// CHECK: llvm.add %{{.*}}, %{{.*}} : i32
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5}], [$3];
+// CHECK: %[[HAS_BOX:.*]] = llvm.icmp "ult" %[[WARP]], %[[BOXES]] : i32
+// CHECK: %[[ISSUER:.*]] = llvm.and %{{.*}}, %[[HAS_BOX]] : i1
+// CHECK: %[[OFFSET:.*]] = llvm.mul %[[WARP]], %[[BOX_BYTES]] : i32
+// CHECK: %[[DST:.*]] = llvm.add %{{.*}}, %[[OFFSET]] : i32
+// CHECK: %[[COLUMN:.*]] = llvm.mul %[[WARP]], %[[BOX_COLUMNS]] : i32
+// CHECK: %[[INNER:.*]] = llvm.add %[[COLUMN]], %{{.*}} : i32
+// CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5}], [$3];", "b,r,l,r,r,r" %[[ISSUER]], %[[DST]], %{{.*}}, %{{.*}}, %[[INNER]], %{{.*}}
+// CHECK-NOT: complete_tx::bytes
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 wait_done, [$0], $1;
 // CHECK: "@$0 mbarrier.inval.shared::cta.b64 [$1];"
 // CHECK: "fence.proxy.async.shared::cta;"
@@ -71,25 +82,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // A rank-reduced copy (a 1x64x128 block of a 3-D descriptor into a 64x128 buffer): three
 // coordinates, innermost first, and the block's boxes (64x64 of 128-byte rows: two, the second
-// 64 columns and 8 KiB on), into and out of the buffer. The loads' boxes are issued by lane 0
-// of warps 0 and 1 (threads 0 and 32), the stores' by thread 0.
+// 64 columns and 8 KiB on), into and out of the buffer. The load is one copy instruction whose
+// box is the warp's: lane 0 of warps 0 and 1 issue it, at 8 KiB and 64 columns times the warp
+// index; the stores, one a box, come from thread 0.
 // HOST-LABEL: llvm.func @rank_reduced
 // HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
 // HOST-DAG: %[[C8K:.*]] = llvm.mlir.constant(8192 : i32) : i32
+// HOST-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// HOST-DAG: %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
 // HOST-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
-// HOST-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
 // HOST: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // HOST: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %[[C0]] : i32
+// HOST: %[[WARP:.*]] = llvm.inline_asm has_side_effects "shfl.sync.idx.b32
 // HOST: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 16384;"
-// HOST: %[[T32:.*]] = llvm.icmp "eq" %[[TID]], %[[C32]] : i32
-// HOST: %[[W1:.*]] = llvm.and %{{.*}}, %[[T32]] : i1
-// HOST: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %{{.*}}, %[[DST:.*]], %{{.*}}, %{{.*}}, %[[K:.*]], %[[M:.*]], %[[Z:.*]] :
-// HOST: %[[DST2:.*]] = llvm.add %{{.*}}, %[[C8K]] : i32
-// HOST: %[[K2:.*]] = llvm.add %[[K]], %[[C64]] : i32
-// HOST: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %[[W1]], %[[DST2]], %{{.*}}, %{{.*}}, %[[K2]], %[[M]], %[[Z]] :
+// HOST: %[[LANE:.*]] = llvm.and %[[TID]], %[[C31]] : i32
+// HOST: %[[LANE0:.*]] = llvm.icmp "eq" %[[LANE]], %[[C0]] : i32
+// HOST: %[[PRED_LANE0:.*]] = llvm.and %{{.*}}, %[[LANE0]] : i1
+// HOST: %[[HAS_BOX:.*]] = llvm.icmp "ult" %[[WARP]], %[[C2]] : i32
+// HOST: %[[ISSUER:.*]] = llvm.and %[[PRED_LANE0]], %[[HAS_BOX]] : i1
+// HOST: %[[OFFSET:.*]] = llvm.mul %[[WARP]], %[[C8K]] : i32
+// HOST: %[[DST:.*]] = llvm.add %[[BASE:.*]], %[[OFFSET]] : i32
+// HOST: %[[COLUMN:.*]] = llvm.mul %[[WARP]], %[[C64]] : i32
+// HOST: %[[KW:.*]] = llvm.add %[[K:.*]], %[[COLUMN]] : i32
+// HOST: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$4, $5, $6}], [$3];", "b,r,l,r,r,r,r" %[[ISSUER]], %[[DST]], %{{.*}}, %{{.*}}, %[[KW]], %[[M:.*]], %[[Z:.*]] :
 // HOST-NOT: cp.async.bulk.tensor.3d.shared::cluster
-// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %[[K]], %[[M]], %[[Z]] :
-// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %[[K2]], %[[M]], %[[Z]] :
+// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %[[T0]], %{{.*}}, %{{.*}}, %[[K]], %[[M]], %[[Z]] :
+// HOST: %[[DST2:.*]] = llvm.add %[[BASE]], %[[C8K]] : i32
+// HOST: %[[K2:.*]] = llvm.add %[[K]], %[[C64]] : i32
+// HOST: "@$0 cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$3, $4, $5}], [$2];", "b,l,r,r,r,r" %[[T0]], %{{.*}}, %[[DST2]], %[[K2]], %[[M]], %[[Z]] :
 // HOST-NEXT: "@$0 cp.async.bulk.commit_group;"
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>

@@ -59,6 +59,25 @@ fn box_of(
     })
 }
 
+/// `(coordinate step, byte step)` when box `i` of a copy sits at `i` times both from box 0 at
+/// the block's origin (boxes along one block dim, stored one after another): a warp can then
+/// find its box from its index alone.
+fn box_steps(boxes: &[(Vec<u32>, u64)]) -> Option<(Vec<u32>, u64)> {
+    let (first, second) = (boxes.first()?, boxes.get(1)?);
+    if first.0.iter().any(|&c| c != 0) || first.1 != 0 {
+        return None;
+    }
+    let (origin_step, offset_step) = (&second.0, second.1);
+    let even = boxes.iter().enumerate().all(|(i, (origin, offset))| {
+        *offset == i as u64 * offset_step
+            && origin
+                .iter()
+                .zip(origin_step)
+                .all(|(&c, &step)| u64::from(c) == i as u64 * u64::from(step))
+    });
+    even.then(|| (origin_step.clone(), offset_step))
+}
+
 impl FuncLowering<'_> {
     /// A shared-memory pointer as the 32-bit address PTX's `.shared` operands take.
     fn shared_u32(&mut self, ptr: Value) -> Value {
@@ -313,6 +332,10 @@ impl FuncLowering<'_> {
     /// 64x256 in four, is issued by as many warps at once rather than one after another by one
     /// thread, as Triton spreads them); each completes its bytes on the barrier, whose
     /// transaction count may run ahead of the `expect_tx` arrival without completing the phase.
+    /// Where the boxes step evenly through the block and the buffer (`box_steps`), every warp
+    /// runs one copy instruction whose box is its own warp index's, not one instruction per box
+    /// each predicated off in all warps but one: ptxas wraps each copy from a lane-dependent
+    /// predicate in a loop over the predicate's values, which every warp then runs.
     pub fn lower_tma_load(&mut self, o: &OpLowering) -> LResult<()> {
         let op = o.op;
         let desc = o.ins[0];
@@ -337,15 +360,6 @@ impl FuncLowering<'_> {
         let bar = self.barrier_address(op, bar_v)?;
         let pred = self.scalar(op, pred_v)?;
         let warps = self.num_warps.max(1) as usize;
-        let issuers: Vec<Value> = (0..boxes.len().min(warps))
-            .map(|warp| {
-                let lane0 = self
-                    .b
-                    .const_i32((warp * self.threads_per_warp as usize) as i64);
-                let issuer = self.b.icmp(IntPredicate::Eq, self.tid, lane0);
-                self.b.and(pred, issuer)
-            })
-            .collect();
         let mut coord_regs = Vec::with_capacity(coords.len());
         for &c in coords {
             coord_regs.push(self.scalar(op, c)?);
@@ -360,6 +374,49 @@ impl FuncLowering<'_> {
             list.join(", ")
         );
         let constraints = format!("b,r,l,r{}", ",r".repeat(rank));
+        if boxes.len() > 1
+            && let Some((origin_step, offset_step)) = box_steps(&boxes)
+        {
+            // Round r: warp w copies box w + r·warps, if there is one; lane 0 starts it.
+            let warp = self.warp();
+            let lanes = self.b.const_i32(self.threads_per_warp as i64 - 1);
+            let lane = self.b.and(self.tid, lanes);
+            let zero = self.b.const_i32(0);
+            let lane0 = self.b.icmp(IntPredicate::Eq, lane, zero);
+            let pred = self.b.and(pred, lane0);
+            for round in 0..boxes.len().div_ceil(warps) {
+                let index = match round * warps {
+                    0 => warp,
+                    first => self.b.bin_imm(BinOp::Add, warp, first as i64),
+                };
+                let count = self.b.const_i32(boxes.len() as i64);
+                let exists = self.b.icmp(IntPredicate::Ult, index, count);
+                let issuer = self.b.and(pred, exists);
+                let offset = self.b.bin_imm(BinOp::Mul, index, offset_step as i64);
+                let dst = self.b.bin(BinOp::Add, dst_base, offset);
+                let mut operands = vec![issuer, dst, tmap, bar];
+                for d in (0..rank).rev() {
+                    let c = if origin_step[d] == 0 {
+                        coord_regs[d]
+                    } else {
+                        let step = self.b.bin_imm(BinOp::Mul, index, origin_step[d] as i64);
+                        self.b.bin(BinOp::Add, coord_regs[d], step)
+                    };
+                    operands.push(c);
+                }
+                self.b.inline_asm(&asm, &constraints, &operands, None, true);
+            }
+            return Ok(());
+        }
+        let issuers: Vec<Value> = (0..boxes.len().min(warps))
+            .map(|warp| {
+                let lane0 = self
+                    .b
+                    .const_i32((warp * self.threads_per_warp as usize) as i64);
+                let issuer = self.b.icmp(IntPredicate::Eq, self.tid, lane0);
+                self.b.and(pred, issuer)
+            })
+            .collect();
         for (i, (origin, offset)) in boxes.into_iter().enumerate() {
             let dst = self.b.bin_imm(BinOp::Add, dst_base, offset as i64);
             let mut operands = vec![issuers[i % issuers.len()], dst, tmap, bar];
