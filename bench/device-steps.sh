@@ -16,6 +16,9 @@
 #   issue11     every tutorial test issue 11's performance criterion names, in one run_all.py
 #               (t03_matmul, matmul_dtypes, matmul_variants, t09_descriptors,
 #               t11_persistent_matmul, t06_fused_attention), saved to $OUT/issue11.txt
+#   power       bench/persistent-power.py (t09's persistent matmul 8192³: SM clock and power of each)
+#   ncup        ncu over one launch of each compiler's t09 persistent matmul 8192³ (cycles at
+#               ncu's locked clocks, instructions, shared-memory conflicts, tensor-pipe activity)
 #   desc        bench/descriptor-matmul.py (tutorial 09's descriptor matmuls, one process)
 #   forms       bench/matmul-forms.py (one tile in pointer/descriptor, tiled/persistent forms)
 #   pab         bench/persistent-ab.py (persistent programs and descriptor loads on and off,
@@ -59,6 +62,12 @@ for step in "$@"; do
         --only t03_matmul --only matmul_dtypes --only matmul_variants --only t09_descriptors \
         --only t11_persistent_matmul 2>&1 \
         | grep -v "Autotuning kernel\|^  \[triton\]" | tee "$OUT/mm.txt" | grep "bench\|passed\|failed\|^== " ;;
+    power) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-power.py 2>&1 | tail -6 ;;
+    ncup) setup_wheel; ONCE=1 PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache ncu --kernel-name regex:persistent \
+        --launch-skip 2 --launch-count 2 --section SpeedOfLight --section WarpStateStats \
+        --metrics gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,dram__bytes.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed \
+        python3 bench/persistent-power.py > "$OUT/ncup.txt" 2>&1
+      grep -v "^==PROF==\|^    ---\|^ *$" "$OUT/ncup.txt" | tail -90 ;;
     desc) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/descriptor-matmul.py 2>&1 | tail -6 ;;
     forms) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/matmul-forms.py 4096 8192 2>&1 | tail -18 ;;
     pab:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 bench/persistent-ab.py $(echo ${step#pab:} | tr , " ") 2>&1 | tail -16 ;;

@@ -1,0 +1,71 @@
+"""Corpus cases under several PTX builds of each, timed in one process and interleaved, with Triton
+and torch's copy of the same bytes beside them (do_bench, as harness.py times).
+
+GPU machine, from the repository root (carry .device):
+  python3 bench/ptx-variants.py CASES DIR...
+CASES is comma-separated; each DIR (under .device/) holds <case>.ptx and <case>.json as
+.device/ptx_corpus does. Every build is checked against the case's reference first. Prints, per
+case, the median over three rounds of each build's time and GB/s, and Triton's and the copy's; a
+DIR without the case is passed over."""
+import os
+import statistics
+import sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".device")
+sys.path.insert(0, os.path.join(root, "bench"))
+os.chdir(os.path.join(root, "bench"))
+import harness  # noqa: E402  (harness.py and the cases module, copied by bench/device-bundle.sh)
+import cases_corpus  # noqa: E402,F401
+import numpy as np  # noqa: E402
+import cupy  # noqa: E402
+import torch  # noqa: E402
+
+cases = sys.argv[1].split(",")
+dirs = sys.argv[2:]
+ttirdir = os.path.join(root, "corpus_ttir")
+
+
+def launcher(c, name, ptxdir):
+    import json
+
+    md = json.load(open(os.path.join(root, ptxdir, f"{name}.json")))
+    _, params = harness.signature(open(os.path.join(ttirdir, f"{name}.ttir")).read())
+    fn = cupy.RawModule(path=os.path.join(root, ptxdir, f"{name}.ptx")).get_function(md["name"])
+    shared = int(md.get("shared", 0))
+    kinds = {"i64": np.int64, "i32": np.int32, "i1": np.bool_, "f32": np.float32, "f64": np.float64}
+
+    def argv():
+        out = []
+        for pname, ty in params:
+            val = c["args"][pname]
+            out.append(np.uint64(val.data_ptr()) if isinstance(val, torch.Tensor) else kinds[ty](val))
+        return tuple(out)
+
+    grid = tuple(c["grid"]) + (1,) * (3 - len(c["grid"]))
+    block = (32 * int(md["num_warps"]), 1, 1)
+    return lambda: fn(grid, block, argv(), shared_mem=shared)
+
+
+for name in cases:
+    torch.manual_seed(1)
+    c = harness.CASES[name]["build"]()
+    runs = {"triton": harness.triton_launch(c)}
+    for d in dirs:
+        if not os.path.exists(os.path.join(root, d, f"{name}.ptx")):
+            continue
+        runs[d] = launcher(c, name, d)
+        harness.check(c, runs[d])
+    half = c["bytes"] // 2 // 4
+    src = torch.empty(half, device="cuda", dtype=torch.float32)
+    dst = torch.empty_like(src)
+    runs["torch copy"] = lambda: dst.copy_(src)
+    times = {k: [] for k in runs}
+    for _ in range(3):
+        for key, run in runs.items():
+            times[key].append(harness.bench(run))
+    print(f"== {name} ({c['bytes'] / 1e6:.0f} MB)")
+    for key, ts in times.items():
+        ms = statistics.median(ts)
+        print(f"  {key:14} {ms:.4f} ms {c['bytes'] / ms / 1e6:6.0f} GB/s  ({' '.join(f'{t:.4f}' for t in ts)})")
+    del c, src, dst
+    torch.cuda.empty_cache()
