@@ -1,9 +1,9 @@
 """Tutorial 09's persistent descriptor matmul, lowered by Tritium and run on the CPU (simt_emu)
 against a reference computed here:
 
-    python3 check_persistent_descriptor_matmul.py DIR   (DIR: `tritium compile --emit ll` of
-        python/tests/gpu/t09_descriptors.py's matmul_descriptor_persistent_kernel at 64x64x32
-        tiles, GROUP_SIZE_M 2 and NUM_SMS 2)
+    python3 check_persistent_descriptor_matmul.py DIR [N]   (DIR: `tritium compile --emit ll`
+        of python/tests/gpu/t09_descriptors.py's matmul_descriptor_persistent_kernel at 64x64x32
+        tiles, or wider ones, GROUP_SIZE_M 2 and NUM_SMS 2; N the output's columns, default 144)
 
 Two programs walk six output tiles, three each, in one loop fused with the K loop: the A and B
 tiles come through TMA rings with the wgmma in flight, and each tile's result leaves through a
@@ -12,9 +12,9 @@ a store that read a buffer already overwritten, went to another tile's coordinat
 issued shows up here. The three descriptors are the host's, encoded as the runtime does. 96x160
 A and 160x144 B: M and N not multiples of the tiles (the stores of the edge tiles clipped), K in
 five steps of 32 (the rings wrap). Inputs are multiples of 1/8 in [-2, 2]: every product and
-sum is exact in f32, so the f16 result must be the reference's rounding bit for bit. C is
-poisoned and followed by a guard that must stay untouched. Prints one line; exits 1 on any
-difference."""
+sum is exact in f32, so the f16 result must be the reference's rounding bit for bit (with wider
+tiles, an N past 256 puts real columns in a B load's later boxes). C is poisoned and followed
+by a guard that must stay untouched. Prints one line; exits 1 on any difference."""
 import json
 import os
 import random
@@ -26,11 +26,13 @@ import simt_emu  # noqa: E402
 from check_descriptor_matmul import GUARD, POISON, f16, report  # noqa: E402
 
 KERNEL = "matmul_descriptor_persistent_kernel"
-M, N, K = 96, 144, 160
+M, K = 96, 160
+N_DEFAULT = 144
 PROGRAMS = 2  # NUM_SMS
 
 
-def main(d):
+def main(d, n=N_DEFAULT):
+    N = n
     random.seed(9)
     a = [random.randint(-16, 16) / 8 for _ in range(M * K)]
     b = [random.randint(-16, 16) / 8 for _ in range(K * N)]
@@ -61,4 +63,4 @@ def main(d):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], *map(int, sys.argv[2:3])))
