@@ -13,7 +13,7 @@
 #               cases built another way, e.g. before a change) over the comma-separated CASES
 #   vscopy      bench/ptx-variants.py over the corpus kernels nearest the copy bandwidth (the five
 #               ~270 MB ones of issue 12's third clause, softmax_w128): Tritium, Triton and torch's
-#               copy of the same bytes, one process
+#               copy of the same bytes, one process, also after a flush that leaves L2 clean
 #   dot         harness.py ours over the dot cases
 #   t:NAME      python/tests/gpu/run_all.py --only NAME (the wheel from .gpu, Triton beside)
 #   issue11     every tutorial test issue 11's performance criterion names, in one run_all.py
@@ -55,7 +55,7 @@ for step in "$@"; do
     ce1) for r in 1 2 3; do for d in ptx_corpus ptx_s1; do echo "-- $d"; (cd .device/bench && ONLY=cross_entropy_fwd,silu_f16 CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -3; done; done ;;
     ab:*) spec=${step#ab:}; other=${spec%%:*}; cases=${spec#*:}
       for r in 1 2 3; do for d in ptx_corpus "$other"; do echo "-- $d"; (cd .device/bench && ONLY=$cases CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -4; done; done ;;
-    vscopy) python3 bench/ptx-variants.py softmax_w4096_bf16,layernorm_fwd_f16,rmsnorm_fwd_bf16,rope_f16,argmax_rows,softmax_w128 ptx_corpus 2>&1 | tail -30 ;;
+    vscopy) CLEAN_L2=1 python3 bench/ptx-variants.py softmax_w4096_bf16,layernorm_fwd_f16,rmsnorm_fwd_bf16,rope_f16,argmax_rows,softmax_w128 ptx_corpus 2>&1 | tail -30 ;;
     dot) (cd .device/bench && CASE_MODULES=cases_visible,cases_dot python3 harness.py ours ../dot_ttir ../ptx_dot) 2>&1 | tail -30 ;;
     t:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py --only "${step#t:}" 2>&1 | tail -40 ;;
     issue11) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py \

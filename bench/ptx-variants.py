@@ -6,7 +6,11 @@ GPU machine, from the repository root (carry .device):
 CASES is comma-separated; each DIR (under .device/) holds <case>.ptx and <case>.json as
 .device/ptx_corpus does. Every build is checked against the case's reference first. Prints, per
 case, the median over three rounds of each build's time and GB/s, and Triton's and the copy's; a
-DIR without the case is passed over."""
+DIR without the case is passed over.
+
+With CLEAN_L2=1, each is also timed after an L2 flush that reads 256 MiB instead of writing it
+(do_bench's flush zeroes a buffer, leaving L2 full of dirty lines the timed kernel then writes
+back): the second figure shows what that write-back costs a kernel of this size."""
 import os
 import statistics
 import sys
@@ -21,6 +25,22 @@ import cupy  # noqa: E402
 import torch  # noqa: E402
 
 cases = sys.argv[1].split(",")
+clean_l2 = bool(os.environ.get("CLEAN_L2"))
+flush_source = torch.ones(256 * 2**20 // 4, device="cuda") if clean_l2 else None
+
+
+def bench_after_clean_flush(run, reps=100):
+    """Median time of `run` after reading (not writing) 256 MiB: L2 holds clean lines only."""
+    times = []
+    for _ in range(10 + reps):
+        flush_source.sum()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        run()
+        end.record()
+        times.append((start, end))
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in times[10:])
 dirs = sys.argv[2:]
 ttirdir = os.path.join(root, "corpus_ttir")
 
@@ -60,12 +80,19 @@ for name in cases:
     dst = torch.empty_like(src)
     runs["torch copy"] = lambda: dst.copy_(src)
     times = {k: [] for k in runs}
+    clean = {k: [] for k in runs}
     for _ in range(3):
         for key, run in runs.items():
             times[key].append(harness.bench(run))
+            if clean_l2:
+                clean[key].append(bench_after_clean_flush(run))
     print(f"== {name} ({c['bytes'] / 1e6:.0f} MB)")
     for key, ts in times.items():
         ms = statistics.median(ts)
-        print(f"  {key:14} {ms:.4f} ms {c['bytes'] / ms / 1e6:6.0f} GB/s  ({' '.join(f'{t:.4f}' for t in ts)})")
+        line = f"  {key:14} {ms:.4f} ms {c['bytes'] / ms / 1e6:6.0f} GB/s  ({' '.join(f'{t:.4f}' for t in ts)})"
+        if clean_l2:
+            cms = statistics.median(clean[key])
+            line += f"   clean L2: {cms:.4f} ms {c['bytes'] / cms / 1e6:6.0f} GB/s"
+        print(line)
     del c, src, dst
     torch.cuda.empty_cache()
