@@ -25,6 +25,8 @@ import cupy  # noqa: E402
 import torch  # noqa: E402
 
 cases = sys.argv[1].split(",")
+dirs = sys.argv[2:]
+ttirdir = os.path.join(root, "corpus_ttir")
 clean_l2 = bool(os.environ.get("CLEAN_L2"))
 flush_source = torch.ones(256 * 2**20 // 4, device="cuda") if clean_l2 else None
 
@@ -40,9 +42,7 @@ def bench_after_clean_flush(run, reps=100):
         end.record()
         times.append((start, end))
     torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in times[10:])
-dirs = sys.argv[2:]
-ttirdir = os.path.join(root, "corpus_ttir")
+    return statistics.median(start.elapsed_time(end) for start, end in times[10:])
 
 
 def launcher(c, name, ptxdir):
