@@ -11,6 +11,7 @@ DIR without the case is passed over.
 With CLEAN_L2=1, each is also timed after an L2 flush that reads 256 MiB instead of writing it
 (do_bench's flush zeroes a buffer, leaving L2 full of dirty lines the timed kernel then writes
 back): the second figure shows what that write-back costs a kernel of this size."""
+import json
 import os
 import statistics
 import sys
@@ -46,8 +47,6 @@ def bench_after_clean_flush(run, reps=100):
 
 
 def launcher(c, name, ptxdir):
-    import json
-
     md = json.load(open(os.path.join(root, ptxdir, f"{name}.json")))
     _, params = harness.signature(open(os.path.join(ttirdir, f"{name}.ttir")).read())
     fn = cupy.RawModule(path=os.path.join(root, ptxdir, f"{name}.ptx")).get_function(md["name"])
