@@ -246,9 +246,10 @@ def test_descriptor_matmul_kernels():
     for result in (tiled, persistent):
         assert result.ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
     # Fused, the loads of the next tiles are TMA copies issued ahead like the tiled kernel's (A
-    # one 128x64 box, B four 64x64 boxes per stage, two stages before the loop, one in it),
-    # and each tile's store first waits for the wgmma in flight.
-    assert persistent.ptx.count(tma_load) == 3 * (1 + 4)
+    # one 128x64 box; B four 64x64 boxes, one copy instruction each of warps 0-3 runs with its
+    # own box; two stages before the loop, one in it), and each tile's store first waits for
+    # the wgmma in flight.
+    assert persistent.ptx.count(tma_load) == 3 * (1 + 1)
     assert persistent.ptx.count("wgmma.wait_group.sync.aligned 0;") == 2
 
 
@@ -266,8 +267,9 @@ def test_batched_pointer_matmul_reads_through_launcher_descriptors():
     assert tma_load not in pointers.ptx and "cp.async.cg.shared.global" in pointers.ptx
     ptx = descriptors.ptx
     assert "cp.async.cg.shared.global" not in ptx and "tensormap.replace" not in ptx
-    # Three stages of A's one 128x64 box and B's four 64x64 boxes.
-    assert ptx.count(tma_load) == 3 * (1 + 4)
+    # Three stages of A's one 128x64 box and B's four 64x64 boxes (one copy instruction, a box
+    # a warp).
+    assert ptx.count(tma_load) == 3 * (1 + 1)
     assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
     assert ptx.count("prefetch.tensormap") == 2
     meta = json.loads(descriptors.metadata_json)
@@ -296,11 +298,12 @@ def test_batched_descriptor_matmul_kernel(defaults):
     ptx = result.ptx
     tma_load = "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
     # TMA copies issued two stages ahead of the loop and one in it (A one 128x64 box, B four
-    # 64x64 boxes per stage), after the in-flight wgmma's wait; the tile stored in four boxes.
+    # 64x64 boxes per stage as one copy instruction, a box a warp), after the in-flight wgmma's
+    # wait; the tile stored in four boxes.
     prologue, loop = ptx.split("mbarrier.try_wait", 1)
-    assert prologue.count(tma_load) == 2 * (1 + 4)
+    assert prologue.count(tma_load) == 2 * (1 + 1)
     body, epilogue = loop.split("wgmma.wait_group.sync.aligned 0;", 1)
-    assert body.count(tma_load) == 1 + 4 and tma_load not in epilogue
+    assert body.count(tma_load) == 1 + 1 and tma_load not in epilogue
     assert body.index("wgmma.wait_group.sync.aligned 1;") < body.index(tma_load)
     assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 1
     assert epilogue.count("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group") == 4
