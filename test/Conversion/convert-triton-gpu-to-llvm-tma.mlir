@@ -89,13 +89,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // HOST-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
 // HOST-DAG: %[[C8K:.*]] = llvm.mlir.constant(8192 : i32) : i32
 // HOST-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
-// HOST-DAG: %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// HOST-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
 // HOST-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // HOST: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// HOST: %[[LANE:.*]] = llvm.urem %[[TID]], %[[C32]] : i32
 // HOST: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %[[C0]] : i32
 // HOST: %[[WARP:.*]] = llvm.inline_asm has_side_effects "shfl.sync.idx.b32
 // HOST: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], 16384;"
-// HOST: %[[LANE:.*]] = llvm.and %[[TID]], %[[C31]] : i32
 // HOST: %[[LANE0:.*]] = llvm.icmp "eq" %[[LANE]], %[[C0]] : i32
 // HOST: %[[PRED_LANE0:.*]] = llvm.and %{{.*}}, %[[LANE0]] : i1
 // HOST: %[[HAS_BOX:.*]] = llvm.icmp "ult" %[[WARP]], %[[C2]] : i32

@@ -379,17 +379,15 @@ impl FuncLowering<'_> {
         {
             // Round r: warp w copies box w + r·warps, if there is one; lane 0 starts it.
             let warp = self.warp();
-            let lanes = self.b.const_i32(self.threads_per_warp as i64 - 1);
-            let lane = self.b.and(self.tid, lanes);
             let zero = self.b.const_i32(0);
-            let lane0 = self.b.icmp(IntPredicate::Eq, lane, zero);
+            let lane0 = self.b.icmp(IntPredicate::Eq, self.lane, zero);
             let pred = self.b.and(pred, lane0);
+            let count = self.b.const_i32(boxes.len() as i64);
             for round in 0..boxes.len().div_ceil(warps) {
                 let index = match round * warps {
                     0 => warp,
                     first => self.b.bin_imm(BinOp::Add, warp, first as i64),
                 };
-                let count = self.b.const_i32(boxes.len() as i64);
                 let exists = self.b.icmp(IntPredicate::Ult, index, count);
                 let issuer = self.b.and(pred, exists);
                 let offset = self.b.bin_imm(BinOp::Mul, index, offset_step as i64);
