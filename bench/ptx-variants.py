@@ -10,7 +10,11 @@ DIR without the case is passed over.
 
 With CLEAN_L2=1, each is also timed after an L2 flush that reads 256 MiB instead of writing it
 (do_bench's flush zeroes a buffer, leaving L2 full of dirty lines the timed kernel then writes
-back): the second figure shows what that write-back costs a kernel of this size."""
+back): the second figure shows what that write-back costs a kernel of this size.
+
+With CAPS=6,5 (say), each build also runs with at most that many blocks an SM (its shared memory
+padded, the carveout at its largest): an H100 with fewer blocks an SM stands in for an H200,
+whose faster memory needs more bytes in flight an SM than the same blocks keep."""
 import json
 import os
 import statistics
@@ -29,6 +33,7 @@ cases = sys.argv[1].split(",")
 dirs = sys.argv[2:]
 ttirdir = os.path.join(root, "corpus_ttir")
 clean_l2 = bool(os.environ.get("CLEAN_L2"))
+caps = [int(c) for c in os.environ.get("CAPS", "").split(",") if c]
 flush_source = torch.ones(256 * 2**20 // 4, device="cuda") if clean_l2 else None
 
 
@@ -46,11 +51,17 @@ def bench_after_clean_flush(run, reps=100):
     return statistics.median(start.elapsed_time(end) for start, end in times[10:])
 
 
-def launcher(c, name, ptxdir):
+def launcher(c, name, ptxdir, cap=None):
     md = json.load(open(os.path.join(root, ptxdir, f"{name}.json")))
     _, params = harness.signature(open(os.path.join(ttirdir, f"{name}.ttir")).read())
     fn = cupy.RawModule(path=os.path.join(root, ptxdir, f"{name}.ptx")).get_function(md["name"])
     shared = int(md.get("shared", 0))
+    if cap:
+        # At most `cap` blocks an SM: shared memory padded at the largest carveout (228 KiB an
+        # SM, 1 KiB the driver keeps a block).
+        shared = max(shared, 228 * 1024 // cap - 2047)
+        fn.max_dynamic_shared_size_bytes = shared
+        fn.preferred_shared_memory_carveout = 100
     kinds = {"i64": np.int64, "i32": np.int32, "i1": np.bool_, "f32": np.float32, "f64": np.float64}
 
     def argv():
@@ -74,6 +85,9 @@ for name in cases:
             continue
         runs[d] = launcher(c, name, d)
         harness.check(c, runs[d])
+        for cap in caps:
+            runs[f"{d}@{cap}"] = launcher(c, name, d, cap)
+            harness.check(c, runs[f"{d}@{cap}"])
     half = c["bytes"] // 2 // 4
     src = torch.empty(half, device="cuda", dtype=torch.float32)
     dst = torch.empty_like(src)
