@@ -13,6 +13,7 @@ pub mod combine_tensor_select_and_if;
 pub mod convert_to_gpu;
 pub mod decompose_dot_scaled;
 pub mod descriptor_loads;
+pub mod early_loads;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod fuse_nested_loops;
@@ -367,6 +368,16 @@ pub static PASSES: &[PassEntry] = &[
             a ttg.local_alloc of a tt.load moves to just after the load; a ttg.memdesc_trans \
             to just after its operand's definition. Values used by several ops (or outside the \
             block) stay.",
+    },
+    PassEntry {
+        pass: &early_loads::PASS,
+        description: "Tritium's own (Triton issues loads where the source puts them): in a \
+            function's entry block, a global tt.load through a tensor of pointers placed below \
+            a tt.reduce or tt.scan it does not depend on moves to just before the last such op, \
+            with the side-effect-free ops computing its operands, where the loaded and float \
+            tensors a thread then holds across that op take at most 24 registers. It moves \
+            above no op that may write memory (stores, atomics, barriers, calls, prints, \
+            asserts), no loop or scf.if, and no reduction it depends on.",
     },
     PassEntry {
         pass: &fence_insertion::PASS,

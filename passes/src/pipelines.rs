@@ -93,6 +93,7 @@ pub fn ttgir_passes(options: &TtgirOptions) -> Result<Vec<PassSpec>, String> {
         PassSpec::new("tritongpu-remove-layout-conversions"),
         PassSpec::new("tritongpu-reduce-data-duplication"),
         PassSpec::new("tritongpu-reorder-instructions"),
+        PassSpec::new("tritium-early-loads"),
         PassSpec::new("tritium-loop-pointer-offsets"),
     ]);
     if options.capability >= 90 {

@@ -82,7 +82,7 @@ fn nested_ops(op: MlirOperation) -> Vec<MlirOperation> {
 }
 
 /// 32-bit registers per thread holding a value of tensor type `ty`.
-fn registers_per_thread(ty: MlirType) -> Option<u64> {
+pub(crate) fn registers_per_thread(ty: MlirType) -> Option<u64> {
     let dims: Vec<u32> = shape(ty).iter().map(|&d| d as u32).collect();
     let elements = encoding_of(ty)?.total_elems_per_thread(&dims).ok()? as u64;
     // SAFETY: type queries on a live type.
