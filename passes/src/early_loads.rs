@@ -97,13 +97,14 @@ fn hoist_in(block: MlirBlock) {
             .rposition(|&o| fences(o))
             .map_or(0, |f| f + 1);
         // The ops between there and the load that the load depends on, through operands (its
-        // own and those nested ops read from outside).
-        let position = |op: MlirOperation| ops[lowest..at].iter().position(|o| o.ptr == op.ptr);
+        // own, and for a reduction it needs, those its body reads from outside).
+        let between: HashSet<usize> = ops[lowest..at].iter().map(|o| o.ptr as usize).collect();
         let mut needed: HashSet<usize> = HashSet::new();
         let mut pending = vec![load];
         while let Some(op) = pending.pop() {
             for value in collect_ops(op).into_iter().flat_map(operands) {
-                if let Some(def) = defining_op(value).filter(|&d| position(d).is_some())
+                if let Some(def) =
+                    defining_op(value).filter(|d| between.contains(&(d.ptr as usize)))
                     && needed.insert(def.ptr as usize)
                 {
                     pending.push(def);
