@@ -13,14 +13,12 @@ a compiler change should make. do_bench as harness.py times it (zero-fill L2 flu
 interleaved, ROUNDS rounds (default 3), each form checked against torch first, outputs poisoned."""
 import importlib.util
 import os
-import statistics
 import sys
 
 import cupy
 import torch
 import triton
 import triton.language as tl
-from triton.testing import do_bench
 
 spec = importlib.util.spec_from_file_location(
     "row_prefetch_probe", os.path.join(os.path.dirname(os.path.abspath(__file__)), "row-prefetch-probe.py"))
@@ -131,27 +129,9 @@ def main():
                     kernel[grid](*args, BLOCK=4096, num_warps=8)
                 if shared > 48 * 1024:
                     cupy.cuda.driver.funcSetAttribute(compiled.function, 8, shared)  # opt in past 48 KiB
-                out().fill_(-1)  # poisoned
-                run()
-                torch.cuda.synchronize()
-                got, want = out(), ref()
-                ok = (torch.equal(got, want) if not got.is_floating_point()
-                      else torch.allclose(got.float(), want.float(), atol=2e-2, rtol=2e-2))
-                print(name, label, "correct" if ok else "WRONG", flush=True)
+                forms.checked(name, label, run, out, ref)
                 runs[label] = run
-        src = torch.empty(nbytes // 2 // 4, device="cuda")
-        dst = torch.empty_like(src)
-        runs["torch copy"] = lambda: dst.copy_(src)
-        times = {label: [] for label in runs}
-        for _ in range(rounds):
-            for label, run in runs.items():
-                times[label].append(do_bench(run, warmup=25, rep=200, return_mode="median"))
-        copy = statistics.median(times["torch copy"])
-        for label, ts in times.items():
-            t = statistics.median(ts)
-            print(f"{name:20s} {label:12s} {t * 1e3:8.1f} us {nbytes / t / 1e6:7.0f} GB/s  copy/this {copy / t:.3f}",
-                  flush=True)
-
+        forms.timed(name, runs, nbytes, rounds, "torch copy")
 
 if __name__ == "__main__":
     main()

@@ -161,26 +161,56 @@ def cases():
     x = torch.randn(M, 4096, device="cuda", dtype=torch.bfloat16)
     y = torch.empty_like(x)
     yield ("softmax_w4096_bf16", {"grid": softmax_grid, "rows2": softmax_rows2, "loop": softmax_loop, "prefetch": softmax_prefetch},
-           (y, x, x.stride(0), M, 4096), dict(BLOCK=4096), 8, lambda: {"y": y}, lambda: torch.softmax(x.float(), -1),
+           (y, x, x.stride(0), M, 4096), dict(BLOCK=4096), 8, lambda: torch.softmax(x.float(), -1),
            lambda: y, 2 * x.numel() * 2, sms)
     w = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
     y2 = torch.empty_like(x)
     yield ("rmsnorm_fwd_bf16", {"grid": rmsnorm_grid, "rows2": rmsnorm_rows2, "loop": rmsnorm_loop, "prefetch": rmsnorm_prefetch},
-           (x, y2, w, x.stride(0), M, 4096, 1e-6), dict(BLOCK=4096), 8, None,
+           (x, y2, w, x.stride(0), M, 4096, 1e-6), dict(BLOCK=4096), 8,
            lambda: x.float() * torch.rsqrt((x.float() ** 2).mean(-1, keepdim=True) + 1e-6) * w.float(),
            lambda: y2, 2 * x.numel() * 2, sms)
     xf = torch.randn(M, 4000, device="cuda")
     idx = torch.empty(M, device="cuda", dtype=torch.int32)
     yield ("argmax_rows", {"grid": argmax_grid, "rows2": argmax_rows2, "loop": argmax_loop, "prefetch": argmax_prefetch},
-           (xf, idx, xf.stride(0), M, 4000), dict(BLOCK=4096), 8, None, lambda: torch.argmax(xf, -1).int(),
+           (xf, idx, xf.stride(0), M, 4000), dict(BLOCK=4096), 8, lambda: torch.argmax(xf, -1).int(),
            lambda: idx, xf.numel() * 4, sms)
+
+
+def checked(name, label, run, out, ref):
+    """Runs `run` once on a poisoned output and prints whether it matches `ref` (exactly for
+    integers, to 2e-2 for floats: bf16 outputs against f32 references)."""
+    out().fill_(-1)
+    run()
+    torch.cuda.synchronize()
+    got, want = out(), ref()
+    ok = (torch.equal(got, want) if not got.is_floating_point()
+          else torch.allclose(got.float(), want.float(), atol=2e-2, rtol=2e-2))
+    print(name, label, "correct" if ok else "WRONG", flush=True)
+
+
+def timed(name, runs, nbytes, rounds, base):
+    """Times every run and torch copying `nbytes` (read + written) as harness.py times, interleaved,
+    `rounds` rounds; prints each median with GB/s and `base`'s time over it (`base` a label of
+    `runs` or "torch copy")."""
+    src = torch.empty(nbytes // 2 // 4, device="cuda")
+    dst = torch.empty_like(src)
+    runs = {**runs, "torch copy": lambda: dst.copy_(src)}
+    times = {label: [] for label in runs}
+    for _ in range(rounds):
+        for label, run in runs.items():
+            times[label].append(do_bench(run, warmup=25, rep=200, return_mode="median"))
+    reference = statistics.median(times[base])
+    for label, ts in times.items():
+        t = statistics.median(ts)
+        print(f"{name:20s} {label:16s} {t * 1e3:8.1f} us {nbytes / t / 1e6:7.0f} GB/s  {base}/this {reference / t:.3f}",
+              flush=True)
 
 
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     M = 16384
     print("device", torch.cuda.get_device_name(0), flush=True)
-    for name, forms, args, const, warps, _, ref, out, nbytes, sms in cases():
+    for name, forms, args, const, warps, ref, out, nbytes, sms in cases():
         runs = {}
         for form, kernel in forms.items():
             for w in ([warps, warps // 2] if form in ("grid", "rows2") else [warps]):
@@ -197,26 +227,9 @@ def main():
                 for label, grid in grids.items():
                     def run(kernel=kernel, grid=grid, w=w):
                         kernel[grid](*args, **const, num_warps=w)
-                    out().fill_(-1)  # poisoned
-                    run()
-                    torch.cuda.synchronize()
-                    got, want = out(), ref()
-                    ok = (torch.equal(got, want) if not got.is_floating_point()
-                          else torch.allclose(got.float(), want.float(), atol=2e-2, rtol=2e-2))
-                    print(name, label, "correct" if ok else "WRONG", flush=True)
+                    checked(name, label, run, out, ref)
                     runs[label] = run
-        src = torch.empty(nbytes // 2 // 4, device="cuda")
-        dst = torch.empty_like(src)
-        runs["torch copy"] = lambda: dst.copy_(src)
-        times = {label: [] for label in runs}
-        for _ in range(rounds):
-            for label, run in runs.items():
-                times[label].append(do_bench(run, warmup=25, rep=200, return_mode="median"))
-        base = statistics.median(times[f"grid {warps}w"])
-        for label, ts in times.items():
-            t = statistics.median(ts)
-            print(f"{name:20s} {label:16s} {t * 1e3:8.1f} us {nbytes / t / 1e6:7.0f} GB/s  grid/this {base / t:.3f}",
-                  flush=True)
+        timed(name, runs, nbytes, rounds, f"grid {warps}w")
 
 
 if __name__ == "__main__":
