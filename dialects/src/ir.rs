@@ -176,3 +176,44 @@ pub fn ranked_tensor(ty: Type) -> Option<TensorInfo> {
         encoding,
     })
 }
+
+/// Parses `source` as a module in `context` (diagnostics go to the context's handlers).
+pub fn parse_module<'c>(
+    context: &'c melior::Context,
+    source: &str,
+    filename: &str,
+) -> Option<melior::ir::Module<'c>> {
+    let source = std::ffi::CString::new(source).ok()?;
+    let name = std::ffi::CString::new(filename).ok()?;
+    // SAFETY: the context is live and both strings are NUL-terminated and outlive the call (MLIR
+    // copies what it keeps); a parsed op that is not a module is destroyed here, as nothing else
+    // owns it, and a module is handed to `Module`, which owns and destroys it.
+    unsafe {
+        use mlir_sys::{
+            mlirEmitError, mlirIdentifierStr, mlirModuleFromOperation, mlirOperationCreateParse,
+            mlirOperationDestroy, mlirOperationGetLocation, mlirOperationGetName,
+            mlirStringRefCreateFromCString,
+        };
+        let op = mlirOperationCreateParse(
+            context.to_raw(),
+            mlirStringRefCreateFromCString(source.as_ptr()),
+            mlirStringRefCreateFromCString(name.as_ptr()),
+        );
+        if op.ptr.is_null() {
+            return None;
+        }
+        let module = mlirModuleFromOperation(op);
+        if module.ptr.is_null() {
+            // A single top-level op that is not a module: say so where it is.
+            let message = std::ffi::CString::new(format!(
+                "the input must be a module, not '{}'",
+                ffi::string_ref_str(mlirIdentifierStr(mlirOperationGetName(op)))
+            ))
+            .unwrap_or_default();
+            mlirEmitError(mlirOperationGetLocation(op), message.as_ptr());
+            mlirOperationDestroy(op);
+            return None;
+        }
+        Some(melior::ir::Module::from_raw(module))
+    }
+}

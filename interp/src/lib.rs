@@ -341,8 +341,8 @@ pub fn parse<'c>(
             },
         )
     };
-    let module =
-        ir::parse_module(context, source, filename).ok_or_else(|| failed("cannot parse"))?;
+    let module = tritium_dialects::ir::parse_module(context, source, filename)
+        .ok_or_else(|| failed("cannot parse"))?;
     if !module.as_operation().verify() {
         return Err(failed("the module does not verify"));
     }

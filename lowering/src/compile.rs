@@ -112,9 +112,11 @@ pub fn compile_timed(
 ) -> Result<Compiled, CompileError> {
     compile_with(
         |context, sink| {
-            parse_module(context, source, filename).ok_or_else(|| CompileError::Stage {
-                stage: Stage::Parse,
-                diagnostics: sink.take(&format!("{filename}: cannot parse")),
+            tritium_dialects::ir::parse_module(context, source, filename).ok_or_else(|| {
+                CompileError::Stage {
+                    stage: Stage::Parse,
+                    diagnostics: sink.take(&format!("{filename}: cannot parse")),
+                }
             })
         },
         filename,
@@ -549,37 +551,6 @@ impl Target {
             num_stages,
             arch,
         })
-    }
-}
-
-fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
-    let source = std::ffi::CString::new(source).ok()?;
-    let name = std::ffi::CString::new(filename).ok()?;
-    // SAFETY: the context is live and both strings are NUL-terminated and outlive the call (MLIR
-    // copies what it keeps); a parsed op that is not a module is destroyed here, as nothing else
-    // owns it, and a module is handed to `Module`, which owns and destroys it.
-    unsafe {
-        let op = mlirOperationCreateParse(
-            context.to_raw(),
-            mlirStringRefCreateFromCString(source.as_ptr()),
-            mlirStringRefCreateFromCString(name.as_ptr()),
-        );
-        if op.ptr.is_null() {
-            return None;
-        }
-        let module = mlirModuleFromOperation(op);
-        if module.ptr.is_null() {
-            // A single top-level op that is not a module: say so where it is.
-            let message = std::ffi::CString::new(format!(
-                "the input must be a module, not '{}'",
-                tritium_dialects::ffi::string_ref_str(mlirIdentifierStr(mlirOperationGetName(op)))
-            ))
-            .unwrap_or_default();
-            mlirEmitError(mlirOperationGetLocation(op), message.as_ptr());
-            mlirOperationDestroy(op);
-            return None;
-        }
-        Some(Module::from_raw(module))
     }
 }
 
