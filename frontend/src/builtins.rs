@@ -1780,6 +1780,25 @@ fn boundary_check(g: &Gen, v: Option<Val>) -> R<Vec<i32>> {
     })
 }
 
+/// Booleans live in memory as bytes: a pointer to `i1` becomes one to `i8` (with `i8` as the
+/// element type), as Triton's loads and stores treat it; other pointers pass through.
+fn bool_pointer_as_bytes(g: &Gen, p: TV, elem: Box<Dt>) -> R<(TV, Box<Dt>)> {
+    if !elem.is_bool() {
+        return Ok((p, elem));
+    }
+    let i8 = Dt::Int {
+        bits: 8,
+        signed: true,
+    };
+    let bytes = g.s(semantic::cast(
+        &g.ir,
+        &p,
+        &Dt::Ptr(Box::new(i8.clone())),
+        None,
+    ))?;
+    Ok((bytes, Box::new(i8)))
+}
+
 fn load(g: &mut Gen, args: Args) -> R<Val> {
     let p = tensor_arg(g, args.get(0, "pointer"), "pointer")?;
     let mask = args.get(1, "mask").filter(|v| !matches!(v, Val::None));
@@ -1819,23 +1838,7 @@ fn load(g: &mut Gen, args: Args) -> R<Val> {
     };
     // Booleans live in memory as bytes: load int8 and compare with 0, as Triton does.
     let is_bool = elem.is_bool();
-    let (p, elem) = if is_bool {
-        let i8 = Dt::Int {
-            bits: 8,
-            signed: true,
-        };
-        (
-            g.s(semantic::cast(
-                &g.ir,
-                &p,
-                &Dt::Ptr(Box::new(i8.clone())),
-                None,
-            ))?,
-            Box::new(i8),
-        )
-    } else {
-        (p, elem)
-    };
+    let (p, elem) = bool_pointer_as_bytes(g, p, elem)?;
     let mut p = p;
     let mut operands = vec![];
     let mut m = None;
@@ -1903,24 +1906,7 @@ fn store(g: &mut Gen, args: Args) -> R<Val> {
     let Dt::Ptr(elem) = p.ty.dt.clone() else {
         return Err(g.err(format!("tl.store needs a pointer, got {}", p.ty.name())));
     };
-    // Booleans are stored as bytes.
-    let (p, elem) = if elem.is_bool() {
-        let i8 = Dt::Int {
-            bits: 8,
-            signed: true,
-        };
-        (
-            g.s(semantic::cast(
-                &g.ir,
-                &p,
-                &Dt::Ptr(Box::new(i8.clone())),
-                None,
-            ))?,
-            Box::new(i8),
-        )
-    } else {
-        (p, elem)
-    };
+    let (p, elem) = bool_pointer_as_bytes(g, p, elem)?;
     let v = operand(g, &value)?;
     let v = g.s(semantic::materialize(&g.ir, &v, &elem))?;
     if v.ty.is_block() && !p.ty.is_block() {
