@@ -4,11 +4,12 @@
 
 use crate::value::{Elem, Num};
 use mlir_sys::*;
-use tritium_dialects::ffi::{self, str_ref, string_ref_str};
+use tritium_dialects::ffi::{self, string_ref_str};
 
 pub use tritium_passes::ir_util::{
     block_args, bool_attr, int_attr, key, op_name, operands, results, string_attr, value_type,
 };
+pub use tritium_passes::ttir::util::{attr, block_ops};
 
 /// The blocks of region `index` of `op`.
 pub fn region_blocks(op: MlirOperation, index: isize) -> Vec<MlirBlock> {
@@ -27,34 +28,9 @@ pub fn region_blocks(op: MlirOperation, index: isize) -> Vec<MlirBlock> {
     blocks
 }
 
-/// The ops of `block`, in order.
-pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
-    let mut ops = Vec::new();
-    // SAFETY: `block` is live; each op's successor is read while the op is live.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(block);
-        while !op.ptr.is_null() {
-            ops.push(op);
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    ops
-}
-
 /// Whether `op` has an attribute `name` (unit attributes have nothing else).
 pub fn has_attr(op: MlirOperation, name: &str) -> bool {
-    // SAFETY: `op` is live; the lookup only reads it.
-    unsafe {
-        !mlirOperationGetAttributeByName(op, str_ref(name))
-            .ptr
-            .is_null()
-    }
-}
-
-pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
-    // SAFETY: `op` is live; the lookup only reads it.
-    let attr = unsafe { mlirOperationGetAttributeByName(op, str_ref(name)) };
-    (!attr.ptr.is_null()).then_some(attr)
+    attr(op, name).is_some()
 }
 
 /// The values of a `array<i32: ...>` attribute.
