@@ -135,19 +135,13 @@ fn feeds_another_dot(dot: MlirOperation) -> bool {
         if !seen.insert(key(value)) {
             continue;
         }
-        // SAFETY: use-list traversal of live values.
-        unsafe {
-            let mut user = mlirValueGetFirstUse(value);
-            while !user.ptr.is_null() {
-                let owner = mlirOpOperandGetOwner(user);
-                let name = op_name(owner);
-                if owner.ptr != dot.ptr && (name == "tt.dot" || name == "ttng.warp_group_dot") {
-                    return true;
-                }
-                if name != "scf.yield" {
-                    work.extend(results(owner));
-                }
-                user = mlirOpOperandGetNextUse(user);
+        for owner in crate::ttir::util::users(value) {
+            let name = op_name(owner);
+            if owner.ptr != dot.ptr && (name == "tt.dot" || name == "ttng.warp_group_dot") {
+                return true;
+            }
+            if name != "scf.yield" {
+                work.extend(results(owner));
             }
         }
     }

@@ -102,14 +102,7 @@ fn connected_slice(op: MlirOperation) -> std::collections::HashSet<usize> {
             .filter_map(defining_op)
             .collect();
         for result in results(current) {
-            // SAFETY: use-list traversal of a live value.
-            unsafe {
-                let mut u = mlirValueGetFirstUse(result);
-                while !u.ptr.is_null() {
-                    next.push(mlirOpOperandGetOwner(u));
-                    u = mlirOpOperandGetNextUse(u);
-                }
-            }
+            next.extend(crate::ttir::util::users(result));
         }
         for other in next {
             if seen.insert(other.ptr as usize) {

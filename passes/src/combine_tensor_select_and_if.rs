@@ -61,19 +61,11 @@ fn available_before(value: MlirValue, block: MlirBlock, point: MlirOperation) ->
 
 /// Whether every use of `value` is in an op of `block` after `point` (or nested in one).
 fn used_only_after(value: MlirValue, block: MlirBlock, point: MlirOperation) -> bool {
-    // SAFETY: use-list traversal of a live value; owners are live ops.
-    unsafe {
-        let mut use_ = mlirValueGetFirstUse(value);
-        while !use_.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(use_);
-            match ancestor_in(block, owner) {
-                Some(in_block) if mlirOperationIsBeforeInBlock(point, in_block) => {}
-                _ => return false,
-            }
-            use_ = mlirOpOperandGetNextUse(use_);
-        }
-    }
-    true
+    crate::ttir::util::users(value).into_iter().all(|owner| {
+        // SAFETY: `point` and the op of `block` holding the use are live ops of one block.
+        ancestor_in(block, owner)
+            .is_some_and(|in_block| unsafe { mlirOperationIsBeforeInBlock(point, in_block) })
+    })
 }
 
 fn is_scalar_condition(value: MlirValue) -> bool {

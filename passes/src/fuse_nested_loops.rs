@@ -330,19 +330,11 @@ fn if_op(
 
 /// Replaces the uses of `from` outside `region_owner` (all uses when `None`) by `to`.
 fn replace_uses_outside(from: MlirValue, to: MlirValue, region_owner: Option<MlirOperation>) {
-    let mut uses = Vec::new();
-    // SAFETY: use-list traversal of a live value; operands are set after the traversal.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(from);
-        while !u.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(u);
-            if region_owner.is_none_or(|r| !is_ancestor(r, owner)) {
-                uses.push((owner, mlirOpOperandGetOperandNumber(u)));
-            }
-            u = mlirOpOperandGetNextUse(u);
-        }
-        for (owner, n) in uses {
-            mlirOperationSetOperand(owner, n as isize, to);
+    // The uses are listed before any operand is set.
+    for (owner, n) in crate::ttir::util::uses(from) {
+        if region_owner.is_none_or(|r| !is_ancestor(r, owner)) {
+            // SAFETY: `owner` is a live op using `from` at operand `n`; `to` is a live value.
+            unsafe { mlirOperationSetOperand(owner, n as isize, to) };
         }
     }
 }

@@ -10,6 +10,7 @@
 //! (lowering handles every conversion).
 
 use crate::ir_util::*;
+use crate::ttir::util::{users, uses};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::OperationRef;
@@ -382,42 +383,18 @@ fn only_converted(value: MlirValue) -> bool {
     !all.is_empty() && all.iter().all(|u| op_name(*u) == "ttg.convert_layout")
 }
 
-/// The ops using `value` (once per use).
-fn users(value: MlirValue) -> Vec<MlirOperation> {
-    let mut found = Vec::new();
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(value);
-        while !u.ptr.is_null() {
-            found.push(mlirOpOperandGetOwner(u));
-            u = mlirOpOperandGetNextUse(u);
-        }
-    }
-    found
-}
-
 /// Whether every use of `value` is the stored value of a `tt.descriptor_store` or
 /// `tt.descriptor_reduce` (operand 1, after the descriptor; the reduce's kind is an attribute).
 fn only_stored_through_descriptors(value: MlirValue) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(value);
-        while !u.ptr.is_null() {
-            let stored = match op_name(mlirOpOperandGetOwner(u)).as_str() {
-                "tt.descriptor_store" | "tt.descriptor_reduce" => {
-                    mlirOpOperandGetOperandNumber(u) == 1
-                }
-                _ => false,
-            };
-            if !stored {
-                return false;
-            }
-            any = true;
-            u = mlirOpOperandGetNextUse(u);
-        }
-    }
-    any
+    let uses = uses(value);
+    !uses.is_empty()
+        && uses.iter().all(|&(owner, number)| {
+            number == 1
+                && matches!(
+                    op_name(owner).as_str(),
+                    "tt.descriptor_store" | "tt.descriptor_reduce"
+                )
+        })
 }
 
 /// Whether `value` has more than one use (besides the conversion being removed, others that

@@ -53,18 +53,10 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 /// The ops of `block` holding a use of `value` (the user itself or the op of `block` it is
 /// nested in).
 fn users_in(value: MlirValue, block: MlirBlock) -> Vec<MlirOperation> {
-    let mut found = Vec::new();
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(value);
-        while !u.ptr.is_null() {
-            if let Some(op) = ancestor_in(block, mlirOpOperandGetOwner(u)) {
-                found.push(op);
-            }
-            u = mlirOpOperandGetNextUse(u);
-        }
-    }
-    found
+    crate::ttir::util::users(value)
+        .into_iter()
+        .filter_map(|owner| ancestor_in(block, owner))
+        .collect()
 }
 
 /// The first op of `block` after `op` that is in `set` (by address).
