@@ -87,13 +87,9 @@ impl<'m> Machine<'m> {
 
     /// Whether `op`'s first result has any use.
     fn result_used(op: MlirOperation) -> bool {
-        // SAFETY: result and use-list queries on a live op.
-        unsafe {
-            mlir_sys::mlirOperationGetNumResults(op) > 0
-                && !mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(op, 0))
-                    .ptr
-                    .is_null()
-        }
+        // SAFETY: a result count query on a live op.
+        let has_result = unsafe { mlir_sys::mlirOperationGetNumResults(op) > 0 };
+        has_result && tritium_passes::ir_util::has_uses(tritium_passes::ttir::util::result(op, 0))
     }
 
     pub fn new(mem: &'m mut Memory, funcs: HashMap<String, MlirOperation>, limits: Limits) -> Self {

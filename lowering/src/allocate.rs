@@ -172,37 +172,29 @@ fn live_range(
         // The buffer's uses, and those of every view of it.
         let mut values = vec![mlirOperationGetResult(alloc, 0)];
         let mut seen = std::collections::HashSet::new();
-        let mut uses = Vec::new();
+        let mut users = Vec::new();
         while let Some(value) = values.pop() {
             if !seen.insert(value.ptr as usize) {
                 continue;
             }
-            let mut user = mlirValueGetFirstUse(value);
-            while !user.ptr.is_null() {
-                let owner = mlirOpOperandGetOwner(user);
-                uses.push(owner);
+            for (owner, number) in uses(value) {
+                let n = number as isize;
+                users.push(owner);
                 match op_name(owner).as_str() {
                     "ttg.memdesc_index"
                     | "ttg.memdesc_subslice"
                     | "ttg.memdesc_trans"
                     | "ttg.memdesc_reshape" => values.push(mlirOperationGetResult(owner, 0)),
-                    "ttng.warp_group_dot_wait" => {
-                        let n = mlirOpOperandGetOperandNumber(user) as isize;
-                        if n < mlirOperationGetNumResults(owner) {
-                            values.push(mlirOperationGetResult(owner, n));
-                        }
+                    "ttng.warp_group_dot_wait" if n < mlirOperationGetNumResults(owner) => {
+                        values.push(mlirOperationGetResult(owner, n));
                     }
-                    "scf.for" => {
-                        let n = mlirOpOperandGetOperandNumber(user) as isize;
-                        if n >= 3 {
-                            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner, 0));
-                            values.push(mlirBlockGetArgument(body, n - 2));
-                            values.push(mlirOperationGetResult(owner, n - 3));
-                            end = end.max(loop_end(owner));
-                        }
+                    "scf.for" if n >= 3 => {
+                        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(owner, 0));
+                        values.push(mlirBlockGetArgument(body, n - 2));
+                        values.push(mlirOperationGetResult(owner, n - 3));
+                        end = end.max(loop_end(owner));
                     }
                     "scf.yield" => {
-                        let n = mlirOpOperandGetOperandNumber(user) as isize;
                         let parent = mlirOperationGetParentOperation(owner);
                         match op_name(parent).as_str() {
                             "scf.for" => {
@@ -223,10 +215,9 @@ fn live_range(
                     }
                     _ => {}
                 }
-                user = mlirOpOperandGetNextUse(user);
             }
         }
-        for owner in uses {
+        for owner in users {
             end = end.max(
                 position
                     .get(&(owner.ptr as usize))

@@ -158,17 +158,9 @@ pub fn is_dot_operand_feed(op: MlirOperation) -> bool {
 
 /// Whether every use of `value` is a `tt.dot` operand.
 pub fn only_read_by_dots(value: MlirValue) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != "tt.dot" {
-                return false;
-            }
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    true
+    users(value)
+        .into_iter()
+        .all(|user| op_name(user) == "tt.dot")
 }
 
 /// The thread map of a distributed tensor type, bounded by [`MAX_REGISTERS_PER_THREAD`]; errors

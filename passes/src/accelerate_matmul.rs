@@ -135,7 +135,7 @@ fn feeds_another_dot(dot: MlirOperation) -> bool {
         if !seen.insert(key(value)) {
             continue;
         }
-        for owner in crate::ttir::util::users(value) {
+        for owner in crate::ir_util::users(value) {
             let name = op_name(owner);
             if owner.ptr != dot.ptr && (name == "tt.dot" || name == "ttng.warp_group_dot") {
                 return true;
@@ -490,21 +490,6 @@ fn upcast_fp8_operands(dot: MlirOperation) {
     }
 }
 
-/// The single user of a value, if it has exactly one.
-fn single_user(value: MlirValue) -> Option<(MlirOperation, isize)> {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        if first.ptr.is_null() || !mlirOpOperandGetNextUse(first).ptr.is_null() {
-            return None;
-        }
-        Some((
-            mlirOpOperandGetOwner(first),
-            mlirOpOperandGetOperandNumber(first) as isize,
-        ))
-    }
-}
-
 /// When the accumulator is a loop-carried value — `c = convert(arg)`, `yield convert(d)` at
 /// `arg`'s position — the loop carries it in the mma layout instead: converted once before the
 /// loop and once after, not twice per iteration (the accumulator part of Triton's
@@ -516,14 +501,14 @@ fn carry_accumulator_in_mma(converted_c: MlirValue, d: MlirValue, back: MlirValu
     let Some(&arg) = operands(convert_in).first() else {
         return;
     };
-    let Some((yield_op, position)) = single_user(back) else {
+    let Some((yield_op, position)) = single_use(back) else {
         return;
     };
     // SAFETY: handle queries on live values and ops; every index below is checked against the
     // op's operand/argument/result counts before it is used.
     unsafe {
         if mlirValueIsAOpResult(arg)
-            || single_user(arg).map(|(op, _)| op.ptr) != Some(convert_in.ptr)
+            || single_use(arg).map(|(op, _)| op.ptr) != Some(convert_in.ptr)
         {
             return;
         }
@@ -538,7 +523,7 @@ fn carry_accumulator_in_mma(converted_c: MlirValue, d: MlirValue, back: MlirValu
         // Block argument 0 is the induction variable; iter arg i is argument i + 1, operand
         // i + 3 of the loop, result i and yield operand i.
         let index = mlirBlockArgumentGetArgNumber(arg) - 1;
-        if index < 0 || index != position || index >= mlirOperationGetNumResults(for_op) {
+        if index < 0 || index != position as isize || index >= mlirOperationGetNumResults(for_op) {
             return;
         }
         let mma_type = value_type(d);

@@ -102,7 +102,7 @@ fn connected_slice(op: MlirOperation) -> std::collections::HashSet<usize> {
             .filter_map(defining_op)
             .collect();
         for result in results(current) {
-            next.extend(crate::ttir::util::users(result));
+            next.extend(crate::ir_util::users(result));
         }
         for other in next {
             if seen.insert(other.ptr as usize) {

@@ -61,7 +61,7 @@ fn available_before(value: MlirValue, block: MlirBlock, point: MlirOperation) ->
 
 /// Whether every use of `value` is in an op of `block` after `point` (or nested in one).
 fn used_only_after(value: MlirValue, block: MlirBlock, point: MlirOperation) -> bool {
-    crate::ttir::util::users(value).into_iter().all(|owner| {
+    crate::ir_util::users(value).into_iter().all(|owner| {
         // SAFETY: `point` and the op of `block` holding the use are live ops of one block.
         ancestor_in(block, owner)
             .is_some_and(|in_block| unsafe { mlirOperationIsBeforeInBlock(point, in_block) })

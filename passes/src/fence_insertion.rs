@@ -45,24 +45,16 @@ fn written_by_threads(memdesc: MlirValue) -> bool {
 /// Whether a `ttg.local_store` writes `memdesc` or a view of it (a ring's slot through
 /// `ttg.memdesc_index`, as a pipelined loop stores a register-staged operand).
 fn stored_into(memdesc: MlirValue) -> bool {
-    let mut stored = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(memdesc);
-        while !user.ptr.is_null() && !stored {
-            let owner = mlirOpOperandGetOwner(user);
-            stored = match op_name(owner).as_str() {
-                "ttg.local_store" => true,
-                "ttg.memdesc_index"
-                | "ttg.memdesc_subslice"
-                | "ttg.memdesc_trans"
-                | "ttg.memdesc_reshape" => stored_into(results(owner)[0]),
-                _ => false,
-            };
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    stored
+    crate::ir_util::users(memdesc)
+        .into_iter()
+        .any(|owner| match op_name(owner).as_str() {
+            "ttg.local_store" => true,
+            "ttg.memdesc_index"
+            | "ttg.memdesc_subslice"
+            | "ttg.memdesc_trans"
+            | "ttg.memdesc_reshape" => stored_into(results(owner)[0]),
+            _ => false,
+        })
 }
 
 fn run(module: OperationRef, options: &Options) -> PassResult {

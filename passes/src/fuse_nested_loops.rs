@@ -106,7 +106,7 @@ fn sink_into_epilogue(outer: MlirOperation, inner: MlirOperation) {
         }
         let users: Vec<MlirOperation> = results(op)
             .into_iter()
-            .flat_map(crate::ttir::util::users)
+            .flat_map(crate::ir_util::users)
             .map(|user| top_level_in(user, body))
             .collect();
         let only_epilogue = !users.is_empty()
@@ -331,7 +331,7 @@ fn if_op(
 /// Replaces the uses of `from` outside `region_owner` (all uses when `None`) by `to`.
 fn replace_uses_outside(from: MlirValue, to: MlirValue, region_owner: Option<MlirOperation>) {
     // The uses are listed before any operand is set.
-    for (owner, n) in crate::ttir::util::uses(from) {
+    for (owner, n) in crate::ir_util::uses(from) {
         if region_owner.is_none_or(|r| !is_ancestor(r, owner)) {
             // SAFETY: `owner` is a live op using `from` at operand `n`; `to` is a live value.
             unsafe { mlirOperationSetOperand(owner, n as isize, to) };
@@ -362,7 +362,7 @@ fn fuse(outer: MlirOperation, inner: MlirOperation, must_execute: bool) {
         .iter()
         .flat_map(|&op| results(op))
         .filter(|&v| {
-            crate::ttir::util::users(v).iter().any(|&user| {
+            crate::ir_util::users(v).iter().any(|&user| {
                 // The inner loop's inits are read in the prologue's branch.
                 if user.ptr == inner.ptr {
                     return false;

@@ -227,21 +227,77 @@ pub fn constant_int(value: MlirValue) -> Option<i64> {
     None
 }
 
-/// Whether `value` has uses and every one is an operand of an op named `name`.
-pub fn only_used_by(value: MlirValue, name: &str) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
+/// Whether `value` has any use.
+pub fn has_uses(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value; its use list is only read.
+    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
+}
+
+/// Whether `value` has exactly one use.
+pub fn has_single_use(value: MlirValue) -> bool {
+    // SAFETY: `value` is a live value; its use list is only read.
     unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            if op_name(mlirOpOperandGetOwner(user)) != name {
-                return false;
-            }
-            any = true;
-            user = mlirOpOperandGetNextUse(user);
+        let first = mlirValueGetFirstUse(value);
+        !mlirOpOperandIsNull(first) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(first))
+    }
+}
+
+/// The only use of `value` as (owner, operand number), if it has exactly one.
+pub fn single_use(value: MlirValue) -> Option<(MlirOperation, usize)> {
+    let [only] = uses(value)[..] else {
+        return None;
+    };
+    Some(only)
+}
+
+pub fn use_count(value: MlirValue) -> usize {
+    let mut count = 0;
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            count += 1;
+            operand = mlirOpOperandGetNextUse(operand);
         }
     }
-    any
+    count
+}
+
+/// The ops using `value` (once per use).
+pub fn users(value: MlirValue) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            out.push(mlirOpOperandGetOwner(operand));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+/// Every use of `value` as (owner, operand number).
+pub fn uses(value: MlirValue) -> Vec<(MlirOperation, usize)> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value);
+        while !mlirOpOperandIsNull(operand) {
+            out.push((
+                mlirOpOperandGetOwner(operand),
+                mlirOpOperandGetOperandNumber(operand) as usize,
+            ));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+/// Whether `value` has uses and every one is an operand of an op named `name`.
+pub fn only_used_by(value: MlirValue, name: &str) -> bool {
+    let owners = users(value);
+    !owners.is_empty() && owners.into_iter().all(|user| op_name(user) == name)
 }
 
 /// Walks `op` and everything nested, pre-order.

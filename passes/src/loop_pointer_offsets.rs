@@ -117,18 +117,9 @@ fn addresses_per_thread(value: MlirValue, users: &[MlirOperation]) -> Option<u64
 /// whose access width the pipeliner already fixed: a `tt.load` would be vectorized from the
 /// addresses' divisibility, which the opaque offset hides.
 fn only_copied(value: MlirValue, except: MlirOperation) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut use_ = mlirValueGetFirstUse(value);
-        while !use_.ptr.is_null() {
-            let user = mlirOpOperandGetOwner(use_);
-            if user.ptr != except.ptr && op_name(user) != "ttg.async_copy_global_to_local" {
-                return false;
-            }
-            use_ = mlirOpOperandGetNextUse(use_);
-        }
-    }
-    true
+    users(value)
+        .into_iter()
+        .all(|user| user.ptr == except.ptr || op_name(user) == "ttg.async_copy_global_to_local")
 }
 
 fn candidates(body: MlirBlock) -> Vec<Candidate> {
@@ -155,8 +146,8 @@ fn candidates(body: MlirBlock) -> Vec<Candidate> {
         if !only_copied(arg, advance) || !only_copied(next, yield_op) {
             continue;
         }
-        let mut copies = crate::tma_lowering::users(arg);
-        copies.extend(crate::tma_lowering::users(next));
+        let mut copies = users(arg);
+        copies.extend(users(next));
         if addresses_per_thread(arg, &copies).is_none_or(|n| n > MAX_ADDRESSES_PER_THREAD) {
             continue;
         }
@@ -327,7 +318,7 @@ fn rewrite(for_op: MlirOperation) {
         let mut at = new;
         for (k, candidate) in found.iter().enumerate() {
             let result = mlirOperationGetResult(new, candidate.index as isize);
-            if mlirValueGetFirstUse(result).ptr.is_null() {
+            if !has_uses(result) {
                 continue;
             }
             let offset = mlirOperationGetResult(new, (old_count + k) as isize);
@@ -620,7 +611,7 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
             });
             mlirOperationSetOperand(copy, 0, moved);
             // The old addresses (and what only they used, left to canonicalize) are dead.
-            if mlirValueGetFirstUse(pointers).ptr.is_null() {
+            if !has_uses(pointers) {
                 mlirOperationDestroy(addptr);
             }
         }

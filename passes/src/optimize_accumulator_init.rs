@@ -6,6 +6,7 @@
 //! those tiles with scale-d = 0 rather than adding a register file of zeros. A loop whose
 //! accumulator only starts as zeros is left alone, as Triton leaves it.
 
+use crate::ir_util::has_uses;
 use crate::ir_util::{blocks_of, collect_ops, defining_op, op_name, operands, results, value_type};
 use crate::ttir::util::{is_zero_constant, rebuild, rebuild_for, set_operands};
 use mlir_sys::*;
@@ -144,7 +145,7 @@ fn optimize_loop(for_op: MlirOperation) -> bool {
             // The select that zeroed the accumulator, now unused.
             if let Some(select) = defining_op(acc)
                 && reset.is_some()
-                && mlirValueGetFirstUse(acc).ptr.is_null()
+                && !has_uses(acc)
             {
                 mlirOperationDestroy(select);
             }

@@ -23,11 +23,7 @@ pub static PASS: PassDef = PassDef {
 
 /// Whether a wgmma reads `buffer` as operand A (else B).
 fn is_a_operand(buffer: MlirValue) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let user = mlirValueGetFirstUse(buffer);
-        !user.ptr.is_null() && mlirOpOperandGetOperandNumber(user) == 0
-    }
+    uses(buffer).first().is_some_and(|&(_, number)| number == 0)
 }
 
 fn run(module: OperationRef, _options: &Options) -> PassResult {
@@ -73,7 +69,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
                 let view = transposed_view(ctx, alloc, staged, &dims, &view_layout);
                 mlirValueReplaceAllUsesOfWith(buffer, view);
                 mlirOperationDestroy(alloc);
-                if mlirValueGetFirstUse(source).ptr.is_null() {
+                if !has_uses(source) {
                     mlirOperationDestroy(trans);
                     erase_unused_conversions(x);
                 }
@@ -131,7 +127,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
             );
             mlirValueReplaceAllUsesOfWith(buffer, view);
             mlirOperationDestroy(alloc);
-            if mlirValueGetFirstUse(source).ptr.is_null() {
+            if !has_uses(source) {
                 mlirOperationDestroy(trans);
             }
         }
@@ -155,11 +151,9 @@ fn staged_elsewhere(
         let mut sources = vec![root];
         let mut i = 0;
         while i < sources.len() {
-            let mut use_ = mlirValueGetFirstUse(sources[i]);
+            let source = sources[i];
             i += 1;
-            while !use_.ptr.is_null() {
-                let user = mlirOpOperandGetOwner(use_);
-                use_ = mlirOpOperandGetNextUse(use_);
+            for (user, _) in uses(source) {
                 match op_name(user).as_str() {
                     "ttg.convert_layout" => sources.push(mlirOperationGetResult(user, 0)),
                     "ttg.local_alloc"
@@ -189,7 +183,7 @@ fn erase_unused_conversions(mut value: MlirValue) {
     // SAFETY: each destroyed op is a live convert_layout whose result has no uses; its operand
     // is read before it is destroyed.
     unsafe {
-        while mlirValueGetFirstUse(value).ptr.is_null() {
+        while !has_uses(value) {
             let Some(def) = defining_op(value).filter(|d| op_name(*d) == "ttg.convert_layout")
             else {
                 return;

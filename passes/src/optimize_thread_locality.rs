@@ -102,14 +102,6 @@ fn single_combine(reduce: MlirOperation) -> Option<String> {
     (returns_it && takes_args).then(|| op_name(combine))
 }
 
-fn has_single_use(value: MlirValue) -> bool {
-    // SAFETY: `value` is a live value; its use list is only read.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
-    }
-}
-
 /// Rewrites one accumulation of `for_op`, returning whether it did.
 fn rewrite_one(for_op: MlirOperation) -> bool {
     let block = body(for_op, 0);

@@ -56,7 +56,7 @@
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
-use crate::ttir::util::is_zero_constant;
+use crate::ttir::util::{block_ops, is_zero_constant};
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::build::{build, clone_with};
@@ -541,12 +541,11 @@ fn candidates(body: MlirBlock, axis: &AxisInfoAnalysis) -> Vec<Staged> {
         while !op.ptr.is_null() {
             if op_name(op) == "tt.load" {
                 let loaded = results(op)[0];
-                let first = mlirValueGetFirstUse(loaded);
-                let single = !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null();
+                let loaded_users = users(loaded);
                 let zero_other = operands(op).get(2).is_none_or(|&o| is_zero_constant(o));
                 if zero_other && is_tensor(value_type(loaded)) {
-                    let user = (!first.ptr.is_null()).then(|| mlirOpOperandGetOwner(first));
-                    let staged_for_dots = single
+                    let user = loaded_users.first().copied();
+                    let staged_for_dots = loaded_users.len() == 1
                         && user.is_some_and(|alloc| {
                             op_name(alloc) == "ttg.local_alloc"
                                 && mlirOperationGetBlock(alloc).ptr == body.ptr
@@ -674,26 +673,22 @@ fn reaches_dot(value: MlirValue, body: MlirBlock) -> bool {
     let mut seen = HashSet::new();
     let mut work = vec![value];
     while let Some(v) = work.pop() {
-        // SAFETY: use-list traversal of live values of the body.
-        unsafe {
-            let mut user = mlirValueGetFirstUse(v);
-            while !user.ptr.is_null() {
-                let owner = mlirOpOperandGetOwner(user);
-                user = mlirOpOperandGetNextUse(user);
-                if mlirOperationGetBlock(owner).ptr != body.ptr || !seen.insert(owner.ptr as usize)
-                {
-                    continue;
-                }
-                let name = op_name(owner);
-                if name == "ttng.warp_group_dot" || name == "tt.dot" {
-                    return true;
-                }
-                if name == "ttg.local_alloc" && only_dot_users(results(owner)[0]) {
-                    return true;
-                }
-                if name != "scf.yield" {
-                    work.extend(results(owner));
-                }
+        for owner in users(v) {
+            // SAFETY: `owner` is a live op of the module.
+            if unsafe { mlirOperationGetBlock(owner) }.ptr != body.ptr
+                || !seen.insert(owner.ptr as usize)
+            {
+                continue;
+            }
+            let name = op_name(owner);
+            if name == "ttng.warp_group_dot" || name == "tt.dot" {
+                return true;
+            }
+            if name == "ttg.local_alloc" && only_dot_users(results(owner)[0]) {
+                return true;
+            }
+            if name != "scf.yield" {
+                work.extend(results(owner));
             }
         }
     }
@@ -765,22 +760,17 @@ fn register_buffer(ty: MlirType) -> Option<MlirType> {
 /// The `#ttg.dot_op` of an `mma.sync` (mma v2) operand when `loaded`'s only use converts it
 /// into one: the loop then reads its slot with `ldmatrix` straight into operand registers.
 fn mma_v2_operand_of(loaded: MlirValue) -> Option<tritium_layout::encoding::DotOperandEncoding> {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(loaded);
-        if first.ptr.is_null() || !mlirOpOperandGetNextUse(first).ptr.is_null() {
-            return None;
+    let [convert] = users(loaded)[..] else {
+        return None;
+    };
+    if op_name(convert) != "ttg.convert_layout" {
+        return None;
+    }
+    match encoding_of(value_type(results(convert)[0]))? {
+        Encoding::DotOperand(operand) if matches!(&*operand.parent, Encoding::NvidiaMma(mma) if mma.version_major == 2) => {
+            Some(operand)
         }
-        let convert = mlirOpOperandGetOwner(first);
-        if op_name(convert) != "ttg.convert_layout" {
-            return None;
-        }
-        match encoding_of(value_type(results(convert)[0]))? {
-            Encoding::DotOperand(operand) if matches!(&*operand.parent, Encoding::NvidiaMma(mma) if mma.version_major == 2) => {
-                Some(operand)
-            }
-            _ => None,
-        }
+        _ => None,
     }
 }
 
@@ -808,38 +798,25 @@ fn mma_v2_operand_buffer(
 /// Whether `value` (a buffer) is read only by wgmmas, directly or through transposed views of
 /// it (attention backward's qT, read by one dot as loaded and by another transposed).
 fn only_dot_users(value: MlirValue) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(user);
-            match op_name(owner).as_str() {
-                "ttng.warp_group_dot" => {}
-                "ttg.memdesc_trans" if only_dot_users(results(owner)[0]) => {}
-                _ => return false,
-            }
-            any = true;
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    any
+    let owners = users(value);
+    !owners.is_empty()
+        && owners
+            .into_iter()
+            .all(|owner| match op_name(owner).as_str() {
+                "ttng.warp_group_dot" => true,
+                "ttg.memdesc_trans" => only_dot_users(results(owner)[0]),
+                _ => false,
+            })
 }
 
 /// The transposed views of `buffer`, now a ring slot, become mutable as it is.
 fn make_views_mutable(buffer: MlirValue) {
-    // SAFETY: use-list traversal of a live value; each view's result type is replaced by the
-    // same memdesc type made mutable.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(buffer);
-        while !user.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(user);
-            user = mlirOpOperandGetNextUse(user);
-            if op_name(owner) == "ttg.memdesc_trans" {
-                let view = results(owner)[0];
-                mlirValueSetType(view, mutable(value_type(view)));
-                make_views_mutable(view);
-            }
+    for owner in users(buffer) {
+        if op_name(owner) == "ttg.memdesc_trans" {
+            let view = results(owner)[0];
+            // SAFETY: the view's result type is replaced by the same memdesc type made mutable.
+            unsafe { mlirValueSetType(view, mutable(value_type(view))) };
+            make_views_mutable(view);
         }
     }
 }
@@ -1197,7 +1174,7 @@ pub(crate) fn drop_dead_iter_args(for_op: MlirOperation, candidates: &[usize]) -
                 mlirBlockGetArgument(body, j as isize + 1),
             )
         };
-        if !has_no_uses(result) {
+        if has_uses(result) {
             continue;
         }
         if let Some(chain) = update_chain(arg, yield_op, j) {
@@ -1255,37 +1232,28 @@ pub(crate) fn drop_dead_iter_args(for_op: MlirOperation, candidates: &[usize]) -
     new
 }
 
-fn has_no_uses(value: MlirValue) -> bool {
-    // SAFETY: use-list query on a live value.
-    unsafe { mlirValueGetFirstUse(value).ptr.is_null() }
-}
-
 /// The ops (in body order) computing iter arg `j`'s next value from `arg` alone, when `arg`
 /// and every such op's results are used only by each other and yield operand `j`.
 fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec<MlirOperation>> {
     let mut seen: HashSet<usize> = HashSet::new();
     let mut work = vec![arg];
     while let Some(v) = work.pop() {
-        // SAFETY: use-list traversal of live values.
-        unsafe {
-            let mut u = mlirValueGetFirstUse(v);
-            while !u.ptr.is_null() {
-                let user = mlirOpOperandGetOwner(u);
-                if user.ptr == yield_op.ptr {
-                    if mlirOpOperandGetOperandNumber(u) as usize != j {
-                        return None;
-                    }
-                } else {
-                    if !is_recomputable(user)
-                        || mlirOperationGetBlock(user).ptr != mlirOperationGetBlock(yield_op).ptr
-                    {
-                        return None;
-                    }
-                    if seen.insert(user.ptr as usize) {
-                        work.extend(results(user));
-                    }
+        for (user, number) in uses(v) {
+            if user.ptr == yield_op.ptr {
+                if number != j {
+                    return None;
                 }
-                u = mlirOpOperandGetNextUse(u);
+            } else {
+                // SAFETY: both ops are live ops of the module.
+                let same_block = unsafe {
+                    mlirOperationGetBlock(user).ptr == mlirOperationGetBlock(yield_op).ptr
+                };
+                if !is_recomputable(user) || !same_block {
+                    return None;
+                }
+                if seen.insert(user.ptr as usize) {
+                    work.extend(results(user));
+                }
             }
         }
     }
@@ -1396,18 +1364,15 @@ fn single_dot_in_flight(
         let index = mlirBlockArgumentGetArgNumber(acc_in) as usize - 1;
         let yield_op = mlirBlockGetTerminator(body);
         let mut yielded = false;
-        let mut u = mlirValueGetFirstUse(acc_out);
-        while !u.ptr.is_null() {
-            let user = mlirOpOperandGetOwner(u);
+        for (user, number) in uses(acc_out) {
             if user.ptr == yield_op.ptr {
-                yielded |= mlirOpOperandGetOperandNumber(u) as usize == index;
-                if mlirOpOperandGetOperandNumber(u) as usize != index {
+                if number != index {
                     return None;
                 }
+                yielded = true;
             } else if !in_branch_after(user, dot, body) {
                 return None;
             }
-            u = mlirOpOperandGetNextUse(u);
         }
         if op_name(yield_op) != "scf.yield" || !yielded {
             return None;
@@ -1439,21 +1404,11 @@ pub(crate) fn in_branch_after(user: MlirOperation, dot: MlirOperation, body: Mli
 /// [`in_branch_after`]), a `warp_group_dot_wait {pendings = 0}` that those users read instead.
 pub(crate) fn wait_in_branches(dot: MlirOperation, body: MlirBlock) {
     let acc_out = results(dot)[0];
-    let users: Vec<(MlirOperation, isize)> = {
-        let mut users = Vec::new();
-        // SAFETY: use-list traversal of a live value.
-        unsafe {
-            let mut u = mlirValueGetFirstUse(acc_out);
-            while !u.ptr.is_null() {
-                let user = mlirOpOperandGetOwner(u);
-                if in_branch_after(user, dot, body) {
-                    users.push((user, mlirOpOperandGetOperandNumber(u) as isize));
-                }
-                u = mlirOpOperandGetNextUse(u);
-            }
-        }
-        users
-    };
+    let users: Vec<(MlirOperation, isize)> = uses(acc_out)
+        .into_iter()
+        .filter(|&(user, _)| in_branch_after(user, dot, body))
+        .map(|(user, number)| (user, number as isize))
+        .collect();
     let mut waits: HashMap<usize, (MlirOperation, MlirValue)> = HashMap::new();
     for (user, n) in users {
         // SAFETY: the user is live in a block; a wait goes before the block's first user (in
@@ -1504,7 +1459,7 @@ pub(crate) fn dot_kept_in_flight(
     let staged: HashSet<usize> = staged_loads
         .iter()
         .filter_map(|&load| {
-            let users = crate::tma_lowering::users(results(load)[0]);
+            let users = users(results(load)[0]);
             users
                 .into_iter()
                 .find(|u| op_name(*u) == "ttg.local_alloc")
@@ -1607,48 +1562,31 @@ fn keep_last_dot_in_flight(
     if !has_single_use(acc_out) {
         return None;
     }
-    // SAFETY: use lists of live values; the body's terminator is its yield.
-    let index = unsafe {
-        let use_ = mlirValueGetFirstUse(acc_out);
-        if op_name(mlirOpOperandGetOwner(use_)) != "scf.yield" {
-            return None;
-        }
-        mlirOpOperandGetOperandNumber(use_) as usize
+    let [(yield_op, index)] = uses(acc_out)[..] else {
+        return None;
     };
+    if op_name(yield_op) != "scf.yield" {
+        return None;
+    }
     // SAFETY: block argument `index + 1` of the live body is iter arg `index`.
     let arg = unsafe { mlirBlockGetArgument(body, index as isize + 1) };
     // The arg's first user in the body, which must come before the last dot.
-    let ops = {
-        let mut ops = Vec::new();
-        // SAFETY: iteration over the live body's ops.
-        unsafe {
-            let mut op = mlirBlockGetFirstOperation(body);
-            while !op.ptr.is_null() {
-                ops.push(op);
-                op = mlirOperationGetNextInBlock(op);
-            }
-        }
-        ops
-    };
+    let ops = block_ops(body);
     let position = |op: MlirOperation| ops.iter().position(|o| o.ptr == op.ptr);
     let last_at = position(last)?;
     let mut first_use: Option<usize> = None;
-    // SAFETY: use-list traversal of a live value; users outside the body's top level (nested
-    // regions) are located by their ancestor in the body.
-    unsafe {
-        let mut u = mlirValueGetFirstUse(arg);
-        while !u.ptr.is_null() {
-            let mut user = mlirOpOperandGetOwner(u);
-            while mlirOperationGetBlock(user).ptr != body.ptr {
-                user = mlirOperationGetParentOperation(user);
-                if user.ptr.is_null() {
-                    return None;
-                }
+    // Users outside the body's top level (nested regions) are located by their ancestor in it.
+    for mut user in users(arg) {
+        // SAFETY: `user` and its ancestors are live ops of the module.
+        while unsafe { mlirOperationGetBlock(user) }.ptr != body.ptr {
+            // SAFETY: as above.
+            user = unsafe { mlirOperationGetParentOperation(user) };
+            if user.ptr.is_null() {
+                return None;
             }
-            let at = position(user)?;
-            first_use = Some(first_use.map_or(at, |f| f.min(at)));
-            u = mlirOpOperandGetNextUse(u);
         }
+        let at = position(user)?;
+        first_use = Some(first_use.map_or(at, |f| f.min(at)));
     }
     let first_use = first_use?;
     if first_use > last_at {
@@ -1669,14 +1607,6 @@ fn keep_last_dot_in_flight(
 }
 
 /// Whether a live value has exactly one use.
-fn has_single_use(value: MlirValue) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        !first.ptr.is_null() && mlirOpOperandGetNextUse(first).ptr.is_null()
-    }
-}
-
 fn run(module: OperationRef, options: &Options) -> PassResult {
     let default = options.int("num-stages");
     let module = module.to_raw();
@@ -1745,7 +1675,7 @@ fn release_branch_cycles(for_op: MlirOperation) {
         });
         let results_count = mlirOperationGetNumResults(for_op);
         for j in 0..results_count {
-            if !has_no_uses(mlirOperationGetResult(for_op, j)) {
+            if has_uses(mlirOperationGetResult(for_op, j)) {
                 work.push(mlirBlockGetArgument(body, j + 1));
             }
         }

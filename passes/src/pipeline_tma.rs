@@ -33,9 +33,7 @@
 
 use crate::ir_util::*;
 use crate::tma::dropped_unit_dims;
-use crate::tma_lowering::{
-    At, block_of, erase, memdesc_dims, only_block_accesses, tma_layout, users,
-};
+use crate::tma_lowering::{At, block_of, erase, memdesc_dims, only_block_accesses, tma_layout};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::build::{build, clone_with};

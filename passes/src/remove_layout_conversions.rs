@@ -10,7 +10,7 @@
 //! (lowering handles every conversion).
 
 use crate::ir_util::*;
-use crate::ttir::util::{users, uses};
+use crate::ttir::util::same_type;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::melior::ir::OperationRef;
@@ -95,16 +95,6 @@ fn builds_anywhere(op: MlirOperation) -> bool {
         }
     }
     false
-}
-
-fn same_type(a: MlirType, b: MlirType) -> bool {
-    // SAFETY: `a` and `b` are live types of the function being rewritten.
-    unsafe { mlirTypeEqual(a, b) }
-}
-
-fn has_uses(value: MlirValue) -> bool {
-    // SAFETY: `value` is a live value of the function being rewritten.
-    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
 }
 
 fn replace_and_erase(op: MlirOperation, with: MlirValue) {
@@ -328,21 +318,6 @@ fn mma_source(value: MlirValue) -> Option<MlirValue> {
     (in_mma_family(value_type(source)) && !in_mma_family(value_type(value))).then_some(source)
 }
 
-/// The single user of a value, if it has exactly one use.
-fn single_user(value: MlirValue) -> Option<(MlirOperation, isize)> {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        if first.ptr.is_null() || !mlirOpOperandGetNextUse(first).ptr.is_null() {
-            return None;
-        }
-        Some((
-            mlirOpOperandGetOwner(first),
-            mlirOpOperandGetOperandNumber(first) as isize,
-        ))
-    }
-}
-
 fn is_preferred(preferred: &HashMap<Vec<i64>, MlirAttribute>, ty: MlirType) -> bool {
     match (preferred.get(&shape(ty)), encoding_attr(ty)) {
         // SAFETY: both are live attributes of the function's types.
@@ -400,11 +375,7 @@ fn only_stored_through_descriptors(value: MlirValue) -> bool {
 /// Whether `value` has more than one use (besides the conversion being removed, others that
 /// would keep the producer alive in its own layout).
 fn has_several_uses(value: MlirValue) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        !first.ptr.is_null() && !mlirOpOperandGetNextUse(first).ptr.is_null()
-    }
+    use_count(value) > 1
 }
 
 /// The number of rematerializable ops `op`'s value is computed with (itself included), counted
@@ -564,7 +535,7 @@ fn rewrite_once(
         // yield(convert(x: mma -> D)): the loop carries x in the mma layout.
         if in_mma_family(value_type(src))
             && !in_mma_family(dst_type)
-            && let Some((user, position)) = single_user(results(op)[0])
+            && let Some((user, position)) = single_use(results(op)[0])
             && op_name(user) == "scf.yield"
         {
             // SAFETY: `user` is a live scf.yield; its block's arguments are read only when the
@@ -572,8 +543,9 @@ fn rewrite_once(
             let arg = unsafe {
                 let block = mlirOperationGetBlock(user);
                 let parent = mlirBlockGetParentOperation(block);
-                (op_name(parent) == "scf.for" && position + 1 < mlirBlockGetNumArguments(block))
-                    .then(|| mlirBlockGetArgument(block, position + 1))
+                (op_name(parent) == "scf.for"
+                    && position as isize + 1 < mlirBlockGetNumArguments(block))
+                .then(|| mlirBlockGetArgument(block, position as isize + 1))
             };
             if let Some(arg) = arg
                 && carry_in_layout(arg, value_type(src))
@@ -614,7 +586,7 @@ fn rewrite_once(
         // convert(local_load(m)) = local_load(m) in the converted layout: a read from shared
         // memory yields any register layout, and the round trip through a second buffer goes.
         if def_name == "ttg.local_load"
-            && single_user(src).is_some()
+            && single_use(src).is_some()
             && matches!(
                 encoding_of(dst_type),
                 Some(Encoding::Blocked(_) | Encoding::Slice(_) | Encoding::DotOperand(_))

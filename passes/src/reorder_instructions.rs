@@ -15,7 +15,7 @@
 
 use crate::combine_tensor_select_and_if::ancestor_in;
 use crate::ir_util::*;
-use crate::ttir::util::{block_ops, use_count};
+use crate::ttir::util::block_ops;
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;
@@ -53,7 +53,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
 /// The ops of `block` holding a use of `value` (the user itself or the op of `block` it is
 /// nested in).
 fn users_in(value: MlirValue, block: MlirBlock) -> Vec<MlirOperation> {
-    crate::ttir::util::users(value)
+    crate::ir_util::users(value)
         .into_iter()
         .filter_map(|owner| ancestor_in(block, owner))
         .collect()

@@ -224,34 +224,24 @@ pub(crate) fn elem_bits(elem: MlirType) -> u32 {
 /// not: [`dropped_unit_dims`]).
 pub(crate) fn only_block_accesses(desc: MlirValue, block: MlirType) -> bool {
     let block_shape = shape(block);
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(desc);
-        while !user.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(user);
-            let ok = mlirOpOperandGetOperandNumber(user) == 0
-                && match op_name(owner).as_str() {
-                    "tt.descriptor_load" => results(owner).first().is_some_and(|&r| {
-                        dropped_unit_dims(&block_shape, &shape(value_type(r))).is_some()
-                    }),
-                    "tt.descriptor_store" | "tt.descriptor_reduce" => {
-                        operands(owner).get(1).is_some_and(|&v| {
-                            dropped_unit_dims(&block_shape, &shape(value_type(v))).is_some()
-                        })
-                    }
-                    // Copies the pipeliner made (-tritongpu-pipeline on sm_90).
-                    "ttng.async_tma_copy_global_to_local"
-                    | "ttng.async_tma_copy_local_to_global"
-                    | "ttng.async_tma_reduce" => true,
-                    _ => false,
-                };
-            if !ok {
-                return false;
+    uses(desc).into_iter().all(|(owner, number)| {
+        number == 0
+            && match op_name(owner).as_str() {
+                "tt.descriptor_load" => results(owner).first().is_some_and(|&r| {
+                    dropped_unit_dims(&block_shape, &shape(value_type(r))).is_some()
+                }),
+                "tt.descriptor_store" | "tt.descriptor_reduce" => {
+                    operands(owner).get(1).is_some_and(|&v| {
+                        dropped_unit_dims(&block_shape, &shape(value_type(v))).is_some()
+                    })
+                }
+                // Copies the pipeliner made (-tritongpu-pipeline on sm_90).
+                "ttng.async_tma_copy_global_to_local"
+                | "ttng.async_tma_copy_local_to_global"
+                | "ttng.async_tma_reduce" => true,
+                _ => false,
             }
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    true
+    })
 }
 
 /// `tt.make_tensor_descriptor %base, [shape], [strides]` → a descriptor written on the device.
@@ -540,20 +530,6 @@ fn attribute_of(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.
     let attr = unsafe { mlirOperationGetAttributeByName(op, tritium_dialects::ffi::str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
-}
-
-/// The ops using a value (once per use).
-pub(crate) fn users(value: MlirValue) -> Vec<MlirOperation> {
-    let mut out = Vec::new();
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(value);
-        while !user.ptr.is_null() {
-            out.push(mlirOpOperandGetOwner(user));
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    out
 }
 
 /// The shape of a `!ttg.memdesc` type.

@@ -9,7 +9,6 @@ use crate::state::*;
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_passes::ir_util::*;
-use tritium_passes::ttir::util::has_uses;
 
 /// `.sem.scope` of an atomic op (`atom.acq_rel.gpu`).
 fn atomic_qualifiers(op: MlirOperation) -> String {

@@ -580,20 +580,11 @@ fn trans_view(op: MlirOperation, buffer: SharedBuffer, order: &[i32]) -> LResult
 
 /// Whether every reader of `memdesc` is a `ttg.local_load` feeding only `tt.dot`s.
 fn read_only_by_dots(memdesc: MlirValue) -> bool {
-    let mut any = false;
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut user = mlirValueGetFirstUse(memdesc);
-        while !user.ptr.is_null() {
-            let owner = mlirOpOperandGetOwner(user);
-            if op_name(owner) != "ttg.local_load" || !is_dot_operand_feed(owner) {
-                return false;
-            }
-            any = true;
-            user = mlirOpOperandGetNextUse(user);
-        }
-    }
-    any
+    let readers = users(memdesc);
+    !readers.is_empty()
+        && readers
+            .into_iter()
+            .all(|owner| op_name(owner) == "ttg.local_load" && is_dot_operand_feed(owner))
 }
 
 /// Whether `memdesc` is made by a `ttg.local_alloc` of a tensor. `tt.dot` then stages that

@@ -29,7 +29,6 @@ use crate::state::*;
 use mlir_sys::*;
 use tritium_layout::encoding::{BlockedEncoding, Encoding};
 use tritium_passes::ir_util::*;
-use tritium_passes::ttir::util::has_uses;
 
 /// The fewest runs a thread for which the two shared-memory round trips are paid: at 4, 8 and
 /// 32 runs (linear_scan, cumsum_rows, cummax_rows) measured level to 1% faster on the H100; at

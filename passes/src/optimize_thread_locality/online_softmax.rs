@@ -26,7 +26,7 @@
 use crate::ir_util::*;
 use crate::ttir::util::{
     At, body, erase, float_attr_of, for_parts, i32_attr, location, rebuild_for, same, set_inherent,
-    set_operands, terminator, users, with_element,
+    set_operands, terminator, with_element,
 };
 use mlir_sys::*;
 use tritium_dialects::build::clone_with;

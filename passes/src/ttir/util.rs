@@ -273,55 +273,6 @@ pub fn i32_attr(ctx: MlirContext, value: i64) -> MlirAttribute {
     unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value) }
 }
 
-pub fn has_uses(value: MlirValue) -> bool {
-    // SAFETY: `value` is a live value (module documentation).
-    unsafe { !mlirValueGetFirstUse(value).ptr.is_null() }
-}
-
-pub fn use_count(value: MlirValue) -> usize {
-    let mut count = 0;
-    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            count += 1;
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    count
-}
-
-/// The ops using `value` (once per use).
-pub fn users(value: MlirValue) -> Vec<MlirOperation> {
-    let mut out = Vec::new();
-    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            out.push(mlirOpOperandGetOwner(operand));
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    out
-}
-
-/// Every use of `value` as (owner, operand number).
-pub fn uses(value: MlirValue) -> Vec<(MlirOperation, usize)> {
-    let mut out = Vec::new();
-    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            out.push((
-                mlirOpOperandGetOwner(operand),
-                mlirOpOperandGetOperandNumber(operand) as usize,
-            ));
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    out
-}
-
 pub fn same(a: MlirValue, b: MlirValue) -> bool {
     a.ptr == b.ptr
 }
