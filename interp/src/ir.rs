@@ -7,9 +7,10 @@ use mlir_sys::*;
 use tritium_dialects::ffi::{self, string_ref_str};
 
 pub use tritium_passes::ir_util::{
-    block_args, bool_attr, int_attr, key, op_name, operands, results, string_attr, value_type,
+    block_args, block_ops, bool_attr, int_attr, key, op_name, operands, results, string_attr,
+    value_type,
 };
-pub use tritium_passes::ttir::util::{attr, block_ops};
+pub use tritium_passes::ttir::util::attr;
 
 /// The blocks of region `index` of `op`.
 pub fn region_blocks(op: MlirOperation, index: isize) -> Vec<MlirBlock> {

@@ -264,13 +264,10 @@ impl FuncLowering<'_> {
 
     /// Lowers the ops of a block in order, at the builder's insertion point.
     pub fn lower_block(&mut self, block: MlirBlock) -> LResult<()> {
-        // SAFETY: iteration over a live block's ops.
-        let mut op = unsafe { mlirBlockGetFirstOperation(block) };
-        while !op.ptr.is_null() {
+        // Lowering builds new ops elsewhere and never erases TTGIR ops (the function is destroyed
+        // only once all of it is lowered), so the snapshot stays live.
+        for op in block_ops(block) {
             self.lower_op(op)?;
-            // SAFETY: `op` is still a live op of `block`: lowering builds new ops elsewhere and
-            // never erases TTGIR ops (the function is destroyed only once all of it is lowered).
-            op = unsafe { mlirOperationGetNextInBlock(op) };
         }
         Ok(())
     }

@@ -5,8 +5,9 @@
 //! it. A select of whole tensors costs a predicated move per register; as a result of the `if` it
 //! costs nothing, and the pipeliner sees one conditional region instead of two.
 
+use crate::ir_util::block_ops;
 use crate::ir_util::{blocks_of, op_name, operands, results, value_type};
-use crate::ttir::util::{block_ops, erase, is_ancestor, rebuild, replace_uses, set_operands};
+use crate::ttir::util::{erase, is_ancestor, rebuild, replace_uses, set_operands};
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};

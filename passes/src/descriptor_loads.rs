@@ -53,8 +53,8 @@
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, CmpI, attr, block_ops, defined_outside, erase, for_parts, is_pure_elementwise,
-    is_zero_constant, location, replace_uses, result, terminator,
+    At, CmpI, attr, defined_outside, erase, for_parts, is_pure_elementwise, is_zero_constant,
+    location, replace_uses, result, terminator,
 };
 use mlir_sys::*;
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -22,7 +22,7 @@
 use crate::combine_tensor_select_and_if::ancestor_in;
 use crate::ir_util::*;
 use crate::prefetch_loop_loads::registers_per_thread;
-use crate::ttir::util::{block_ops, body, may_write, num_regions};
+use crate::ttir::util::{body, may_write, num_regions};
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;

@@ -30,7 +30,7 @@
 
 use crate::ir_util::*;
 use crate::ttir::util::{
-    attr, block_ops, defined_outside, float_attr_of, for_parts, int_attr_of, is_ancestor, location,
+    attr, defined_outside, float_attr_of, for_parts, int_attr_of, is_ancestor, location,
     remove_attr, set_attr, set_operands, terminator,
 };
 use mlir_sys::*;

@@ -33,7 +33,7 @@
 //! functions (kernels) are rewritten: their launcher is the one that passes the parameters.
 
 use crate::ir_util::*;
-use crate::ttir::util::{append_argument_attrs, block_ops, erase, replace_uses, result};
+use crate::ttir::util::{append_argument_attrs, erase, replace_uses, result};
 use mlir_sys::*;
 use std::collections::HashMap;
 use tritium_dialects::ffi::str_ref;

@@ -354,6 +354,20 @@ pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
     }
 }
 
+/// The ops directly in `block`, in order (snapshot).
+pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+    let mut ops = Vec::new();
+    // SAFETY: `block` is a live block; it is only read.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            ops.push(op);
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    ops
+}
+
 /// Inserts `ttg.convert_layout %value : T -> to` right before `before`, returning the new value.
 pub fn insert_convert_before(before: MlirOperation, value: MlirValue, to: MlirType) -> MlirValue {
     let op = tritium_dialects::build::convert_layout(

@@ -552,19 +552,11 @@ fn split_recomputed_addresses(for_op: MlirOperation) {
         return;
     };
     let ctx = context_of(for_op);
-    // SAFETY: iteration over the live body's ops (the copies are collected first: the rewrite
-    // inserts ops).
-    let copies: Vec<MlirOperation> = unsafe {
-        let mut found = Vec::new();
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            if op_name(op) == "ttg.async_copy_global_to_local" {
-                found.push(op);
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
-        found
-    };
+    // Collected first: the rewrite inserts ops.
+    let copies: Vec<MlirOperation> = block_ops(body)
+        .into_iter()
+        .filter(|&op| op_name(op) == "ttg.async_copy_global_to_local")
+        .collect();
     // The copies whose addresses qualify, with the addresses a thread holds for each.
     let mut candidates = Vec::new();
     for copy in copies {

@@ -21,7 +21,7 @@
 mod online_softmax;
 
 use crate::ir_util::*;
-use crate::ttir::util::{block_ops, body, erase, rebuild_for, terminator};
+use crate::ttir::util::{body, erase, rebuild_for, terminator};
 use mlir_sys::*;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};

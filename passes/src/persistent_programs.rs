@@ -35,8 +35,7 @@
 
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, append_argument_attrs, attr, block_ops, erase, location, replace_uses, result, set_attr,
-    terminator,
+    At, append_argument_attrs, attr, erase, location, replace_uses, result, set_attr, terminator,
 };
 use mlir_sys::*;
 use std::collections::HashSet;

@@ -56,7 +56,7 @@
 
 use crate::axis_info::{AxisInfoAnalysis, pointee_bytes};
 use crate::ir_util::*;
-use crate::ttir::util::{block_ops, is_zero_constant};
+use crate::ttir::util::is_zero_constant;
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::build::{build, clone_with};
@@ -252,14 +252,10 @@ pub(crate) fn slice_with(
                 return None;
             }
         }
-        let mut ops = Vec::new();
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            if in_slice.contains(&(op.ptr as usize)) {
-                ops.push(op);
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
+        let ops: Vec<MlirOperation> = block_ops(body)
+            .into_iter()
+            .filter(|op| in_slice.contains(&(op.ptr as usize)))
+            .collect();
         args.sort_unstable();
         Some(Slice { ops, args })
     }
@@ -1258,34 +1254,22 @@ fn update_chain(arg: MlirValue, yield_op: MlirOperation, j: usize) -> Option<Vec
         }
     }
     // Body order, so erasing in reverse erases users first.
-    let mut ordered = Vec::new();
-    // SAFETY: iteration over the live block of the yield.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(mlirOperationGetBlock(yield_op));
-        while !op.ptr.is_null() {
-            if seen.contains(&(op.ptr as usize)) {
-                ordered.push(op);
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    Some(ordered)
+    // SAFETY: the yield is a live op in a block.
+    let block = unsafe { mlirOperationGetBlock(yield_op) };
+    Some(
+        block_ops(block)
+            .into_iter()
+            .filter(|op| seen.contains(&(op.ptr as usize)))
+            .collect(),
+    )
 }
 
 /// Whether the body holds a `ttng.warp_group_dot` (it reads its operands from shared memory
 /// asynchronously).
 fn has_wgmma(body: MlirBlock) -> bool {
-    // SAFETY: iteration over the live body's ops.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            if op_name(op) == "ttng.warp_group_dot" {
-                return true;
-            }
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    false
+    block_ops(body)
+        .into_iter()
+        .any(|op| op_name(op) == "ttng.warp_group_dot")
 }
 
 /// Keeps the loop's accumulating wgmma in flight across iterations, as Triton's pipeliner does:
@@ -1328,7 +1312,7 @@ fn keep_dot_in_flight(
 
 /// The `ttng.warp_group_dot`s of `body`, in order.
 fn wgmmas(body: MlirBlock) -> Vec<MlirOperation> {
-    crate::ttir::util::block_ops(body)
+    block_ops(body)
         .into_iter()
         .filter(|&op| op_name(op) == "ttng.warp_group_dot")
         .collect()

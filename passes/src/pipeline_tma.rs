@@ -277,19 +277,11 @@ fn keep_dot_in_flight(for_op: MlirOperation, body: MlirBlock) -> Option<MlirOper
 
 /// The loop's candidates (see the module docs).
 fn candidates(for_op: MlirOperation, body: MlirBlock, iv: MlirValue) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    // SAFETY: iteration over the live body's ops.
-    let mut op = unsafe { mlirBlockGetFirstOperation(body) };
-    while !op.ptr.is_null() {
-        if op_name(op) == "tt.descriptor_load"
-            && let Some(c) = candidate(op, for_op, iv)
-        {
-            out.push(c);
-        }
-        // SAFETY: `op` is a live op of the body.
-        op = unsafe { mlirOperationGetNextInBlock(op) };
-    }
-    out
+    block_ops(body)
+        .into_iter()
+        .filter(|&op| op_name(op) == "tt.descriptor_load")
+        .filter_map(|op| candidate(op, for_op, iv))
+        .collect()
 }
 
 fn candidate(load: MlirOperation, for_op: MlirOperation, iv: MlirValue) -> Option<Candidate> {

@@ -19,7 +19,7 @@
 
 use crate::ir_util::*;
 use crate::tma_lowering::At;
-use crate::ttir::util::{block_ops, erase, set_operands, terminator, with_shape};
+use crate::ttir::util::{erase, set_operands, terminator, with_shape};
 use mlir_sys::*;
 use tritium_dialects::build::{build, clone_with};
 use tritium_dialects::ffi;

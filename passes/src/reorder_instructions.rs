@@ -15,7 +15,6 @@
 
 use crate::combine_tensor_select_and_if::ancestor_in;
 use crate::ir_util::*;
-use crate::ttir::util::block_ops;
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;

@@ -20,7 +20,7 @@
 
 use crate::axis_info::AxisInfoAnalysis;
 use crate::ir_util::*;
-use crate::ttir::util::{attr, block_ops, remove_attr, set_attr};
+use crate::ttir::util::{attr, remove_attr, set_attr};
 use mlir_sys::*;
 use std::collections::HashSet;
 use tritium_dialects::melior::ir::OperationRef;

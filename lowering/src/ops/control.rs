@@ -147,9 +147,7 @@ impl FuncLowering<'_> {
     fn lower_yielding_block(&mut self, block: MlirBlock) -> LResult<()> {
         // A loop body is also entered from its own end, after whatever it read.
         self.shared_read_since_barrier = true;
-        // SAFETY: iteration over a live block's ops.
-        let mut op = unsafe { mlirBlockGetFirstOperation(block) };
-        while !op.ptr.is_null() {
+        for op in block_ops(block) {
             if op_name(op) == "scf.yield" {
                 // Shared-memory writes in the block are complete before it ends.
                 self.flush_barrier();
@@ -158,8 +156,6 @@ impl FuncLowering<'_> {
             } else {
                 self.lower_op(op)?;
             }
-            // SAFETY: `op` is still a live op of `block` (lowering never erases TTGIR ops).
-            op = unsafe { mlirOperationGetNextInBlock(op) };
         }
         Ok(())
     }
@@ -184,9 +180,7 @@ impl FuncLowering<'_> {
         let saved = self.b.save();
         self.b.set_end(before_block);
         self.shared_read_since_barrier = true;
-        // SAFETY: iteration over a live block's ops.
-        let mut inner = unsafe { mlirBlockGetFirstOperation(before) };
-        while !inner.ptr.is_null() {
+        for inner in block_ops(before) {
             if op_name(inner) == "scf.condition" {
                 self.flush_barrier();
                 let operands_in = operands(inner);
@@ -200,8 +194,6 @@ impl FuncLowering<'_> {
             } else {
                 self.lower_op(inner)?;
             }
-            // SAFETY: `inner` is still a live op of `before` (lowering never erases TTGIR ops).
-            inner = unsafe { mlirOperationGetNextInBlock(inner) };
         }
 
         let (after_region, after_block) = self.b.region_with_block(&result_types);

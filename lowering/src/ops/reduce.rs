@@ -150,10 +150,8 @@ impl FuncLowering<'_> {
         for (arg, &v) in args.iter().zip(a.iter().chain(b)) {
             self.set(*arg, vec![v]);
         }
-        // SAFETY: iteration over the ops of a live block, which the lowering does not modify.
-        let mut op = unsafe { mlirBlockGetFirstOperation(block) };
         let mut out = None;
-        while !op.ptr.is_null() {
+        for op in block_ops(block) {
             let name = op_name(op);
             if name == "tt.reduce.return" || name == "tt.scan.return" {
                 let mut values = Vec::new();
@@ -164,8 +162,6 @@ impl FuncLowering<'_> {
             } else {
                 self.lower_op(op)?;
             }
-            // SAFETY: `op` is a live op of `block`.
-            op = unsafe { mlirOperationGetNextInBlock(op) };
         }
         match out {
             Some(values) if values.len() == a.len() => Ok(values),

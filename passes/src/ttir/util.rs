@@ -341,20 +341,6 @@ pub fn is_zero_constant(value: MlirValue) -> bool {
     }
 }
 
-/// The ops directly in `block`, in order (snapshot).
-pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
-    let mut ops = Vec::new();
-    // SAFETY: `block` is a live block (module documentation); it is only read.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(block);
-        while !op.ptr.is_null() {
-            ops.push(op);
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    ops
-}
-
 pub fn num_regions(op: MlirOperation) -> usize {
     // SAFETY: `op` is a live operation (module documentation).
     unsafe { mlirOperationGetNumRegions(op) as usize }
