@@ -6,6 +6,7 @@
 #include <__clang_cuda_builtin_vars.h>
 
 #define GLOBAL extern "C" __attribute__((global)) __attribute__((launch_bounds(256)))
+#define GLOBAL8 extern "C" __attribute__((global)) __attribute__((launch_bounds(256, 8)))
 #define DEVICE static __attribute__((device)) inline
 #define SHARED __attribute__((shared))
 
@@ -199,4 +200,89 @@ GLOBAL void rmsnorm_bulk2(const bf16 *X, bf16 *Y, const bf16 *W, int stride, int
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
     asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
   }
+}
+
+// ---------------------------------------------------------------- softmax over one bf16 row
+// 4096 columns, 256 threads, 16 a thread. `softmax_plain` reduces the maximum and then the sum
+// across the program (two shared-memory exchanges, two barriers), as Triton and Tritium do;
+// `softmax_pair` takes each warp's maximum by shuffles alone, sums exponentials against it, and
+// merges the eight warps' (maximum, sum) pairs in one exchange: one barrier, nine more `ex2`s.
+DEVICE float exp_approx(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x * 1.4426950408889634f));
+  return r;
+}
+DEVICE void unpack(const U4 &u, float *out) {
+  unsigned words[4] = {u.x, u.y, u.z, u.w};
+  for (int j = 0; j < 4; j++) {
+    out[2 * j] = bf16_to_f32(words[j] & 0xffff);
+    out[2 * j + 1] = bf16_to_f32(words[j] >> 16);
+  }
+}
+DEVICE U4 pack(const float *v) {
+  unsigned w[4];
+  for (int j = 0; j < 4; j++) w[j] = f32_to_bf16(v[2 * j]) | (f32_to_bf16(v[2 * j + 1]) << 16);
+  return U4{w[0], w[1], w[2], w[3]};
+}
+DEVICE float warp_max(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = __builtin_fmaxf(v, shfl_xor(v, o));
+  return v;
+}
+DEVICE float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += shfl_xor(v, o);
+  return v;
+}
+GLOBAL void softmax_plain(bf16 *out, const bf16 *in, int in_stride, int out_stride, int n) {
+  SHARED float partial_max[8], partial_sum[8];
+  const U4 *xr = (const U4 *)(in + (long)blockIdx.x * in_stride);
+  U4 *yr = (U4 *)(out + (long)blockIdx.x * out_stride);
+  int t = threadIdx.x, warp = t / 32;
+  U4 raw[2] = {xr[t], xr[t + 256]};
+  float x[16];
+  unpack(raw[0], x);
+  unpack(raw[1], x + 8);
+  float m = x[0];
+  for (int i = 1; i < 16; i++) m = __builtin_fmaxf(m, x[i]);
+  m = warp_max(m);
+  if (t % 32 == 0) partial_max[warp] = m;
+  barrier();
+  for (int w = 0; w < 8; w++) m = __builtin_fmaxf(m, partial_max[w]);
+  float s = 0;
+  for (int i = 0; i < 16; i++) { x[i] = exp_approx(x[i] - m); s += x[i]; }
+  s = warp_sum(s);
+  if (t % 32 == 0) partial_sum[warp] = s;
+  barrier();
+  s = 0;
+  for (int w = 0; w < 8; w++) s += partial_sum[w];
+  float r = 1.0f / s;
+  for (int i = 0; i < 16; i++) x[i] *= r;
+  yr[t] = pack(x);
+  yr[t + 256] = pack(x + 8);
+}
+// Eight blocks an SM, as softmax_plain (which needs 32 registers unasked).
+GLOBAL8 void softmax_pair(bf16 *out, const bf16 *in, int in_stride, int out_stride, int n) {
+  SHARED float partial_max[8], partial_sum[8];
+  const U4 *xr = (const U4 *)(in + (long)blockIdx.x * in_stride);
+  U4 *yr = (U4 *)(out + (long)blockIdx.x * out_stride);
+  int t = threadIdx.x, warp = t / 32;
+  U4 raw[2] = {xr[t], xr[t + 256]};
+  float x[16];
+  unpack(raw[0], x);
+  unpack(raw[1], x + 8);
+  float m = x[0];
+  for (int i = 1; i < 16; i++) m = __builtin_fmaxf(m, x[i]);
+  m = warp_max(m);
+  float s = 0;
+  for (int i = 0; i < 16; i++) { x[i] = exp_approx(x[i] - m); s += x[i]; }
+  s = warp_sum(s);
+  if (t % 32 == 0) { partial_max[warp] = m; partial_sum[warp] = s; }
+  barrier();
+  float row_max = partial_max[0];
+  for (int w = 1; w < 8; w++) row_max = __builtin_fmaxf(row_max, partial_max[w]);
+  float total = 0;
+  for (int w = 0; w < 8; w++) total += partial_sum[w] * exp_approx(partial_max[w] - row_max);
+  float r = exp_approx(m - row_max) / total;
+  for (int i = 0; i < 16; i++) x[i] *= r;
+  yr[t] = pack(x);
+  yr[t + 256] = pack(x + 8);
 }
