@@ -13,6 +13,7 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod attrs;
 pub mod build;
 pub mod context;
 pub mod diag;

@@ -2,7 +2,7 @@
 //! checks its arguments like Triton 3.6 and emits the `tt`/`arith`/`math`/`scf` ops it stands for.
 
 use crate::codegen::{Args, Gen, R, Val};
-use crate::ir::{self, Value};
+use crate::ir::{self, ContextAttrs, Value};
 use crate::semantic::{self, Bin, Num, Operand, TV};
 use crate::types::{Dt, I1, I32, I64, Ty};
 
@@ -699,7 +699,7 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
                 p.push(' ');
             }
             let attrs = [
-                ("prefix", g.ir.str_attr(&p)),
+                ("prefix", g.ir.string_attr(&p)),
                 ("hex", g.ir.bool_attr(hex)),
                 ("isSigned", g.ir.i32_array(&signed)),
             ];
@@ -721,9 +721,9 @@ pub fn call(g: &mut Gen, path: &str, args: Args) -> R<Val> {
             let attrs = [
                 (
                     "asm_string",
-                    g.ir.str_attr(&format!("{instruction}; // dummy $0")),
+                    g.ir.string_attr(&format!("{instruction}; // dummy $0")),
                 ),
-                ("constraints", g.ir.str_attr("=r")),
+                ("constraints", g.ir.string_attr("=r")),
                 ("packed_element", g.ir.i32_attr(1)),
                 ("pure", g.ir.bool_attr(false)),
             ];
@@ -1045,10 +1045,10 @@ fn libdevice(g: &mut Gen, name: &str, args: Args) -> R<Val> {
     };
     let operands: Vec<Value> = values.iter().map(|v| v.v).collect();
     let attrs = [
-        ("libname", g.ir.str_attr("")),
-        ("libpath", g.ir.str_attr("")),
+        ("libname", g.ir.string_attr("")),
+        ("libpath", g.ir.string_attr("")),
         ("pure", g.ir.bool_attr(true)),
-        ("symbol", g.ir.str_attr(&symbol)),
+        ("symbol", g.ir.string_attr(&symbol)),
     ];
     Ok(t(op1(
         g,
@@ -2291,8 +2291,8 @@ fn inline_asm(g: &mut Gen, args: Args) -> R<Val> {
     let mlir: Vec<ir::Type> = tys.iter().map(|t| t.to_mlir(&g.ir)).collect();
     let operands: Vec<Value> = values.iter().map(|v| v.v).collect();
     let attrs = [
-        ("asm_string", g.ir.str_attr(&asm)),
-        ("constraints", g.ir.str_attr(&constraints)),
+        ("asm_string", g.ir.string_attr(&asm)),
+        ("constraints", g.ir.string_attr(&constraints)),
         ("packed_element", g.ir.i32_attr(pack)),
         ("pure", g.ir.bool_attr(pure)),
     ];

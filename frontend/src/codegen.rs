@@ -4,7 +4,7 @@
 //! [`crate::builtins`].
 
 use crate::diag::{FrontendError, Source};
-use crate::ir::{self, Ir, Type, Value};
+use crate::ir::{self, ContextAttrs, Ir, Type, Value};
 use crate::semantic::{self, Bin, Num, Operand, S, TV};
 use crate::signature::{Entry, Literal};
 use crate::types::{Dt, I1, I32, I64, Ty};
@@ -454,9 +454,12 @@ impl<'s> Gen<'s> {
                     types.push(Ty::scalar(dt.clone()));
                     if *divisible16 {
                         any_attr = true;
-                        arg_attrs.push(self.ir.dict(&[("tt.divisibility", self.ir.i32_attr(16))]));
+                        arg_attrs.push(
+                            self.ir
+                                .dictionary_attr(&[("tt.divisibility", self.ir.i32_attr(16))]),
+                        );
                     } else {
-                        arg_attrs.push(self.ir.dict(&[]));
+                        arg_attrs.push(self.ir.dictionary_attr(&[]));
                     }
                     locs.push(self.ir.name_loc(p.def.arg.as_str(), fn_loc));
                     // A host-side descriptor is followed by its shape (i32) and strides (i64),
@@ -466,7 +469,7 @@ impl<'s> Gen<'s> {
                         for (what, dt) in [("shape", I32), ("stride", I64)] {
                             for i in 0..rank {
                                 types.push(Ty::scalar(dt.clone()));
-                                arg_attrs.push(self.ir.dict(&[]));
+                                arg_attrs.push(self.ir.dictionary_attr(&[]));
                                 let name = format!("{}_{what}{i}", p.def.arg);
                                 locs.push(self.ir.name_loc(&name, fn_loc));
                             }
@@ -519,12 +522,12 @@ impl<'s> Gen<'s> {
         self.append_return(block, &[]);
         let ftype = self.ir.function_type(&mlir_types, &[]);
         let mut attrs = vec![
-            ("sym_name", self.ir.str_attr(def.name.as_str())),
+            ("sym_name", self.ir.string_attr(def.name.as_str())),
             ("function_type", self.ir.type_attr(ftype)),
-            ("sym_visibility", self.ir.str_attr("public")),
+            ("sym_visibility", self.ir.string_attr("public")),
         ];
         if any_attr {
-            attrs.push(("arg_attrs", self.ir.array(&arg_attrs)));
+            attrs.push(("arg_attrs", self.ir.array_attr(&arg_attrs)));
         }
         let region = self.ir.region_of(block);
         let func = self.ir.make("tt.func", &[], &[], &attrs, vec![region]);
@@ -704,9 +707,9 @@ impl<'s> Gen<'s> {
         let result_types: Vec<Type> = results.iter().map(|t| t.to_mlir(&self.ir)).collect();
         let ftype = self.ir.function_type(&types, &result_types);
         let attrs = [
-            ("sym_name", self.ir.str_attr(symbol)),
+            ("sym_name", self.ir.string_attr(symbol)),
             ("function_type", self.ir.type_attr(ftype)),
-            ("sym_visibility", self.ir.str_attr("private")),
+            ("sym_visibility", self.ir.string_attr("private")),
         ];
         let region = self.ir.region_of(block);
         let func = self.ir.make("tt.func", &[], &[], &attrs, vec![region]);
@@ -1021,7 +1024,7 @@ impl<'s> Gen<'s> {
     pub fn device_assert(&mut self, cond: &Val, message: &str) -> R<()> {
         let t = self.tensor(cond)?;
         let c = self.s(semantic::cast(&self.ir, &t, &I1, None))?;
-        let attrs = [("message", self.ir.str_attr(message))];
+        let attrs = [("message", self.ir.string_attr(message))];
         self.ir.op("tt.assert", &[c.v], &[], &attrs, Vec::new());
         Ok(())
     }

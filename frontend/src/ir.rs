@@ -6,19 +6,12 @@
 //! it; that is the invariant each `unsafe` block below relies on.
 
 use mlir_sys::*;
-use tritium_dialects::ffi::{tritiumPointerTypeGet, tritiumTensorDescTypeGet};
+pub use tritium_dialects::attrs::ContextAttrs;
+use tritium_dialects::ffi::{str_ref, tritiumPointerTypeGet, tritiumTensorDescTypeGet};
 
 pub type Value = MlirValue;
 pub type Type = MlirType;
 pub type Attr = MlirAttribute;
-
-/// A `&str` as an MLIR string reference (borrowed for the duration of a call).
-fn sref(text: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: text.as_ptr() as *const _,
-        length: text.len(),
-    }
-}
 
 /// The insertion state: ops are appended to `block`, located at `loc`.
 pub struct Ir {
@@ -45,13 +38,13 @@ impl Ir {
     /// `loc("file":line:col)`.
     pub fn file_loc(&self, line: u32, col: u32) -> MlirLocation {
         // SAFETY: live context; the file name is copied into the uniqued location.
-        unsafe { mlirLocationFileLineColGet(self.ctx, sref(&self.file), line, col) }
+        unsafe { mlirLocationFileLineColGet(self.ctx, str_ref(&self.file), line, col) }
     }
 
     /// `loc("name"(child))`.
     pub fn name_loc(&self, name: &str, child: MlirLocation) -> MlirLocation {
         // SAFETY: live context and location; the name is copied.
-        unsafe { mlirLocationNameGet(self.ctx, sref(name), child) }
+        unsafe { mlirLocationNameGet(self.ctx, str_ref(name), child) }
     }
 
     /// Creates `name` at the current location and appends it to the current block.
@@ -95,11 +88,11 @@ impl Ir {
             let named: Vec<MlirNamedAttribute> = attrs
                 .iter()
                 .map(|(key, attr)| MlirNamedAttribute {
-                    name: mlirIdentifierGet(self.ctx, sref(key)),
+                    name: mlirIdentifierGet(self.ctx, str_ref(key)),
                     attribute: *attr,
                 })
                 .collect();
-            let mut state = mlirOperationStateGet(sref(name), self.loc);
+            let mut state = mlirOperationStateGet(str_ref(name), self.loc);
             if !operands.is_empty() {
                 mlirOperationStateAddOperands(
                     &mut state,
@@ -202,67 +195,17 @@ impl Ir {
         }
     }
 
-    // Attributes.
+    // Attributes (the rest: `ContextAttrs`).
 
-    pub fn int_attr(&self, ty: Type, value: i64) -> Attr {
-        // SAFETY: `ty` is a live integer or index type.
-        unsafe { mlirIntegerAttrGet(ty, value) }
-    }
-    pub fn i32_attr(&self, value: i64) -> Attr {
-        self.int_attr(self.int(32), value)
-    }
-    pub fn i64_attr(&self, value: i64) -> Attr {
-        self.int_attr(self.int(64), value)
-    }
-    pub fn float_attr(&self, ty: Type, value: f64) -> Attr {
-        // SAFETY: `ty` is a live float type.
-        unsafe { mlirFloatAttrDoubleGet(self.ctx, ty, value) }
-    }
-    pub fn bool_attr(&self, value: bool) -> Attr {
-        // SAFETY: live context.
-        unsafe { mlirBoolAttrGet(self.ctx, value as i32) }
-    }
-    pub fn str_attr(&self, text: &str) -> Attr {
-        // SAFETY: live context; the text is copied.
-        unsafe { mlirStringAttrGet(self.ctx, sref(text)) }
-    }
-    pub fn unit_attr(&self) -> Attr {
-        // SAFETY: live context.
-        unsafe { mlirUnitAttrGet(self.ctx) }
-    }
-    pub fn type_attr(&self, ty: Type) -> Attr {
-        // SAFETY: live type.
-        unsafe { mlirTypeAttrGet(ty) }
-    }
-    pub fn symbol_ref(&self, name: &str) -> Attr {
-        // SAFETY: live context; the name is copied.
-        unsafe { mlirFlatSymbolRefAttrGet(self.ctx, sref(name)) }
-    }
-    pub fn i32_array(&self, values: &[i32]) -> Attr {
-        // SAFETY: live context; the values are copied.
-        unsafe { mlirDenseI32ArrayGet(self.ctx, values.len() as isize, values.as_ptr()) }
-    }
-    pub fn array(&self, attrs: &[Attr]) -> Attr {
-        // SAFETY: live attributes; the array is copied.
-        unsafe { mlirArrayAttrGet(self.ctx, attrs.len() as isize, attrs.as_ptr()) }
-    }
-    pub fn dict(&self, entries: &[(&str, Attr)]) -> Attr {
-        // SAFETY: live attributes; identifiers are uniqued; the array is copied.
-        unsafe {
-            let named: Vec<MlirNamedAttribute> = entries
-                .iter()
-                .map(|(key, attr)| MlirNamedAttribute {
-                    name: mlirIdentifierGet(self.ctx, sref(key)),
-                    attribute: *attr,
-                })
-                .collect();
-            mlirDictionaryAttrGet(self.ctx, named.len() as isize, named.as_ptr())
-        }
-    }
-    /// `dense<element>` of the shaped type `ty`.
     pub fn splat_attr(&self, ty: Type, element: Attr) -> Attr {
         // SAFETY: `ty` is a live shaped type whose element type is `element`'s type.
         unsafe { mlirDenseElementsAttrSplatGet(ty, element) }
+    }
+}
+
+impl ContextAttrs for Ir {
+    fn context(&self) -> MlirContext {
+        self.ctx
     }
 }
 
@@ -318,7 +261,7 @@ pub fn block_arg_position(value: Value) -> Option<(MlirBlock, usize)> {
 /// Sets the discardable attribute `name` on `op`.
 pub fn set_attr(op: MlirOperation, name: &str, attr: Attr) {
     // SAFETY: live op and attribute; the name is copied.
-    unsafe { mlirOperationSetDiscardableAttributeByName(op, sref(name), attr) }
+    unsafe { mlirOperationSetDiscardableAttributeByName(op, str_ref(name), attr) }
 }
 
 /// The op defining `value`, if it is an op result.

@@ -2,7 +2,7 @@
 //! the binary operators. Each function emits the ops it needs at the builder's current location
 //! and returns a plain `String` error, which the caller places at the source position.
 
-use crate::ir::{Ir, Value};
+use crate::ir::{ContextAttrs, Ir, Value};
 use crate::types::{Dt, I1, I32, I64, Ty};
 
 pub type S<T> = Result<T, String>;

@@ -13,10 +13,10 @@
 //! not overlap any buffer live at the same time;
 //! offsets go on the ops as `allocation.offset`, which the lowering honors.
 
-use crate::builder::sref;
 use crate::registry::scratch_of;
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::{Location, OperationRef};
 use tritium_dialects::pass::{Options, PassDef, PassResult, fail, no_dialects};
 use tritium_passes::ir_util::*;
@@ -80,7 +80,7 @@ fn set_i32(op: MlirOperation, name: &str, value: u64) {
         let i32_type = mlirIntegerTypeGet(context_of(op), 32);
         mlirOperationSetDiscardableAttributeByName(
             op,
-            sref(name),
+            str_ref(name),
             mlirIntegerAttrGet(i32_type, value as i64),
         );
     }

@@ -7,6 +7,8 @@
 //! every later op may use (thread ids, layout bases).
 
 use mlir_sys::*;
+pub use tritium_dialects::attrs::ContextAttrs;
+use tritium_dialects::ffi::str_ref;
 
 /// One SSA value of the lowered IR.
 pub type Value = MlirValue;
@@ -226,11 +228,9 @@ pub struct Builder {
     pub ops_created: usize,
 }
 
-/// A borrowed string for a C-API call (valid while `text` is; MLIR string refs need no NUL).
-pub fn sref(text: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: text.as_ptr() as *const _,
-        length: text.len(),
+impl ContextAttrs for Builder {
+    fn context(&self) -> MlirContext {
+        self.ctx
     }
 }
 
@@ -345,14 +345,14 @@ impl Builder {
             .iter()
             .map(|(key, attr)| MlirNamedAttribute {
                 // SAFETY: the context is live; identifiers are uniqued in it.
-                name: unsafe { mlirIdentifierGet(self.ctx, sref(key)) },
+                name: unsafe { mlirIdentifierGet(self.ctx, str_ref(key)) },
                 attribute: *attr,
             })
             .collect();
         // SAFETY: the state borrows `name` and the slices only until mlirOperationCreate
         // returns; regions are moved into the new op (ownership passes to it).
         unsafe {
-            let mut state = mlirOperationStateGet(sref(name), self.loc);
+            let mut state = mlirOperationStateGet(str_ref(name), self.loc);
             if !operands.is_empty() {
                 mlirOperationStateAddOperands(
                     &mut state,
@@ -473,44 +473,6 @@ impl Builder {
 
     // ----- attributes -----
 
-    pub fn int_attr(&self, ty: MlirType, value: i64) -> MlirAttribute {
-        // SAFETY: `ty` is an integer or index type of this context.
-        unsafe { mlirIntegerAttrGet(ty, value) }
-    }
-    pub fn i32_attr(&self, value: i32) -> MlirAttribute {
-        self.int_attr(self.i32(), value as i64)
-    }
-    pub fn i64_attr(&self, value: i64) -> MlirAttribute {
-        self.int_attr(self.i64(), value)
-    }
-    pub fn float_attr(&self, ty: MlirType, value: f64) -> MlirAttribute {
-        // SAFETY: `ty` is a float type of this context.
-        unsafe { mlirFloatAttrDoubleGet(self.ctx, ty, value) }
-    }
-    pub fn string_attr(&self, text: &str) -> MlirAttribute {
-        // SAFETY: MLIR copies the string into the context.
-        unsafe { mlirStringAttrGet(self.ctx, sref(text)) }
-    }
-    pub fn unit_attr(&self) -> MlirAttribute {
-        // SAFETY: the context is live.
-        unsafe { mlirUnitAttrGet(self.ctx) }
-    }
-    pub fn type_attr(&self, ty: MlirType) -> MlirAttribute {
-        // SAFETY: a valid type.
-        unsafe { mlirTypeAttrGet(ty) }
-    }
-    pub fn symbol_ref(&self, symbol: &str) -> MlirAttribute {
-        // SAFETY: MLIR copies the string into the context.
-        unsafe { mlirFlatSymbolRefAttrGet(self.ctx, sref(symbol)) }
-    }
-    pub fn i32_array(&self, values: &[i32]) -> MlirAttribute {
-        // SAFETY: `values` outlives the call; MLIR copies it.
-        unsafe { mlirDenseI32ArrayGet(self.ctx, values.len() as isize, values.as_ptr()) }
-    }
-    pub fn i64_array(&self, values: &[i64]) -> MlirAttribute {
-        // SAFETY: `values` outlives the call; MLIR copies it.
-        unsafe { mlirDenseI64ArrayGet(self.ctx, values.len() as isize, values.as_ptr()) }
-    }
     /// `#llvm.linkage<internal>` / `<external>`.
     pub fn linkage(&self, internal: bool) -> MlirAttribute {
         let kind = if internal {

@@ -100,7 +100,7 @@ fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
         let i32_type = mlirIntegerTypeGet(context_of(module), 32);
         mlirOperationSetDiscardableAttributeByName(
             module,
-            builder::sref("ttg.shared"),
+            tritium_dialects::ffi::str_ref("ttg.shared"),
             mlirIntegerAttrGet(i32_type, lowered.shared_bytes as i64),
         );
         if lowered.global_scratch_size > 0 {
@@ -117,7 +117,7 @@ fn run_convert(module_ref: OperationRef, options: &Options) -> PassResult {
             ] {
                 mlirOperationSetDiscardableAttributeByName(
                     module,
-                    builder::sref(name),
+                    tritium_dialects::ffi::str_ref(name),
                     mlirIntegerAttrGet(i32_type, value as i64),
                 );
             }

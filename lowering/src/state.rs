@@ -13,7 +13,8 @@ use tritium_layout::linear::REGISTER;
 use tritium_passes::axis_info::AxisInfoAnalysis;
 use tritium_passes::ir_util::*;
 
-pub use crate::builder::sref;
+pub use tritium_dialects::attrs::ContextAttrs;
+pub use tritium_dialects::ffi::str_ref;
 
 /// The most registers one thread may hold for one tensor: beyond it the lowering would build
 /// millions of ops (Triton's own limit on a tensor is 2^20 elements).
@@ -120,7 +121,7 @@ pub fn llvm_type(ctx: MlirContext, ty: MlirType) -> MlirType {
 /// An attribute of an op by name, if present.
 pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     // SAFETY: attribute query on a live op.
-    let attr = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
+    let attr = unsafe { mlirOperationGetAttributeByName(op, str_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)
 }
 
@@ -132,7 +133,7 @@ pub fn symbol_name(func: MlirOperation) -> String {
 pub fn i32_array(op: MlirOperation, name: &str) -> Vec<i32> {
     // SAFETY: attribute queries on a live op; indices stay below the element count.
     unsafe {
-        let attr = mlirOperationGetAttributeByName(op, sref(name));
+        let attr = mlirOperationGetAttributeByName(op, str_ref(name));
         if attr.ptr.is_null() || !mlirAttributeIsADenseI32Array(attr) {
             return Vec::new();
         }

@@ -240,7 +240,7 @@ impl FuncLowering<'_> {
         let byval_type = self.b.array_type(self.b.i8(), 128);
         let named = |name: &str, attr: MlirAttribute| {
             // SAFETY: an identifier and attribute of the live context.
-            unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), attr) }
+            unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(name)), attr) }
         };
         let dicts: Vec<MlirAttribute> = descriptors
             .iter()

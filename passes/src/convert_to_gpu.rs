@@ -7,6 +7,7 @@
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::{Location, OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{
@@ -149,11 +150,7 @@ fn run(module_ref: OperationRef, options: &Options) -> PassResult {
             "ttg.num-warps",
             mlirIntegerAttrGet(i32_type, num_warps),
         );
-        set_module_attr(
-            module,
-            "ttg.target",
-            mlirStringAttrGet(ctx, str_ref(target)),
-        );
+        set_module_attr(module, "ttg.target", ctx.string_attr(target));
         set_module_attr(
             module,
             "ttg.threads-per-warp",

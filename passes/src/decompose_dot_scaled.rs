@@ -19,6 +19,7 @@
 use crate::ir_util::*;
 use crate::ttir::util::*;
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 
 /// `ScaleDotElemType` codes (Triton's enum order).
 const E2M1: i64 = 4;
@@ -307,7 +308,7 @@ fn broadcast_along(
         loc,
         &[value],
         tensor_of(&expanded, element),
-        &[("axis", i32_attr(ctx, rank as i64))],
+        &[("axis", ctx.i32_attr(rank as i64))],
     );
     let mut broadcast_dims = dims.clone();
     broadcast_dims.push(factor);
@@ -359,7 +360,7 @@ fn transpose(
         loc,
         &[value],
         tensor_of(&permuted, element_type(ty)),
-        &[("order", i32_array_attr(ctx, order))],
+        &[("order", ctx.i32_array(order))],
     )
 }
 
@@ -386,7 +387,7 @@ fn predicate_eq(value: MlirValue) -> MlirAttribute {
     // SAFETY: `value` is live, so its type's context is; the attribute is owned by it.
     unsafe {
         let ctx = mlirTypeGetContext(value_type(value));
-        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0)
+        ctx.i64_attr(0)
     }
 }
 

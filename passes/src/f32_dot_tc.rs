@@ -9,6 +9,7 @@
 
 use crate::ir_util::*;
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::build;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
@@ -63,7 +64,7 @@ fn run(module: OperationRef, _options: &Options) -> PassResult {
         // block owns it), the dot's uses move to the final sum and the dead dot is destroyed.
         unsafe {
             let loc = mlirOperationGetLocation(dot);
-            let string = |s: &str| mlirStringAttrGet(ctx, tritium_dialects::ffi::str_ref(s));
+            let string = |s: &str| ctx.string_attr(s);
             let i32_type = mlirIntegerTypeGet(ctx, 32);
             let i64_type = mlirIntegerTypeGet(ctx, 64);
             // Split each operand where it is computed, before its conversion into the dot's

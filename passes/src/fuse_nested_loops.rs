@@ -35,6 +35,7 @@ use crate::ttir::util::{
 };
 use mlir_sys::*;
 use std::collections::HashSet;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::{build, constant};
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
@@ -189,8 +190,7 @@ fn speculate_inner_length(outer: MlirOperation, inner: MlirOperation) {
     // to the if's results).
     unsafe { mlirOperationMoveBefore(outer, else_yield) };
     set_operands(else_yield, &results(outer));
-    // SAFETY: a unit attribute of the live inner loop's context.
-    let unit = unsafe { mlirUnitAttrGet(context_of(inner)) };
+    let unit = context_of(inner).unit_attr();
     set_attr(inner, MUST_EXECUTE, unit);
 }
 
@@ -249,10 +249,7 @@ impl Builder {
         // SAFETY: i1 and i64 types and an attribute of the live location's context.
         let (i1, pred) = unsafe {
             let ctx = mlirLocationGetContext(self.loc);
-            (
-                mlirIntegerTypeGet(ctx, 1),
-                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate),
-            )
+            (mlirIntegerTypeGet(ctx, 1), ctx.i64_attr(predicate))
         };
         self.value(build(
             "arith.cmpi",

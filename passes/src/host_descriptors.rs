@@ -36,6 +36,7 @@ use crate::ir_util::*;
 use crate::ttir::util::{append_argument_attrs, erase, replace_uses, result};
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
@@ -87,21 +88,15 @@ impl Source {
         // copying them.
         unsafe {
             let (key, value) = match self {
-                Source::Argument(index) => ("arg", integer(ctx, *index as i64)),
-                Source::Constant(value) => ("value", integer(ctx, *value)),
-                Source::Programs(axis) => ("programs", integer(ctx, *axis)),
+                Source::Argument(index) => ("arg", ctx.i64_attr(*index as i64)),
+                Source::Constant(value) => ("value", ctx.i64_attr(*value)),
+                Source::Programs(axis) => ("programs", ctx.i64_attr(*axis)),
                 Source::Product(factors) => ("product", list(ctx, factors)),
             };
             let entry = mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(key)), value);
             mlirDictionaryAttrGet(ctx, 1, &entry)
         }
     }
-}
-
-/// An `i64` attribute.
-fn integer(ctx: MlirContext, value: i64) -> MlirAttribute {
-    // SAFETY: an integer attribute of the live context.
-    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value) }
 }
 
 /// The array of `sources`' entries.
@@ -239,7 +234,7 @@ fn recipe_attr(ctx: MlirContext, recipe: &Recipe) -> MlirAttribute {
             mlirNamedAttributeGet(mlirIdentifierGet(ctx, str_ref(name)), value)
         };
         let entries = [
-            named("base", integer(ctx, recipe.base as i64)),
+            named("base", ctx.i64_attr(recipe.base as i64)),
             named("shape", list(ctx, &recipe.shape)),
             named("strides", list(ctx, &recipe.strides)),
         ];

@@ -25,6 +25,7 @@
 use crate::ir_util::*;
 use crate::ttir::util::defined_outside;
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::build;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
@@ -183,7 +184,7 @@ fn offset_pointers(
     unsafe {
         let i64_type = mlirIntegerTypeGet(ctx, 64);
         let offset = if opaque {
-            let string = |text: &str| mlirStringAttrGet(ctx, tritium_dialects::ffi::str_ref(text));
+            let string = |text: &str| ctx.string_attr(text);
             let copy = build(
                 "tt.elementwise_inline_asm",
                 loc,
@@ -193,10 +194,7 @@ fn offset_pointers(
                     ("asm_string", string("mov.b64 $0, $1;")),
                     ("constraints", string("=l,l")),
                     ("pure", mlirBoolAttrGet(ctx, 1)),
-                    (
-                        "packed_element",
-                        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 1),
-                    ),
+                    ("packed_element", ctx.i32_attr(1)),
                 ],
             );
             insert(copy);

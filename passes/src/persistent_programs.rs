@@ -39,6 +39,7 @@ use crate::ttir::util::{
 };
 use mlir_sys::*;
 use std::collections::HashSet;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::build;
 use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::ir::OperationRef;
@@ -171,8 +172,7 @@ fn make_persistent(func: MlirOperation) {
     // SAFETY: an empty dictionary of the function's context.
     let no_attrs = unsafe { mlirDictionaryAttrGet(ctx, 0, std::ptr::null()) };
     append_argument_attrs(func, block_args(entry).len() - 1, &[no_attrs]);
-    // SAFETY: a unit attribute of the function's context.
-    set_attr(func, VIRTUAL_PROGRAMS, unsafe { mlirUnitAttrGet(ctx) });
+    set_attr(func, VIRTUAL_PROGRAMS, ctx.unit_attr());
 
     let first = body_ops.first().copied().unwrap_or(ret);
     let at = At::Before(first);

@@ -59,6 +59,7 @@ use crate::ir_util::*;
 use crate::ttir::util::is_zero_constant;
 use mlir_sys::*;
 use std::collections::{HashMap, HashSet};
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::{build, clone_with};
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, dialects};
@@ -397,8 +398,7 @@ impl At {
         }
     }
     pub(crate) fn i32(&self, v: i64) -> MlirValue {
-        // SAFETY: an integer attribute of the context's i32 type.
-        let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 32), v) };
+        let attr = self.ctx.i32_attr(v);
         self.insert(tritium_dialects::build::constant(self.loc, attr))
     }
     pub(crate) fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
@@ -433,12 +433,7 @@ impl At {
     /// `a < b` (signed).
     pub(crate) fn lt(&self, a: MlirValue, b: MlirValue) -> MlirValue {
         // SAFETY: types and attributes of the live context; predicate 2 is `slt`.
-        let (i1, predicate) = unsafe {
-            (
-                mlirIntegerTypeGet(self.ctx, 1),
-                mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), 2),
-            )
-        };
+        let (i1, predicate) = unsafe { (mlirIntegerTypeGet(self.ctx, 1), self.ctx.i64_attr(2)) };
         self.insert(build(
             "arith.cmpi",
             self.loc,
@@ -486,7 +481,7 @@ fn issue_copies(
         let (token_type, contiguity) = unsafe {
             (
                 tritium_dialects::ffi::ttg::tritiumAsyncTokenTypeGet(at.ctx),
-                mlirIntegerAttrGet(mlirIntegerTypeGet(at.ctx, 32), s.vector as i64),
+                at.ctx.i32_attr(s.vector as i64),
             )
         };
         // `other` is zero (checked by `candidates`), which is what cp.async fills in.
@@ -926,7 +921,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
     let (token_type, pending) = unsafe {
         (
             tritium_dialects::ffi::ttg::tritiumAsyncTokenTypeGet(ctx),
-            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), stages - 2),
+            ctx.i32_attr(stages - 2),
         )
     };
     inside.insert(build(
@@ -1128,7 +1123,7 @@ fn pipeline_loop(for_op: MlirOperation, stages: i64, scheduled: bool, axis: &Axi
             loc,
             &[],
             &[token_type],
-            &[("num", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 0))],
+            &[("num", ctx.i32_attr(0))],
         );
         mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(for_op), for_op, wait);
     }
@@ -1505,10 +1500,7 @@ fn dot_wait(dot: MlirOperation, value: MlirValue, pendings: i64) -> MlirOperatio
             mlirOperationGetLocation(dot),
             &[value],
             &[value_type(value)],
-            &[(
-                "pendings",
-                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), pendings),
-            )],
+            &[("pendings", ctx.i32_attr(pendings))],
         )
     }
 }

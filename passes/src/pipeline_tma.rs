@@ -36,6 +36,7 @@ use crate::tma::dropped_unit_dims;
 use crate::tma_lowering::{At, block_of, erase, memdesc_dims, only_block_accesses, tma_layout};
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::{build, clone_with};
 use tritium_layout::encoding::{Encoding, SwizzledSharedEncoding};
 
@@ -203,10 +204,7 @@ fn dot_wait(at: MlirOperation, value: MlirValue, pendings: i64) -> MlirOperation
             mlirOperationGetLocation(at),
             &[value],
             &[value_type(value)],
-            &[(
-                "pendings",
-                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), pendings),
-            )],
+            &[("pendings", ctx.i32_attr(pendings))],
         )
     }
 }

@@ -23,6 +23,7 @@ use crate::ir_util::*;
 use crate::ttir::util::{attr, remove_attr, set_attr};
 use mlir_sys::*;
 use std::collections::HashSet;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{OptionKind, Options, PassDef, PassOption, PassResult, dialects};
 
@@ -105,14 +106,6 @@ pub(crate) fn clear_schedule(op: MlirOperation) {
     }
 }
 
-fn i32_attr(op: MlirOperation, value: i64) -> MlirAttribute {
-    // SAFETY: an i32 integer attribute of the live op's context.
-    unsafe {
-        let ctx = mlirOperationGetContext(op);
-        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value)
-    }
-}
-
 fn run_assign_latencies(module: OperationRef, options: &Options) -> PassResult {
     let default = options.int("num-stages");
     let module = module.to_raw();
@@ -127,12 +120,12 @@ fn run_assign_latencies(module: OperationRef, options: &Options) -> PassResult {
             loads.extend(crate::pipeline_tma::stageable_loads(for_op));
         }
         for &load in &loads {
-            set_attr(load, LATENCY, i32_attr(load, stages - 1));
+            set_attr(load, LATENCY, context_of(load).i32_attr(stages - 1));
         }
         if !loads.is_empty()
             && let Some(dot) = crate::pipeline::dot_kept_in_flight(for_op, &loads)
         {
-            set_attr(dot, SELF_LATENCY, i32_attr(dot, 1));
+            set_attr(dot, SELF_LATENCY, context_of(dot).i32_attr(1));
         }
     }
     Ok(())
@@ -167,7 +160,7 @@ fn schedule_loop(for_op: MlirOperation) {
         }
         early.push((ops_of_load, max - latency));
     }
-    set_attr(for_op, MAX_STAGE, i32_attr(for_op, max));
+    set_attr(for_op, MAX_STAGE, context_of(for_op).i32_attr(max));
     for op in ops {
         if op_name(op) == "scf.yield" {
             continue;
@@ -181,7 +174,7 @@ fn schedule_loop(for_op: MlirOperation) {
             Some(stage) => (stage, 1),
             None => (max, 0),
         };
-        set_attr(op, STAGE, i32_attr(op, stage));
-        set_attr(op, CLUSTER, i32_attr(op, cluster));
+        set_attr(op, STAGE, context_of(op).i32_attr(stage));
+        set_attr(op, CLUSTER, context_of(op).i32_attr(cluster));
     }
 }

@@ -4,7 +4,9 @@
 
 use super::f32::Ops32;
 use super::{Ops, TWO_OVER_PI};
-use crate::builder::{Builder, CastOp, FloatPredicate, IntPredicate, Intrinsic, Value};
+use crate::builder::{
+    Builder, CastOp, ContextAttrs, FloatPredicate, IntPredicate, Intrinsic, Value,
+};
 use mlir_sys::*;
 use tritium_passes::ir_util::block_args;
 

@@ -59,7 +59,7 @@ fn print_spec(elem: MlirType, hex: bool, signed: bool) -> (&'static str, Promote
 fn bool_attr(op: MlirOperation, name: &str) -> bool {
     // SAFETY: attribute queries on a live op; the value is read only from a bool attribute.
     unsafe {
-        let attr = mlirOperationGetAttributeByName(op, sref(name));
+        let attr = mlirOperationGetAttributeByName(op, str_ref(name));
         !attr.ptr.is_null() && mlirAttributeIsABool(attr) && mlirBoolAttrGetValue(attr)
     }
 }

@@ -25,10 +25,11 @@
 
 use crate::ir_util::*;
 use crate::ttir::util::{
-    At, body, erase, float_attr_of, for_parts, i32_attr, location, rebuild_for, same, set_inherent,
+    At, body, erase, float_attr_of, for_parts, location, rebuild_for, same, set_inherent,
     set_operands, terminator, with_element,
 };
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::clone_with;
 use tritium_layout::encoding::{BlockedEncoding, Encoding, SliceEncoding};
 use tritium_layout::linear::{LANE, REGISTER, WARP, out_dim_name};
@@ -273,7 +274,7 @@ fn reduce_along(
     result: MlirType,
 ) -> MlirValue {
     let copy = clone_with(op, &[input], &[result]);
-    set_inherent(copy, "axis", i32_attr(context_of(op), axis));
+    set_inherent(copy, "axis", context_of(op).i32_attr(axis));
     at.insert(copy);
     results(copy)[0]
 }
@@ -310,10 +311,7 @@ fn finite_or_zero(at: At, value: MlirValue, minus_inf: MlirValue, zero: MlirValu
             i1
         };
         // arith.cmpf predicate 1: `oeq`.
-        (
-            bool_type,
-            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 1),
-        )
+        (bool_type, ctx.i64_attr(1))
     };
     let is_minus_inf = at.value(
         "arith.cmpf",
@@ -409,7 +407,7 @@ pub(super) fn rewrite_one(for_op: MlirOperation) -> bool {
     let expand_loc = location(pair.splat);
     let expand = |value: MlirValue, axis: i64, dims: &[u32], encoding: &Encoding| {
         let ty = tensor_type(ctx, dims, element, encoding);
-        let axis = [("axis", i32_attr(ctx, axis))];
+        let axis = [("axis", ctx.i32_attr(axis))];
         at.value("tt.expand_dims", expand_loc, &[value], ty, &axis)
     };
     let expanded = expand(

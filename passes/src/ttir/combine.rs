@@ -25,6 +25,7 @@
 use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::build::clone_with;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects, fail};
@@ -159,7 +160,7 @@ fn select_of_masked_load(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     set_inherent(
         new,
         "operandSegmentSizes",
-        i32_array_attr(context_of(op), &[1, 1, 1]),
+        context_of(op).i32_array(&[1, 1, 1]),
     );
     if at_load {
         // SAFETY: `rewriter` is the live rewriter of this match and `load` a live op in the same
@@ -241,7 +242,7 @@ fn reshape_for_reduction(op: MlirOperation, rewriter: MlirRewriterBase) -> bool 
     // place between start and finalize.
     unsafe {
         mlirRewriterBaseStartOpModification(rewriter, op);
-        set_inherent(op, "allow_reorder", mlirUnitAttrGet(context_of(op)));
+        set_inherent(op, "allow_reorder", context_of(op).unit_attr());
         mlirRewriterBaseFinalizeOpModification(rewriter, op);
     }
     true

@@ -11,6 +11,7 @@
 use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{Options, PassDef, PassResult, dialects};
 
@@ -131,7 +132,7 @@ fn hoist(lp: MlirOperation) {
         set_inherent(
             new,
             "operandSegmentSizes",
-            i32_array_attr(context_of(op), &[1, 1, other.is_some() as i32]),
+            context_of(op).i32_array(&[1, 1, other.is_some() as i32]),
         );
         at.insert(new);
         replace_uses(result(op, 0), result(new, 0));

@@ -21,6 +21,7 @@ use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::melior::ir::OperationRef;
 use tritium_dialects::pass::{
     OptionKind, Options, PassDef, PassOption, PassResult, fail, no_dialects,
@@ -273,7 +274,7 @@ fn unroll(op: MlirOperation, factor: i64, clamp: bool) {
                 mlirOperationSetOperand(remainder, 3 + index as isize, value);
             }
         }
-        set_attr(remainder, "tt.num_stages", i32_attr(context_of(op), 1));
+        set_attr(remainder, "tt.num_stages", context_of(op).i32_attr(1));
         if remainder_trips == Some(1) {
             promote_single_iteration(remainder);
         }

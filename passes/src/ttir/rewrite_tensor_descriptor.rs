@@ -21,6 +21,7 @@ use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::melior::ir::{OperationRef, operation::OperationLike};
 use tritium_dialects::pass::{Options, PassDef, PassFailed, PassResult, dialects, fail};
 
@@ -155,7 +156,7 @@ fn pointers_and_mask(
                 loc,
                 &[index],
                 tensor_of(&current, i32),
-                &[("axis", i32_attr(ctx, axis as i64))],
+                &[("axis", ctx.i32_attr(axis as i64))],
             );
         }
         let small = tensor_of(&current, i32);
@@ -217,7 +218,7 @@ fn load(ctx: MlirContext, op: MlirOperation, info: &Desc) {
         int_attr_of(ty, 0)
     };
     let other = at.constant(loc, value);
-    let mut attrs = vec![("operandSegmentSizes", i32_array_attr(ctx, &[1, 1, 1]))];
+    let mut attrs = vec![("operandSegmentSizes", ctx.i32_array(&[1, 1, 1]))];
     for name in ["cache", "evict", "isVolatile"] {
         if let Some(value) = attr(op, name) {
             attrs.push((name, value));
@@ -259,9 +260,9 @@ fn store(ctx: MlirContext, op: MlirOperation, info: &Desc, reduce: bool) -> Resu
             &[pointers, value, mask],
             ty,
             &[
-                ("atomic_rmw_op", i32_attr(ctx, rmw)),
-                ("sem", i32_attr(ctx, 1)),
-                ("scope", i32_attr(ctx, 1)),
+                ("atomic_rmw_op", ctx.i32_attr(rmw)),
+                ("sem", ctx.i32_attr(1)),
+                ("scope", ctx.i32_attr(1)),
             ],
         );
     } else {

@@ -14,6 +14,7 @@ use super::util::*;
 use crate::ir_util::*;
 use mlir_sys::*;
 use std::collections::HashMap;
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::melior::ir::{OperationRef, Type, TypeLike, operation::OperationLike};
 use tritium_dialects::pass::{Options, PassDef, PassFailed, PassResult, dialects, fail};
 
@@ -257,7 +258,7 @@ impl Rewrite {
             let mut current = vec![n];
             for axis in (0..rank).filter(|axis| *axis != d) {
                 current.insert(axis, 1);
-                let axis_attr = i32_attr(self.ctx, axis as i64);
+                let axis_attr = self.ctx.i32_attr(axis as i64);
                 offset = at.value(
                     "tt.expand_dims",
                     loc,
@@ -340,10 +341,9 @@ impl Rewrite {
             other = Some(at.constant(loc, value));
             ins.extend(other);
         }
-        let segments = i32_array_attr(
-            self.ctx,
-            &[1, (ins.len() > 1) as i32, other.is_some() as i32],
-        );
+        let segments = self
+            .ctx
+            .i32_array(&[1, (ins.len() > 1) as i32, other.is_some() as i32]);
         let mut attrs = vec![("operandSegmentSizes", segments)];
         for name in ["cache", "evict", "isVolatile"] {
             if let Some(value) = attr(op, name) {

@@ -11,6 +11,7 @@ use crate::ir_util::*;
 use mlir_sys::*;
 use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use tritium_dialects::attrs::ContextAttrs;
 use tritium_dialects::ffi::str_ref;
 use tritium_dialects::melior::{ContextRef, create_op_rewrite_pattern};
 
@@ -88,8 +89,7 @@ impl At {
         } else {
             i1
         };
-        // SAFETY: `ctx` is the live context of `a`; the attribute is owned by it.
-        let attr = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), predicate as i64) };
+        let attr = ctx.i64_attr(predicate as i64);
         self.value("arith.cmpi", loc, &[a, b], result, &[("predicate", attr)])
     }
 
@@ -261,16 +261,6 @@ pub fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i32>> {
                 .collect()
         })
     }
-}
-
-pub fn i32_array_attr(ctx: MlirContext, values: &[i32]) -> MlirAttribute {
-    // SAFETY: `ctx` is a live context; `values` lives through the call, which copies it.
-    unsafe { mlirDenseI32ArrayGet(ctx, values.len() as isize, values.as_ptr()) }
-}
-
-pub fn i32_attr(ctx: MlirContext, value: i64) -> MlirAttribute {
-    // SAFETY: `ctx` is a live context; the attribute is owned by it.
-    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value) }
 }
 
 pub fn same(a: MlirValue, b: MlirValue) -> bool {
