@@ -235,11 +235,7 @@ pub fn has_uses(value: MlirValue) -> bool {
 
 /// Whether `value` has exactly one use.
 pub fn has_single_use(value: MlirValue) -> bool {
-    // SAFETY: `value` is a live value; its use list is only read.
-    unsafe {
-        let first = mlirValueGetFirstUse(value);
-        !mlirOpOperandIsNull(first) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(first))
-    }
+    single_use(value).is_some()
 }
 
 /// The only use of `value` as (owner, operand number), if it has exactly one.
@@ -250,31 +246,14 @@ pub fn single_use(value: MlirValue) -> Option<(MlirOperation, usize)> {
     Some(only)
 }
 
+/// How many uses `value` has (an op using it twice counts twice).
 pub fn use_count(value: MlirValue) -> usize {
-    let mut count = 0;
-    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            count += 1;
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    count
+    uses(value).len()
 }
 
 /// The ops using `value` (once per use).
 pub fn users(value: MlirValue) -> Vec<MlirOperation> {
-    let mut out = Vec::new();
-    // SAFETY: `value` is a live value; its use list is walked while no use is added or removed.
-    unsafe {
-        let mut operand = mlirValueGetFirstUse(value);
-        while !mlirOpOperandIsNull(operand) {
-            out.push(mlirOpOperandGetOwner(operand));
-            operand = mlirOpOperandGetNextUse(operand);
-        }
-    }
-    out
+    uses(value).into_iter().map(|(owner, _)| owner).collect()
 }
 
 /// Every use of `value` as (owner, operand number).
