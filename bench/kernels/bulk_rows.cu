@@ -232,18 +232,28 @@ DEVICE float warp_sum(float v) {
   for (int o = 16; o > 0; o >>= 1) v += shfl_xor(v, o);
   return v;
 }
-GLOBAL void softmax_plain(bf16 *out, const bf16 *in, int in_stride, int out_stride, int n) {
-  SHARED float partial_max[8], partial_sum[8];
-  const U4 *xr = (const U4 *)(in + (long)blockIdx.x * in_stride);
-  U4 *yr = (U4 *)(out + (long)blockIdx.x * out_stride);
-  int t = threadIdx.x, warp = t / 32;
-  U4 raw[2] = {xr[t], xr[t + 256]};
-  float x[16];
+// This thread's 16 elements of the row (two 16-byte pieces) as f32, and the warp's maximum.
+DEVICE float load_row_part(const bf16 *row, float *x) {
+  const U4 *pieces = (const U4 *)row;
+  U4 raw[2] = {pieces[threadIdx.x], pieces[threadIdx.x + 256]};
   unpack(raw[0], x);
   unpack(raw[1], x + 8);
   float m = x[0];
   for (int i = 1; i < 16; i++) m = __builtin_fmaxf(m, x[i]);
-  m = warp_max(m);
+  return warp_max(m);
+}
+// This thread's 16 elements times `scale`, as bf16, into the row.
+DEVICE void store_row_part(bf16 *row, float *x, float scale) {
+  U4 *pieces = (U4 *)row;
+  for (int i = 0; i < 16; i++) x[i] *= scale;
+  pieces[threadIdx.x] = pack(x);
+  pieces[threadIdx.x + 256] = pack(x + 8);
+}
+GLOBAL void softmax_plain(bf16 *out, const bf16 *in, int in_stride, int out_stride, int n) {
+  SHARED float partial_max[8], partial_sum[8];
+  int t = threadIdx.x, warp = t / 32;
+  float x[16];
+  float m = load_row_part(in + (long)blockIdx.x * in_stride, x);
   if (t % 32 == 0) partial_max[warp] = m;
   barrier();
   for (int w = 0; w < 8; w++) m = __builtin_fmaxf(m, partial_max[w]);
@@ -255,23 +265,14 @@ GLOBAL void softmax_plain(bf16 *out, const bf16 *in, int in_stride, int out_stri
   s = 0;
   for (int w = 0; w < 8; w++) s += partial_sum[w];
   float r = 1.0f / s;
-  for (int i = 0; i < 16; i++) x[i] *= r;
-  yr[t] = pack(x);
-  yr[t + 256] = pack(x + 8);
+  store_row_part(out + (long)blockIdx.x * out_stride, x, r);
 }
 // Eight blocks an SM, as softmax_plain (which needs 32 registers unasked).
 GLOBAL8 void softmax_pair(bf16 *out, const bf16 *in, int in_stride, int out_stride, int n) {
   SHARED float partial_max[8], partial_sum[8];
-  const U4 *xr = (const U4 *)(in + (long)blockIdx.x * in_stride);
-  U4 *yr = (U4 *)(out + (long)blockIdx.x * out_stride);
   int t = threadIdx.x, warp = t / 32;
-  U4 raw[2] = {xr[t], xr[t + 256]};
   float x[16];
-  unpack(raw[0], x);
-  unpack(raw[1], x + 8);
-  float m = x[0];
-  for (int i = 1; i < 16; i++) m = __builtin_fmaxf(m, x[i]);
-  m = warp_max(m);
+  float m = load_row_part(in + (long)blockIdx.x * in_stride, x);
   float s = 0;
   for (int i = 0; i < 16; i++) { x[i] = exp_approx(x[i] - m); s += x[i]; }
   s = warp_sum(s);
@@ -282,7 +283,5 @@ GLOBAL8 void softmax_pair(bf16 *out, const bf16 *in, int in_stride, int out_stri
   float total = 0;
   for (int w = 0; w < 8; w++) total += partial_sum[w] * exp_approx(partial_max[w] - row_max);
   float r = exp_approx(m - row_max) / total;
-  for (int i = 0; i < 16; i++) x[i] *= r;
-  yr[t] = pack(x);
-  yr[t + 256] = pack(x + 8);
+  store_row_part(out + (long)blockIdx.x * out_stride, x, r);
 }
