@@ -16,7 +16,11 @@ With CAPS=6,5 (say), each build also runs with at most that many blocks an SM (i
 padded, the carveout at its largest): an H100 with fewer blocks an SM stands in for an H200,
 whose faster memory needs more bytes in flight an SM than the same blocks keep. Take the
 uncapped figures from a run without CAPS: in one process the largest carveout the capped builds
-ask for stays with the uncapped ones too (layernorm_fwd_f16's time rose 4% with L1 at 28 KiB)."""
+ask for stays with the uncapped ones too (layernorm_fwd_f16's time rose 4% with L1 at 28 KiB).
+
+With LAUNCH_COPIES=1, each case bench/launch_copies.py knows is also timed as copies with the
+case's own launch (grid, warps, bytes a program; compiled by Triton, checked first): the ceiling
+of any kernel launched that way. Their GB/s count their own bytes."""
 import json
 import os
 import statistics
@@ -36,6 +40,10 @@ dirs = sys.argv[2:]
 ttirdir = os.path.join(root, "corpus_ttir")
 clean_l2 = bool(os.environ.get("CLEAN_L2"))
 caps = [int(c) for c in os.environ.get("CAPS", "").split(",") if c]
+launch_copies = None
+if os.environ.get("LAUNCH_COPIES"):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import launch_copies  # noqa: E402
 flush_source = torch.ones(256 * 2**20 // 4, device="cuda") if clean_l2 else None
 
 
@@ -90,6 +98,11 @@ for name in cases:
         for cap in caps:
             runs[f"{d}@{cap}"] = launcher(c, name, d, cap)
             harness.check(c, runs[f"{d}@{cap}"])
+    nbytes = {}
+    if launch_copies:
+        for label, (run, check, copy_bytes) in launch_copies.copies(name, c).items():
+            check(run)
+            runs[label], nbytes[label] = run, copy_bytes
     half = c["bytes"] // 2 // 4
     src = torch.empty(half, device="cuda", dtype=torch.float32)
     dst = torch.empty_like(src)
@@ -104,10 +117,11 @@ for name in cases:
     print(f"== {name} ({c['bytes'] / 1e6:.0f} MB)")
     for key, ts in times.items():
         ms = statistics.median(ts)
-        line = f"  {key:14} {ms:.4f} ms {c['bytes'] / ms / 1e6:6.0f} GB/s  ({' '.join(f'{t:.4f}' for t in ts)})"
+        moved = nbytes.get(key, c["bytes"])
+        line = f"  {key:14} {ms:.4f} ms {moved / ms / 1e6:6.0f} GB/s  ({' '.join(f'{t:.4f}' for t in ts)})"
         if clean_l2:
             cms = statistics.median(clean[key])
-            line += f"   clean L2: {cms:.4f} ms {c['bytes'] / cms / 1e6:6.0f} GB/s"
+            line += f"   clean L2: {cms:.4f} ms {moved / cms / 1e6:6.0f} GB/s"
         print(line)
     del c, src, dst
     torch.cuda.empty_cache()
