@@ -12,8 +12,9 @@ compiled by Triton, bound what any compiler can reach while honouring the user's
   row max       each program reads its row and writes its maximum (argmax without the index)
   tile copy     each program copies its tile without transposing it (transpose_ptr_bf16)
 
-Used by bench/ptx-variants.py with LAUNCH_COPIES=1; `copies(name, case)` gives, for a case it
-knows, {label: (run, check, bytes)}: `check()` raises if the copy's output is wrong."""
+Used by bench/ptx-variants.py with FORMS=launch_copies; `forms(name, case)` gives, for a case it
+knows, {label: (run, check, bytes)}: `check(run)` runs it on a poisoned output and raises if the
+output is wrong."""
 import torch
 import triton
 import triton.language as tl
@@ -112,7 +113,7 @@ def _row_launch(x, n, block, warps, grid):
     return out
 
 
-def copies(name, c):
+def forms(name, c):
     a, const, warps, grid = c["args"], c["const"], c["num_warps"], tuple(c["grid"])
     if name == "softmax_w4096_bf16":
         return _row_launch(a["in_ptr"], a["n_cols"], const["BLOCK"], warps, grid)

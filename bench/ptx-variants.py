@@ -18,9 +18,12 @@ whose faster memory needs more bytes in flight an SM than the same blocks keep. 
 uncapped figures from a run without CAPS: in one process the largest carveout the capped builds
 ask for stays with the uncapped ones too (layernorm_fwd_f16's time rose 4% with L1 at 28 KiB).
 
-With LAUNCH_COPIES=1, each case bench/launch_copies.py knows is also timed as copies with the
-case's own launch (grid, warps, bytes a program; compiled by Triton, checked first): the ceiling
-of any kernel launched that way. Their GB/s count their own bytes."""
+With FORMS=launch_copies,program_orders (modules of bench/), each case such a module knows is
+also timed in the module's other forms, compiled by Triton and checked first (each module's
+`forms(name, case)`): launch_copies, copies with the case's own launch (grid, warps, bytes a
+program), the ceiling of any kernel launched that way; program_orders, the transposes with their
+programs renumbered. A form's GB/s counts its own bytes."""
+import importlib
 import json
 import os
 import statistics
@@ -40,10 +43,8 @@ dirs = sys.argv[2:]
 ttirdir = os.path.join(root, "corpus_ttir")
 clean_l2 = bool(os.environ.get("CLEAN_L2"))
 caps = [int(c) for c in os.environ.get("CAPS", "").split(",") if c]
-launch_copies = None
-if os.environ.get("LAUNCH_COPIES"):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import launch_copies  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+form_modules = [importlib.import_module(m) for m in os.environ.get("FORMS", "").split(",") if m]
 flush_source = torch.ones(256 * 2**20 // 4, device="cuda") if clean_l2 else None
 
 
@@ -99,10 +100,10 @@ for name in cases:
             runs[f"{d}@{cap}"] = launcher(c, name, d, cap)
             harness.check(c, runs[f"{d}@{cap}"])
     nbytes = {}
-    if launch_copies:
-        for label, (run, check, copy_bytes) in launch_copies.copies(name, c).items():
+    for module in form_modules:
+        for label, (run, check, form_bytes) in module.forms(name, c).items():
             check(run)
-            runs[label], nbytes[label] = run, copy_bytes
+            runs[label], nbytes[label] = run, form_bytes
     half = c["bytes"] // 2 // 4
     src = torch.empty(half, device="cuda", dtype=torch.float32)
     dst = torch.empty_like(src)
