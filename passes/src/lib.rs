@@ -31,7 +31,6 @@ pub mod pipeline_tma_stores;
 pub mod pipelines;
 pub mod prefetch;
 pub mod prefetch_loop_loads;
-pub mod program_order;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
@@ -283,20 +282,6 @@ pub static PASSES: &[PassEntry] = &[
             kernel), tt.print, tt.assert, inline assembly, calls or tensor \
             descriptors made in the kernel, are rewritten. -tritium-ttgir runs it first with \
             persistent-programs=true (the Python package's default).",
-    },
-    PassEntry {
-        pass: &program_order::PASS,
-        description: "Tritium's own: a kernel over a 2-D grid with a global access contiguous \
-            along a dimension only program axis 0 moves and another along one only axis 1 moves \
-            (a transpose) walks its grid in groups of group-size rows of tiles (the grouped \
-            order of Triton's matmul tutorials over the whole grid): with (x, y) the hardware \
-            ids, L = y * nx + x and W = group-size * ny, program_id(0) reads \
-            (L / W) * group-size + (L % W) % min(nx - (L / W) * group-size, group-size) and \
-            program_id(1) reads (L % W) / that minimum; a plane of more than 2^32 programs keeps \
-            the hardware ids. The programs in flight together then read and write rows in pieces \
-            of about the same length instead of whole rows of the output and tile-wide pieces of \
-            the input. Kernels with tt.get_num_programs, atomics, tt.print, tt.assert, inline \
-            assembly or calls are left alone.",
     },
     PassEntry {
         pass: &descriptor_loads::PASS,

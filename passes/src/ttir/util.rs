@@ -122,7 +122,6 @@ pub enum CmpI {
     Slt = 2,
     Sge = 5,
     Ult = 6,
-    Ule = 7,
 }
 
 /// An integer attribute of type `ty` (a dense splat when `ty` is a tensor).
