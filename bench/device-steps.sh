@@ -15,8 +15,7 @@
 #               ~270 MB ones of issue 12's third clause, softmax_w128): Tritium, Triton and torch's
 #               copy of the same bytes, one process, also after a flush that leaves L2 clean
 #   bound       vscopy's kernels but softmax_w128, and transpose_ptr_bf16, beside copies with each one's own launch
-#               (bench/launch_copies.py: the ceiling of any kernel launched that way) and the
-#               transposes' programs renumbered (bench/program_orders.py), clean L2 too
+#               (bench/launch_copies.py: the ceiling of any kernel launched that way), clean L2 too
 #   probe       bench/row-prefetch-probe.py (Triton alone: one-row kernels as a grid, as persistent
 #               loops, and as loops prefetching the next row)
 #   dot         harness.py ours over the dot cases
@@ -61,7 +60,7 @@ for step in "$@"; do
     ab:*) spec=${step#ab:}; other=${spec%%:*}; cases=${spec#*:}
       for r in 1 2 3; do for d in ptx_corpus "$other"; do echo "-- $d"; (cd .device/bench && ONLY=$cases CASE_MODULES=cases_corpus python3 harness.py ours ../corpus_ttir ../$d) 2>&1 | tail -4; done; done ;;
     vscopy) CLEAN_L2=1 python3 bench/ptx-variants.py softmax_w4096_bf16,layernorm_fwd_f16,rmsnorm_fwd_bf16,rope_f16,argmax_rows,softmax_w128 ptx_corpus 2>&1 | tail -30 ;;
-    bound) FORMS=launch_copies,program_orders CLEAN_L2=1 python3 bench/ptx-variants.py softmax_w4096_bf16,layernorm_fwd_f16,rmsnorm_fwd_bf16,rope_f16,argmax_rows,transpose_ptr_bf16,transpose_f32 ptx_corpus 2>&1 | tee "$OUT/bound.txt" | tail -60 ;;
+    bound) FORMS=launch_copies CLEAN_L2=1 python3 bench/ptx-variants.py softmax_w4096_bf16,layernorm_fwd_f16,rmsnorm_fwd_bf16,rope_f16,argmax_rows,transpose_ptr_bf16 ptx_corpus 2>&1 | tee "$OUT/bound.txt" | tail -60 ;;
     probe) python3 bench/row-prefetch-probe.py 3 2>&1 | tail -40 ;;
     dot) (cd .device/bench && CASE_MODULES=cases_visible,cases_dot python3 harness.py ours ../dot_ttir ../ptx_dot) 2>&1 | tail -30 ;;
     t:*) setup_wheel; PYTHONPATH=$site TRITIUM_CACHE_DIR=/tmp/tcache python3 python/tests/gpu/run_all.py --only "${step#t:}" 2>&1 | tail -40 ;;

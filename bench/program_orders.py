@@ -12,6 +12,10 @@ GROUP 8, 32 and 128 trade one side's stretches for the other's. The renumbering 
 the grid for any extents, so it keeps the kernel's meaning (Triton promises no order among
 programs).
 
+Measured on an H100 (session 38, docs/benchmarks.md): every group size is level with the hardware's
+order or slower (transpose_ptr_bf16 -1.5 to -2.4%, transpose_f32 -1.3% to +0.2%), compiled by
+Triton or by Tritium with the order as a pass; no pass is kept.
+
 Used by bench/ptx-variants.py with FORMS=program_orders: `forms(name, case)` gives, for
 transpose_ptr_bf16 and transpose_f32, {label: (run, check, bytes)}."""
 import torch
