@@ -39,40 +39,34 @@ def _grouped(GROUP: tl.constexpr):
 
 
 @triton.jit
-def transpose_ptr_grouped(X, Y, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                          GROUP: tl.constexpr):
+def transpose_grouped(X, Y, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                      GROUP: tl.constexpr, TRANS: tl.constexpr):
+    """transpose_ptr_kernel (TRANS false: the transpose in the store's pointers) or
+    transpose_kernel (TRANS: through tl.trans) of the corpus, renumbered."""
     pid_m, pid_n = _grouped(GROUP)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     x = tl.load(X + rm[:, None] * stride_x + rn[None, :], mask=mask)
-    tl.store(Y + rn[None, :] * stride_y + rm[:, None], x, mask=mask)
-
-
-@triton.jit
-def transpose_trans_grouped(X, Y, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                            GROUP: tl.constexpr):
-    pid_m, pid_n = _grouped(GROUP)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    mask = (rm[:, None] < M) & (rn[None, :] < N)
-    x = tl.load(X + rm[:, None] * stride_x + rn[None, :], mask=mask)
-    tl.store(Y + rn[:, None] * stride_y + rm[None, :], tl.trans(x), mask=tl.trans(mask))
+    if TRANS:
+        tl.store(Y + rn[:, None] * stride_y + rm[None, :], tl.trans(x), mask=tl.trans(mask))
+    else:
+        tl.store(Y + rn[None, :] * stride_y + rm[:, None], x, mask=mask)
 
 
 GROUPS = (8, 32, 128)
 
 
 def forms(name, c):
-    kernels = {"transpose_ptr_bf16": transpose_ptr_grouped, "transpose_f32": transpose_trans_grouped}
-    if name not in kernels:
+    through_trans = {"transpose_ptr_bf16": False, "transpose_f32": True}
+    if name not in through_trans:
         return {}
     a, const, warps, grid = c["args"], c["const"], c["num_warps"], tuple(c["grid"])
     x, y = a["X"], a["Y"]
 
     def launcher(group):
-        return lambda: kernels[name][grid](x, y, a["M"], a["N"], a["stride_x"], a["stride_y"], GROUP=group,
-                                           num_warps=warps, **const)
+        return lambda: transpose_grouped[grid](x, y, a["M"], a["N"], a["stride_x"], a["stride_y"], GROUP=group,
+                                               TRANS=through_trans[name], num_warps=warps, **const)
 
     def check(run):
         y.fill_(-1)
