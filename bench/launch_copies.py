@@ -69,6 +69,18 @@ def tile_copy(X, Y, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     tl.store(Y + offs, tl.load(X + offs, mask=mask), mask=mask)
 
 
+def _checked(out, poison, want, what):
+    """A check for forms writing `out`: poisons it, runs the form and raises unless `out` then
+    equals `want()`."""
+    def check(run):
+        out.fill_(poison)
+        run()
+        torch.cuda.synchronize()
+        if not torch.equal(out, want()):
+            raise AssertionError(what)
+    return check
+
+
 def _row_launch(x, n, block, warps, grid):
     """The row copies of an [M, n] input read by programs of `block` columns."""
     y = torch.empty_like(x)
@@ -78,49 +90,31 @@ def _row_launch(x, n, block, warps, grid):
     def launcher(kernel):
         return lambda: kernel[grid](x, y, x.stride(0), n, BLOCK=block, num_warps=warps)
 
-    def copied():
-        if not torch.equal(y, x):
-            raise AssertionError("copy differs from its input")
-
-    def untouched():
-        if not torch.equal(y, torch.full_like(y, -1)):
-            raise AssertionError("the read-only form stored")
-
-    def poisoned(check):
-        def run_check(run):
-            y.fill_(-1)
-            run()
-            torch.cuda.synchronize()
-            check()
-        return run_check
-
+    copied = _checked(y, -1, lambda: x, "copy differs from its input")
     out = {
-        "row copy": (launcher(row_copy), poisoned(copied), 2 * row_bytes),
-        "row, reduced": (launcher(row_copy_reduced), poisoned(copied), 2 * row_bytes),
+        "row copy": (launcher(row_copy), copied, 2 * row_bytes),
+        "row, reduced": (launcher(row_copy_reduced), copied, 2 * row_bytes),
     }
     if x.is_floating_point():
-        out["row read"] = (launcher(row_read), poisoned(untouched), row_bytes)
+        out["row read"] = (launcher(row_read), _checked(y, -1, lambda: torch.full_like(y, -1), "the read-only form stored"),
+                           row_bytes)
         maxima = torch.empty(m, device=x.device, dtype=x.dtype)
-
-        def max_check(run):
-            maxima.fill_(0)
-            run()
-            torch.cuda.synchronize()
-            if not torch.equal(maxima, x[:, :n].amax(-1)):
-                raise AssertionError("row maxima differ")
-        out["row max"] = (lambda: row_max[grid](x, maxima, x.stride(0), n, BLOCK=block, num_warps=warps), max_check,
+        out["row max"] = (lambda: row_max[grid](x, maxima, x.stride(0), n, BLOCK=block, num_warps=warps),
+                          _checked(maxima, 0, lambda: x[:, :n].amax(-1), "row maxima differ"),
                           row_bytes + m * x.element_size())
     return out
 
 
+# The one-row cases: their input's argument and its column count's.
+_ROW_INPUTS = {"softmax_w4096_bf16": ("in_ptr", "n_cols"), "layernorm_fwd_f16": ("X", "N"),
+               "rmsnorm_fwd_bf16": ("X", "N"), "argmax_rows": ("X", "N")}
+
+
 def forms(name, c):
     a, const, warps, grid = c["args"], c["const"], c["num_warps"], tuple(c["grid"])
-    if name == "softmax_w4096_bf16":
-        return _row_launch(a["in_ptr"], a["n_cols"], const["BLOCK"], warps, grid)
-    if name in ("layernorm_fwd_f16", "rmsnorm_fwd_bf16"):
-        return _row_launch(a["X"], a["N"], const["BLOCK"], warps, grid)
-    if name == "argmax_rows":
-        return _row_launch(a["X"], a["N"], const["BLOCK"], warps, grid)
+    if name in _ROW_INPUTS:
+        rows, cols = _ROW_INPUTS[name]
+        return _row_launch(a[rows], a[cols], const["BLOCK"], warps, grid)
     if name == "rope_f16":
         # One program a token: its heads' rows are one contiguous stretch of the token's row.
         x = a["X"]
@@ -133,12 +127,6 @@ def forms(name, c):
         def run():
             tile_copy[grid](x, y, a["M"], a["N"], x.stride(0), BLOCK_M=const["BLOCK_M"], BLOCK_N=const["BLOCK_N"],
                             num_warps=warps)
-
-        def check(run):
-            y.fill_(-1)
-            run()
-            torch.cuda.synchronize()
-            if not torch.equal(y, x):
-                raise AssertionError("tile copy differs from its input")
-        return {"tile copy": (run, check, 2 * x.numel() * x.element_size())}
+        return {"tile copy": (run, _checked(y, -1, lambda: x, "tile copy differs from its input"),
+                              2 * x.numel() * x.element_size())}
     return {}
