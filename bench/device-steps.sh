@@ -2,6 +2,8 @@
 # The GPU machine's measuring steps, for the device tool (carry .device and .gpu, built by
 #   make gpu-wheel gpu-bundle && bench/device-bundle.sh
 # here). Usage there: bench/device-steps.sh STEP...
+#   need:CARD   stop here (exit 3) unless the GPU's name contains CARD, e.g. need:H200 before
+#               steps whose numbers only count on that card (a call may get another one)
 #   info        the GPU's name, clocks, memory
 #   bw          bench/copy-bandwidth.py (torch's copy bandwidth, the corpus' yardstick)
 #   check       tritium-gpu-check over .gpu/ptx (every lowering pattern, timed)
@@ -51,6 +53,7 @@ setup_wheel() {
 for step in "$@"; do
   echo "=== $step ($(date +%T))"
   case "$step" in
+    need:*) nvidia-smi -L | grep -q "${step#need:}" || { nvidia-smi -L; echo "no ${step#need:} here: stopping"; exit 3; } ;;
     info) nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem,memory.total --format=csv ;;
     bw) python3 bench/copy-bandwidth.py ;;
     check) .gpu/tritium-gpu-check .gpu/ptx --bench 2>&1 | tail -70 ;;
